@@ -194,3 +194,57 @@ def test_reference_expresses_every_required_game() -> None:
 def test_reference_designs_validate(validator: Draft202012Validator, heading: str, text: str) -> None:
     design = json.loads(text)
     assert _messages(validator, design) == [], heading
+
+
+# ------------------------------------------------------------ agreement with the code and the docs
+
+
+def _enum_at(schema: dict[str, Any], *path: str) -> set[str]:
+    node: Any = schema
+    for key in path:
+        node = node[key]
+    return set(node["enum"])
+
+
+def test_closed_sets_agree_with_the_model(schema: dict[str, Any]) -> None:
+    """The schema's enums and bounds are the model's: one cannot drift from the other."""
+    from cardz_tools import model
+    from cardz_tools.cards import RANK_NAMES, SUIT_NAMES
+
+    depot = schema["$defs"]["Depot"]["properties"]
+    assert _enum_at(depot, "type") == {t.value for t in model.DepotType}
+    assert _enum_at(depot, "fanDirection") == {f.value for f in model.Fan}
+    eject_words = set(schema["$defs"]["EjectRule"]["then"]["enum"])
+    assert eject_words == {k.value for k in model.EjectKind if k is not model.EjectKind.WHEN}
+    assert _enum_at(schema["$defs"]["Scoring"]["properties"], "better") == {b.value for b in model.Better}
+    assert set(schema["$defs"]["RankName"]["enum"]) == set(RANK_NAMES) | {"Joker"}
+    assert set(schema["$defs"]["SuitName"]["enum"]) == set(SUIT_NAMES)
+    top = schema["properties"]
+    assert top["decks"]["maximum"] == model.MAX_DECKS
+    assert top["jokers"]["maximum"] == model.MAX_JOKERS
+    assert depot["repeat"]["maximum"] == model.MAX_DEPOTS
+    assert top["depots"]["maxItems"] == model.MAX_DEPOTS
+
+
+def test_reference_mentions_every_key(schema: dict[str, Any]) -> None:
+    """Every key a designer can write appears, as `key`, in docs/format.md."""
+    text = FORMAT_DOC.read_text(encoding="utf-8")
+    keys = {key for _path, key, _sub in _defined_properties(schema)}
+    assert {"acceptRule", "perRow", "kind"} <= keys
+    assert sorted(key for key in keys if f"`{key}`" not in text) == []
+
+
+def test_reference_has_one_generated_expressions_section() -> None:
+    text = FORMAT_DOC.read_text(encoding="utf-8")
+    begin, end = "<!-- BEGIN GENERATED: expressions -->", "<!-- END GENERATED: expressions -->"
+    assert text.count(begin) == 1 and text.count(end) == 1
+    assert text.index(begin) < text.index(end)
+
+
+def test_reference_json_fragments_parse() -> None:
+    """Plain ```json blocks (settings, fragments) are at least valid JSON."""
+    text = FORMAT_DOC.read_text(encoding="utf-8")
+    blocks = re.findall(r"^```json[ \t]*\n(.*?)^```[ \t]*$", text, re.MULTILINE | re.DOTALL)
+    assert blocks
+    for block in blocks:
+        json.loads(block)
