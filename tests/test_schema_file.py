@@ -119,44 +119,80 @@ def _object_schemas(node: object, path: str = "#") -> Iterator[tuple[str, dict[s
             yield from _object_schemas(item, f"{path}/{i}")
 
 
-def _mutated(edit: Any) -> dict[str, Any]:
-    design = copy.deepcopy(_seed("weathervane.cardz"))
-    edit(design)
-    return design
-
-
-INVALID = {
-    "bad depot type": lambda d: d["depots"][0].__setitem__("type", "Stok"),
-    "missing name": lambda d: d.pop("name"),
-    "missing depot name": lambda d: d["depots"][1].pop("name"),
-    "unknown top-level key": lambda d: d.__setitem__("depotsOnly", True),
-    "unknown depot key": lambda d: d["depots"][0].__setitem__("acceptRules", "none"),
-    "repeat 0": lambda d: d["depots"][3].__setitem__("repeat", 0),
-    "repeat too large": lambda d: d["depots"][3].__setitem__("repeat", 1001),
-    "bad wildRank": lambda d: d["depots"][2]["acceptRule"].__setitem__("wildRank", "Eights"),
-    "bad fan direction": lambda d: d["depots"][3].__setitem__("fanDirection", "Diagonal"),
-    "bad eject string": lambda d: d["depots"][1].__setitem__("ejectRule", "top"),
-    "bad tools": lambda d: d.__setitem__("tools", "Some"),
-    "too many decks": lambda d: d.__setitem__("decks", 9),
-    "negative jokers": lambda d: d.__setitem__("jokers", -1),
-    "move without to": lambda d: d["depots"][0].__setitem__(
-        "actions", [{"name": "x", "do": [{"kind": "move", "from": "stock"}]}]
+# case -> (edit of Weathervane, JSON path of the error, JSON Schema keyword that must report it)
+INVALID: dict[str, tuple[Any, str, str]] = {
+    "bad depot type": (lambda d: d["depots"][0].__setitem__("type", "Stok"), "$.depots[0].type", "enum"),
+    "missing name": (lambda d: d.pop("name"), "$", "required"),
+    "missing depot name": (lambda d: d["depots"][1].pop("name"), "$.depots[1]", "required"),
+    "unknown top-level key": (lambda d: d.__setitem__("depotsOnly", True), "$", "additionalProperties"),
+    "unknown depot key": (
+        lambda d: d["depots"][0].__setitem__("acceptRules", "none"), "$.depots[0]", "additionalProperties"
     ),
-    "unknown effect kind": lambda d: d["depots"][0].__setitem__(
-        "actions", [{"name": "x", "do": [{"kind": "teleport", "from": "stock", "to": "waste"}]}]
+    "repeat 0": (lambda d: d["depots"][3].__setitem__("repeat", 0), "$.depots[3].repeat", "minimum"),
+    "repeat too large": (lambda d: d["depots"][3].__setitem__("repeat", 1001), "$.depots[3].repeat", "maximum"),
+    "bad wildRank": (
+        lambda d: d["depots"][2]["acceptRule"].__setitem__("wildRank", "Eights"),
+        "$.depots[2].acceptRule.wildRank",
+        "enum",
     ),
-    "loss kind used for win": lambda d: d.__setitem__("winCondition", {"kind": "noLegalMoves"}),
-    "win by depots without depots": lambda d: d["winCondition"].pop("depots"),
-    "bad deal kind": lambda d: d["dealRules"][0].__setitem__("kind", "deal"),
-    "expression too long": lambda d: d["scoring"].__setitem__("value", "1 + " * 1000 + "1"),
-    "redeals as a word other than unlimited": lambda d: d["depots"][0]["draw"].__setitem__("redeals", "forever"),
-    "depot name with a space": lambda d: d["depots"][1].__setitem__("name", "the waste"),
+    "bad fan direction": (
+        lambda d: d["depots"][3].__setitem__("fanDirection", "Diagonal"), "$.depots[3].fanDirection", "enum"
+    ),
+    "bad eject string": (lambda d: d["depots"][1].__setitem__("ejectRule", "top"), "$.depots[1].ejectRule", "enum"),
+    "bad tools": (lambda d: d.__setitem__("tools", "Some"), "$.tools", "enum"),
+    "too many decks": (lambda d: d.__setitem__("decks", 9), "$.decks", "maximum"),
+    "negative jokers": (lambda d: d.__setitem__("jokers", -1), "$.jokers", "minimum"),
+    "move without to": (
+        lambda d: d["depots"][0].__setitem__("actions", [{"name": "x", "do": [{"kind": "move", "from": "stock"}]}]),
+        "$.depots[0].actions[0].do[0]",
+        "required",
+    ),
+    "unknown effect kind": (
+        lambda d: d["depots"][0].__setitem__(
+            "actions", [{"name": "x", "do": [{"kind": "teleport", "from": "stock", "to": "waste"}]}]
+        ),
+        "$.depots[0].actions[0].do[0].kind",
+        "enum",
+    ),
+    "loss kind used for win": (
+        lambda d: d.__setitem__("winCondition", {"kind": "noLegalMoves"}), "$.winCondition.kind", "enum"
+    ),
+    "win by depots without depots": (lambda d: d["winCondition"].pop("depots"), "$.winCondition", "required"),
+    "bad deal kind": (lambda d: d["dealRules"][0].__setitem__("kind", "deal"), "$.dealRules[0].kind", "enum"),
+    "expression too long": (
+        lambda d: d["scoring"].__setitem__("value", "1 + " * 1000 + "1"), "$.scoring.value", "maxLength"
+    ),
+    "redeals as a word other than unlimited": (
+        lambda d: d["depots"][0]["draw"].__setitem__("redeals", "forever"), "$.depots[0].draw.redeals", "const"
+    ),
+    "depot name with a space": (
+        lambda d: d["depots"][1].__setitem__("name", "the waste"), "$.depots[1].name", "pattern"
+    ),
+    "row length 0 in a perRow list": (
+        lambda d: d["depots"][3].__setitem__("perRow", [4, 0, 3]), "$.depots[3].perRow[1]", "minimum"
+    ),
+    "bad align": (lambda d: d["depots"][3].__setitem__("align", "middle"), "$.depots[3].align", "enum"),
+    "action limit 0": (
+        lambda d: d["depots"][0].__setitem__(
+            "actions", [{"name": "x", "limit": 0, "do": [{"kind": "flip", "depot": "waste"}]}]
+        ),
+        "$.depots[0].actions[0].limit",
+        "minimum",
+    ),
+    "unknown suit": (lambda d: d.__setitem__("suits", ["Spades", "Stars"]), "$.suits[1]", "enum"),
+    "expression that is not a string": (
+        lambda d: d["scoring"].__setitem__("value", 3), "$.scoring.value", "type"
+    ),
 }
 
 
 @pytest.mark.parametrize("case", sorted(INVALID))
-def test_invalid_designs_are_rejected(validator: Draft202012Validator, case: str) -> None:
-    assert _messages(validator, _mutated(INVALID[case])) != []
+def test_invalid_designs_are_rejected_at_the_right_place(validator: Draft202012Validator, case: str) -> None:
+    edit, path, keyword = INVALID[case]
+    design = copy.deepcopy(_seed("weathervane.cardz"))
+    edit(design)
+    found = [(error.json_path, error.validator) for error in validator.iter_errors(design)]
+    assert (path, keyword) in found, found
 
 
 def test_effect_count_may_be_int_expression_or_all(validator: Draft202012Validator) -> None:
