@@ -411,6 +411,19 @@ class SourceFile:
             return self.offset_span(entry.key_start, entry.key_end)
         return self.offset_span(entry.value_start, entry.value_end)
 
+    def head_span(self, pointer: str) -> Span:
+        """A short span that names a member: its key, or the first character of its value.
+
+        Used for problems about a whole object (a missing key) so that the caret
+        does not underline twenty lines.
+        """
+        entry = self._entry(pointer)
+        if entry is None:
+            return dx.UNKNOWN_SPAN
+        if entry.key_start >= 0:
+            return self.offset_span(entry.key_start, entry.key_end)
+        return self.offset_span(entry.value_start, entry.value_start + 1)
+
     def string_span(self, pointer: str, start: int, end: int) -> Span:
         """The span of characters ``[start, end)`` of the decoded string at ``pointer``.
 
