@@ -179,7 +179,10 @@ class _Checks:
 
     def _unreachable(self) -> None:
         touched = self._touched()
+        names = [spec.name for spec in self.design.specs]
         for spec in self.design.specs:
+            if names.count(spec.name) > 1:
+                continue  # references to a duplicated name are ambiguous; CZ301 says so
             members = [d for d in self.design.depots if d.spec is spec]
             idle = [d for d in members if d.index not in touched]
             if not idle:

@@ -564,12 +564,12 @@ def _first_too_deep(text: str) -> int | None:
 _SYNTAX_HINTS: tuple[tuple[str, Callable[[str, int], bool], str], ...] = (
     (
         "Expecting property name enclosed in double quotes",
-        lambda text, pos: text[:pos].rstrip().endswith(","),
+        lambda text, pos: text[:pos].rstrip().endswith(",") and text[pos : pos + 1] == "}",
         "JSON allows no comma after the last member of an object",
     ),
     ("Expecting property name enclosed in double quotes", lambda text, pos: True, "keys are written in double quotes: \"name\""),
-    ("Expecting value", lambda text, pos: text[:pos].rstrip().endswith(",") and text[pos:pos + 1] == "]", "JSON allows no comma after the last item of an array"),
-    ("Expecting value", lambda text, pos: text[pos:pos + 1] == "'", "strings are written in double quotes"),
+    ("Expecting value", lambda text, pos: text[:pos].rstrip().endswith(",") and text[pos : pos + 1] == "]", "JSON allows no comma after the last item of an array"),
+    ("Expecting value", lambda text, pos: text[pos : pos + 1] == "'", "strings are written in double quotes"),
     ("Expecting ',' delimiter", lambda text, pos: True, "a comma is missing between two items"),
     ("Invalid control character", lambda text, pos: True, "write a line break inside a string as \\n"),
     ("Extra data", lambda text, pos: True, "a design is a single JSON object"),
@@ -582,10 +582,14 @@ def _syntax_diagnostic(exc: json.JSONDecodeError, source: SourceFile) -> Diagnos
         None,
     )
     message = exc.msg[0].lower() + exc.msg[1:]
+    position = exc.pos
+    if hint is not None and hint.startswith("JSON allows no comma"):
+        position = len(source.text[: exc.pos].rstrip()) - 1  # point at the comma, not at what follows
+        message = "a comma before a closing bracket"
     return dx.make(
         "CZ104",
         f"invalid JSON: {message}",
         source.filename,
-        span=source.offset_span(exc.pos, exc.pos + 1),
+        span=source.offset_span(position, position + 1),
         hint=hint,
     )
