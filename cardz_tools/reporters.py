@@ -131,6 +131,8 @@ def _text_diagnostic(diagnostic: Diagnostic, report: FileReport) -> Text:
             out.append(f" (to line {span.end_line})", style=style)
         out.append("\n")
     if diagnostic.hint:
+        if report.source.text:
+            out.append(f"{gutter} |\n", style="bold blue")
         out.append(f"{gutter} = ", style="bold blue")
         out.append("hint", style="bold")
         out.append(f": {diagnostic.hint}\n")
