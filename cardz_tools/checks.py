@@ -47,7 +47,11 @@ class _Checks:
         self.source = source
         self.found: list[Diagnostic] = []
         self.groups = design.group_members()
-        self.references = set(self.groups) | {depot.name for depot in design.depots}
+        self.members: dict[int, list[Depot]] = {id(spec): [] for spec in design.specs}
+        for depot in design.depots:
+            self.members[id(depot.spec)].append(depot)
+        self.by_name = {depot.name: depot.index for depot in design.depots}
+        self.references = set(self.groups) | set(self.by_name)
 
     def run(self) -> list[Diagnostic]:
         self._duplicate_names()
@@ -78,7 +82,7 @@ class _Checks:
     def _duplicate_names(self) -> None:
         first: dict[str, DepotSpec] = {}
         for spec in self.design.specs:
-            names = {spec.name} | {d.name for d in self.design.depots if d.spec is spec}
+            names = {spec.name} | {d.name for d in self.members[id(spec)]}
             clashes = sorted(name for name in names if name in first and first[name] is not spec)
             for name in names:
                 first.setdefault(name, spec)
@@ -126,7 +130,7 @@ class _Checks:
             per_depot, known = self._dealt_per_depot(rule)
             exact = exact and known
             before = dealt
-            dealt += per_depot * len(self.design.resolve(rule.to or "") or ())
+            dealt += per_depot * len(self._resolve(rule.to))
             if before <= deck < dealt:
                 self._report(
                     "CZ303",
@@ -183,7 +187,7 @@ class _Checks:
         for spec in self.design.specs:
             if names.count(spec.name) > 1:
                 continue  # references to a duplicated name are ambiguous; CZ301 says so
-            members = [d for d in self.design.depots if d.spec is spec]
+            members = self.members[id(spec)]
             idle = [d for d in members if d.index not in touched]
             if not idle:
                 continue
@@ -203,7 +207,7 @@ class _Checks:
         exact = True
         for rule in design.deal_rules:
             per_depot, known = self._dealt_per_depot(rule)
-            targets = design.resolve(rule.to or "") or ()
+            targets = self._resolve(rule.to)
             if per_depot or not known:
                 touched.update(targets)
             dealt += per_depot * len(targets)
@@ -212,20 +216,25 @@ class _Checks:
         if stocks and (not exact or dealt < design.deck_size):
             touched.add(stocks[0])
         for spec in design.specs:
-            own = [d.index for d in design.depots if d.spec is spec]
+            own = [d.index for d in self.members[id(spec)]]
             if not spec.accept.never:
                 touched.update(own)
             if spec.draw is not None:
                 touched.update(own)
-                touched.update(design.resolve(spec.draw.to) or self._single(spec.draw.to))
+                touched.update(self._resolve(spec.draw.to))
             for effect in _effects_of(spec):
                 for _key, value in _effect_references(effect):
-                    touched.update(own if value == SELF else design.resolve(value) or self._single(value))
+                    touched.update(own if value == SELF else self._resolve(value))
         return touched
 
-    def _single(self, name: str) -> tuple[int, ...]:
-        depot = self.design.depot_named(name)
-        return (depot.index,) if depot is not None else ()
+    def _resolve(self, reference: str | None) -> tuple[int, ...]:
+        """The depot indexes a reference names (group, type or single depot); none if unknown."""
+        if reference is None:
+            return ()
+        if reference in self.groups:
+            return self.groups[reference]
+        index = self.by_name.get(reference)
+        return () if index is None else (index,)
 
 
 def _effects_of(spec: DepotSpec) -> Iterator[Effect]:
