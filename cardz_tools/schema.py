@@ -109,7 +109,7 @@ class SchemaChecker:
     def _diagnostics(self, error: ValidationError, source: SourceFile) -> Iterator[Diagnostic]:
         keyword = str(error.validator)
         pointer = join_pointer(list(error.absolute_path))
-        where = _describe(list(error.absolute_path))
+        where = _describe(list(error.absolute_path), error.instance)
         code = _CODE_BY_KEYWORD.get(keyword, "CZ299")
         file = source.filename
         if keyword == "required":
@@ -297,13 +297,20 @@ def _escape(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
 
 
-def _describe(path: list[str | int]) -> str:
-    """How a message names the place: ``'repeat'``, ``item 2 of 'depots'``, or ``the design``."""
+_NAMED_ITEMS = {"depots": "depot", "actions": "action"}
+"""Lists whose items have a ``name`` that messages use: ``depot 'tab'`` reads better than ``item 3``."""
+
+
+def _describe(path: list[str | int], instance: object = None) -> str:
+    """How a message names the place: ``'repeat'``, ``depot 'tab'``, ``item 2 of 'dealRules'``, ``the design``."""
     if not path:
         return "the design"
     last = path[-1]
     if isinstance(last, int):
         parent = next((p for p in reversed(path[:-1]) if isinstance(p, str)), None)
+        name = instance.get("name") if isinstance(instance, Mapping) else None
+        if parent in _NAMED_ITEMS and isinstance(name, str):
+            return f"{_NAMED_ITEMS[parent]} '{name}'"
         return f"item {last} of '{parent}'" if parent else f"item {last}"
     return f"'{last}'"
 

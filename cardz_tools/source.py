@@ -379,11 +379,6 @@ class SourceFile:
         """Whether the file was read into data (later stages may run)."""
         return self.data is not None
 
-    @property
-    def lines(self) -> list[str]:
-        """The text split into lines, without line endings."""
-        return self.text.splitlines()
-
     def line_text(self, line: int) -> str:
         """The text of a 1-based line (empty when out of range)."""
         starts = self._starts()
