@@ -171,7 +171,14 @@ def _expression_diagnostics(design: Design, source: SourceFile) -> list[Diagnost
     ``pointer, start, end, code, message, hint, severity`` (offsets into the
     decoded expression string), and turn each into a diagnostic at
     ``source.string_span(pointer, start, end)`` so that the caret sits under the
-    exact sub-expression.
+    exact sub-expression::
+
+        return [
+            dx.make(issue.code, issue.message, source.filename,
+                    span=source.string_span(issue.pointer, issue.start, issue.end),
+                    pointer=issue.pointer, hint=issue.hint, severity=issue.severity)
+            for issue in check_design(design)
+        ]
     """
     return []
 
