@@ -7,6 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cardz_tools import cli
@@ -221,3 +223,38 @@ def test_later_sections_are_kept() -> None:
     assert config.sections["check"] == {"runs": 200}
     with pytest.raises(ConfigError):
         parse_config({"check": 3})
+
+
+# ---------------------------------------------------------------- robustness
+
+SEED_TEXT = (ROOT / "games" / "weathervane.cardz").read_text(encoding="utf-8")
+
+
+@settings(max_examples=150, deadline=None)
+@given(position=st.integers(0, len(SEED_TEXT)), cut=st.integers(0, 12), insert=st.text(max_size=3))
+def test_damaged_designs_give_diagnostics_not_exceptions(position: int, cut: int, insert: str) -> None:
+    text = SEED_TEXT[:position] + insert + SEED_TEXT[position + cut :]
+    for diagnostic in lint_text(text, "damaged.cardz"):
+        assert diagnostic.line >= 1 and diagnostic.column >= 1
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 60) | st.sampled_from(["tab", "Tableau", "@self", "x", "none", "2"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["name", "type", "to", "depots", "kind", "repeat", "col"]), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(path=st.sampled_from(["/depots/3", "/dealRules/0", "/depots/0/draw", "/winCondition", "/scoring", "/depots"]), value=json_values)
+def test_odd_values_anywhere_give_diagnostics_not_exceptions(path: str, value: object) -> None:
+    data = json.loads(SEED_TEXT)
+    *parents, last = path.strip("/").split("/")
+    target = data
+    for step in parents:
+        target = target[int(step)] if isinstance(target, list) else target[step]
+    if isinstance(target, list):
+        target[int(last)] = value
+    else:
+        target[last] = value
+    lint_text(json.dumps(data, indent=1), "odd.cardz")
