@@ -32,6 +32,7 @@ MAX_DEPTH = 200
 """Deeper nesting of arrays and objects is refused (CZ107)."""
 
 BOM = b"\xef\xbb\xbf"
+BOM_CHAR = "\ufeff"
 
 Part = Literal["value", "key"]
 
@@ -301,30 +302,17 @@ class SourceFile:
                     hint="a design is a few kilobytes: is this the right file?",
                 ),
             )
-        early: list[Diagnostic] = []
-        if raw.startswith(BOM):
-            raw = raw[len(BOM) :]
-            early.append(
-                dx.make(
-                    "CZ102",
-                    "the file starts with a UTF-8 byte order mark",
-                    filename,
-                    span=Span.point(1, 1),
-                    hint="save the file as UTF-8 without BOM",
-                )
-            )
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            prefix = raw[: exc.start].decode("utf-8", errors="replace")
+            # Editors do not show a byte order mark, so columns do not count it.
+            prefix = raw[len(BOM) if raw.startswith(BOM) else 0 : exc.start].decode("utf-8", errors="replace")
             line = prefix.count("\n") + 1
             column = len(prefix) - (prefix.rfind("\n") + 1) + 1
             bad = raw[exc.start : exc.end].hex(" ")
-            text = raw.decode("utf-8", errors="replace")
             return cls._unreadable(
                 filename,
-                text,
-                *early,
+                raw.decode("utf-8", errors="replace").removeprefix(BOM_CHAR),
                 dx.make(
                     "CZ101",
                     f"the file is not valid UTF-8 (byte {bad} at offset {exc.start})",
@@ -333,13 +321,24 @@ class SourceFile:
                     hint="save the file with UTF-8 encoding",
                 ),
             )
-        source = cls.from_text(text, filename)
-        source.diagnostics[:0] = early
-        return source
+        return cls.from_text(text, filename)
 
     @classmethod
     def from_text(cls, text: str, filename: str) -> SourceFile:
-        """Parse decoded text."""
+        """Parse decoded text (a leading byte order mark is reported, then skipped)."""
+        if text.startswith(BOM_CHAR):
+            source = cls.from_text(text[len(BOM_CHAR) :], filename)
+            source.diagnostics.insert(
+                0,
+                dx.make(
+                    "CZ102",
+                    "the file starts with a UTF-8 byte order mark",
+                    filename,
+                    span=Span.point(1, 1),
+                    hint="save the file as UTF-8 without BOM",
+                ),
+            )
+            return source
         if not text.strip():
             return cls._unreadable(filename, text, dx.make("CZ103", "the file is empty", filename, hint="a design is a JSON object: { \"name\": ..., \"depots\": [...] }"))
         too_deep = _first_too_deep(text)

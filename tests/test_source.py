@@ -164,6 +164,11 @@ def test_byte_order_mark_is_reported_and_the_rest_still_read() -> None:
     assert source.span("/a/1") == Span(1, 11, 1, 12)
 
 
+def test_byte_order_mark_in_decoded_text_too() -> None:
+    source = SourceFile.from_text('\ufeff{"a": 1}', "t")
+    assert codes(source) == ["CZ102"] and source.span("/a") == Span(1, 7, 1, 8)
+
+
 def test_invalid_utf8_gives_the_position_of_the_bad_byte() -> None:
     source = SourceFile.from_bytes('{\n  "name": "é'.encode() + b"\xc3(" + b'"}', "t")
     assert codes(source) == ["CZ101"]
