@@ -115,7 +115,8 @@ class _Checks:
     def _reference(self, name: object, pointer: str, owner: str) -> None:
         if not isinstance(name, str) or name in self.references:
             return
-        hint = dx.did_you_mean(name, sorted(self.references)) or (
+        hint = "'@self' means the owning depot only inside a trigger's or an action's effects" if name == SELF else None
+        hint = hint or dx.did_you_mean(name, sorted(self.references)) or (
             f"{owner} names a depot, a group or a depot type such as {', '.join(t.value for t in DepotType)}"
         )
         self._report("CZ302", f"{owner} refers to '{name}', which is no depot, group or depot type", pointer, hint=hint)
