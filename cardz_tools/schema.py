@@ -93,12 +93,19 @@ class SchemaChecker:
         return bool(self._validator.is_valid(data))
 
     def check(self, source: SourceFile) -> list[Diagnostic]:
-        """Diagnostics for every schema violation in a file that was read."""
+        """Diagnostics for every schema violation in a file that was read.
+
+        A value that several keywords reject (a ``type`` and an ``if``/``else``
+        branch, two enums combined by ``allOf``) is reported once per code.
+        """
+        errors = [_most_relevant(error) for error in self._validator.iter_errors(source.data)]
+        allowed = _allowed_values(errors)
         found: list[Diagnostic] = []
         seen: set[tuple[str, str, str]] = set()
-        for error in self._validator.iter_errors(source.data):
-            for diagnostic in self._diagnostics(_most_relevant(error), source):
-                key = (diagnostic.code, diagnostic.pointer, diagnostic.message)
+        for error in errors:
+            for diagnostic in self._diagnostics(error, source, allowed):
+                detail = diagnostic.message if diagnostic.code == "CZ202" else ""
+                key = (diagnostic.code, diagnostic.pointer, detail)
                 if key not in seen:
                     seen.add(key)
                     found.append(diagnostic)
@@ -106,7 +113,9 @@ class SchemaChecker:
 
     # -------------------------------------------------------- per keyword
 
-    def _diagnostics(self, error: ValidationError, source: SourceFile) -> Iterator[Diagnostic]:
+    def _diagnostics(
+        self, error: ValidationError, source: SourceFile, allowed_at: Mapping[str, list[Any]]
+    ) -> Iterator[Diagnostic]:
         keyword = str(error.validator)
         pointer = join_pointer(list(error.absolute_path))
         where = _describe(list(error.absolute_path), error.instance)
@@ -134,7 +143,7 @@ class SchemaChecker:
                 pointer=pointer,
             )
         elif keyword in ("enum", "const"):
-            allowed = list(error.validator_value) if keyword == "enum" else [error.validator_value]
+            allowed = allowed_at.get(pointer) or _enum_values(error)
             shown = ", ".join(json.dumps(value) for value in allowed)
             message = (
                 f"{where} is {json.dumps(error.instance)}, which is not one of {shown}"
@@ -288,6 +297,22 @@ def _most_relevant(error: ValidationError) -> ValidationError:
             break
         error = chosen
     return error
+
+
+def _enum_values(error: ValidationError) -> list[Any]:
+    return list(error.validator_value) if error.validator == "enum" else [error.validator_value]
+
+
+def _allowed_values(errors: list[ValidationError]) -> dict[str, list[Any]]:
+    """Where several ``enum``/``const`` keywords reject one value: the values that all of them allow."""
+    allowed: dict[str, list[Any]] = {}
+    for error in errors:
+        if error.validator in ("enum", "const"):
+            pointer = join_pointer(list(error.absolute_path))
+            values = _enum_values(error)
+            both = [value for value in allowed.get(pointer, values) if value in values]
+            allowed[pointer] = both or values
+    return allowed
 
 
 # ---------------------------------------------------------------- wording

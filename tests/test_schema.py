@@ -158,3 +158,18 @@ def test_every_error_is_reported(checker: SchemaChecker) -> None:
 
 def test_unreadable_files_have_no_schema_diagnostics(checker: SchemaChecker) -> None:
     assert check_source(SourceFile.from_text("{", "t"), checker) == []
+
+
+def test_one_value_rejected_by_several_keywords_is_reported_once() -> None:
+    document = {
+        "type": "object",
+        "properties": {
+            "kind": {"allOf": [{"enum": ["a", "b", "c", "d"]}, {"enum": ["b", "c", "x"]}]},
+            "rule": {"type": ["string", "object"], "if": {"type": "string"}, "then": {"enum": ["on"]}, "else": {"type": "object"}},
+        },
+    }
+    source = SourceFile.from_text('{"kind": "bb", "rule": 3}', "t")
+    found = SchemaChecker(document).check(source)
+    assert [d.code for d in found] == ["CZ203", "CZ201"]
+    assert '"b", "c"' in found[0].message and '"a"' not in found[0].message and '"x"' not in found[0].message
+    assert found[0].hint == "did you mean 'b'?"
