@@ -185,15 +185,19 @@ class SchemaChecker:
                 words.extend(str(v) for v in values if isinstance(v, str))
             elif "type" in branch:
                 forms.append(_expected_types(branch["type"]))
-                type_fits = type_fits or Draft202012Validator({"type": branch["type"]}).is_valid(error.instance)
+                types = [branch["type"]] if isinstance(branch["type"], str) else list(branch["type"])
+                type_fits = type_fits or any(self._validator.is_type(error.instance, t) for t in types)
         if not forms:
             message = f"{where} has the value {_short(error.instance)}, which matches none of the allowed forms"
             return dx.make("CZ299", message, source.filename, span=source.span(pointer), pointer=pointer)
         shown = ", ".join(forms[:-1]) + " or " + forms[-1] if len(forms) > 1 else forms[0]
         hint = dx.did_you_mean(error.instance, words) if isinstance(error.instance, str) and words else None
-        code = "CZ203" if isinstance(error.instance, str) and words and not type_fits else "CZ201"
         if type_fits:
-            code = "CZ299"
+            code = "CZ299"  # right type, yet no form fits: nothing more specific to say
+        elif isinstance(error.instance, str) and words:
+            code = "CZ203"  # a string where named values are expected
+        else:
+            code = "CZ201"
         return dx.make(
             code,
             f"{where} must be {shown}, not {_short(error.instance)}",
