@@ -91,6 +91,12 @@ class Checked:
         return self.node is not None and not any(i.severity is Severity.ERROR for i in self.issues)
 
 
+def _an(value: object) -> str:
+    """``a Bool``, ``an Int``."""
+    text = str(value)
+    return ("an " if text[:1] in "AEIOU" else "a ") + text
+
+
 def _issue(code: str, message: str, node: Node | tuple[int, int], hint: str | None = None,
            severity: Severity | None = None) -> ExprIssue:
     start, end = (node.start, node.end) if isinstance(node, Node) else node
@@ -273,10 +279,10 @@ class _Checker(NodeVisitor):
             if not fields:
                 hint = (f"write {node.name}({to_source(node.value)})" if node.name in FUNCTIONS
                         else "only cards and suits have fields")
-                self.report(_issue("CZ402", f"a {receiver.type.present} has no fields", name_span, hint))
+                self.report(_issue("CZ402", f"{_an(receiver.type.present)} has no fields", name_span, hint))
             else:
                 hint = did_you_mean(node.name, fields) or "fields: " + ", ".join(fields)
-                self.report(_issue("CZ402", f"a {receiver.type.present} has no field `{node.name}`", name_span, hint))
+                self.report(_issue("CZ402", f"{_an(receiver.type.present)} has no field `{node.name}`", name_span, hint))
             return NodeInfo(ERROR)
         self.require_present(node.value, receiver, f"reading `.{node.name}`")
         const = NOT_CONST
@@ -292,11 +298,11 @@ class _Checker(NodeVisitor):
         if value.type.is_error or index.type.is_error:
             return NodeInfo(ERROR)
         if index.type != INT:
-            return self.type_error(node.index, f"a member index is an Int, not a {index.type}")
+            return self.type_error(node.index, f"a member index is an Int, not {_an(index.type)}")
         if value.type.kind is Kind.CARDS:
             return NodeInfo(CARD_OPT)
         if value.type.kind is not Kind.GROUP:
-            return self.type_error(node.value, f"only a group has members (`cell[0]`); this is a {value.type}")
+            return self.type_error(node.value, f"only a group has members (`cell[0]`); this is {_an(value.type)}")
         members = value.const
         if index.const is not NOT_CONST:
             if not 0 <= index.const < len(members):
@@ -314,7 +320,7 @@ class _Checker(NodeVisitor):
             return NodeInfo(ERROR)
         want = BOOL if node.op == "!" else INT
         if operand.type != want:
-            return self.type_error(node.operand, f"'{node.op}' needs a {want}, not a {operand.type}")
+            return self.type_error(node.operand, f"'{node.op}' needs {_an(want)}, not {_an(operand.type)}")
         if operand.const is NOT_CONST:
             return NodeInfo(want)
         return NodeInfo(want, (not operand.const) if node.op == "!" else -operand.const)
@@ -332,7 +338,7 @@ class _Checker(NodeVisitor):
             return self.comparison(node, left, right)
         if op == "in":
             if lt.kind is not Kind.DEPOT or rt != GROUP:
-                return self.type_error(node, f"'in' tests a Depot in a Group, not a {lt} in a {rt}")
+                return self.type_error(node, f"'in' tests a Depot in a Group, not {_an(lt)} in {_an(rt)}")
             return NodeInfo(BOOL, left.const in right.const if consts else NOT_CONST)
         if op in ("+", "-"):
             if lt == INT and rt == INT:
@@ -384,7 +390,7 @@ class _Checker(NodeVisitor):
         right = self.visit_with(node.right, self.facts_of(node.left, node.op == "&&"))
         for side, info in ((node.left, left), (node.right, right)):
             if not info.type.is_error and info.type != BOOL:
-                self.type_error(side, f"'{node.op}' needs Bool operands, not a {info.type}")
+                self.type_error(side, f"'{node.op}' needs Bool operands, not {_an(info.type)}")
         decisive = node.op == "||"  # the value that decides the result on its own
         a, b = left.const, right.const
         if a is decisive or b is decisive:
@@ -398,7 +404,7 @@ class _Checker(NodeVisitor):
         then = self.visit_with(node.then, self.facts_of(node.test, True))
         otherwise = self.visit_with(node.otherwise, self.facts_of(node.test, False))
         if not test.type.is_error and test.type != BOOL:
-            self.type_error(node.test, f"the test of '?:' is a condition (Bool), not a {test.type}")
+            self.type_error(node.test, f"the test of '?:' is a condition (Bool), not {_an(test.type)}")
         if then.type.is_error or otherwise.type.is_error:
             return NodeInfo(ERROR)
         if then.type.kind is not otherwise.type.kind or then.type.kind in (Kind.GROUP, Kind.CARDS):
@@ -460,7 +466,7 @@ class _Checker(NodeVisitor):
                 continue
             if info.type.kind not in param.kinds:
                 want = " or ".join(k.value for k in param.kinds)
-                self.report(_issue("CZ405", f"`{param.name}` of `{node.func}` is a {want}, not a {info.type}", arg,
+                self.report(_issue("CZ405", f"`{param.name}` of `{node.func}` is {_an(want)}, not {_an(info.type)}", arg,
                                    overload.signature(node.func)))
             elif not param.maybe_ok:
                 self.require_present(arg, info, f"passed to `{node.func}`")
@@ -541,7 +547,7 @@ def check(text: str, site: Site, env: DesignEnv | None = None) -> Checked:
     root = checker.visit(node)
     if not root.type.is_error and root.type != site.result:
         kind = "a condition (Bool)" if site.result == BOOL else "a number (Int)"
-        checker.report(_issue("CZ405", f"{site.value} expressions are {kind}; this one is a {root.type}", node,
+        checker.report(_issue("CZ405", f"{site.value} expressions are {kind}; this one is {_an(root.type)}", node,
                               "compare it, as in `count(depot) > 0`" if site.result == BOOL else None))
     issues = list(checker.issues)
     if not any(i.severity is Severity.ERROR for i in issues):

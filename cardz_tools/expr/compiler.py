@@ -163,8 +163,10 @@ class _Emitter(NodeVisitor):
         self.checked = checked
         self.env = env
         self.constants = constants
-        self.uses_pile = False
         self.binder_names: dict[int, str] = {}
+        self.functions: list[str] = []
+        self.vars: list[str] = []  # binder variables in scope, innermost last
+        self.site_params = [_SITE_PARAMS[a] for a in checked.site.args]
 
     # ---------------------------------------------------------- constants
 
@@ -216,8 +218,7 @@ class _Emitter(NodeVisitor):
         """A Python expression for the pile of a Depot-typed node."""
         info = self.info(node)
         if isinstance(node, Name) and info.binding == "site" and node.name == "depot":
-            self.uses_pile = True
-            return "_pd"
+            return _PILE
         depot = self.emit(node)
         if info.type.maybe:
             return f"{self.helper('_pile')}(P, {depot})"
@@ -247,11 +248,10 @@ class _Emitter(NodeVisitor):
             return self.binder_names[self.checked.binders[id(node)]]
         if info.binding == "site":
             if node.name == "top":
-                self.uses_pile = True
-                return "_pd[-1]" if id(node) in self.checked.guarded else f"(_pd[-1] if _pd else {NO_CARD})"
+                guarded = id(node) in self.checked.guarded
+                return f"{_PILE}[-1]" if guarded else f"({_PILE}[-1] if {_PILE} else {NO_CARD})"
             if node.name == "all":
-                self.uses_pile = True
-                return "len(_pd)"
+                return f"len({_PILE})"
             return _SITE_PARAMS[node.name]
         raise AssertionError(f"unresolved name node {node!r}")  # constants are emitted by emit()
 
@@ -359,22 +359,56 @@ class _Emitter(NodeVisitor):
         raise AssertionError(f"no code for {impl}")
 
     def quantifier(self, node: Call, impl: str) -> str:
+        """A quantifier becomes a loop in a function of its own (loops beat generators in CPython)."""
         func = impl.rsplit("_", 1)[0]
         items = self.items(node.args[0])
-        var = f"_v{len(self.binder_names) + 1}"
-        self.binder_names[id(node)] = var
         body_node = node.args[1]
-        body = self.emit(body_node)
         uses_var = any(self.checked.binders.get(id(n)) == id(node) for n in walk(body_node))
-        if func == "count":
-            if not uses_var:  # the condition is the same for every member: all of them or none
-                return f"(len({items}) if {body} else 0)"
-            return f"sum([1 for {var} in {items} if {body}])"
-        if func in ("any", "all"):
-            return f"{func}({body} for {var} in {items})"
-        if func == "sum":
-            return f"sum([{body} for {var} in {items}])"
-        return f"{func}([{body} for {var} in {items}], default=0)"
+        number = len(self.binder_names) + 1
+        var = f"_v{number}"
+        self.binder_names[id(node)] = var
+        if func == "count" and not uses_var:
+            # The condition is the same for every member: all of them or none.
+            return f"(len({items}) if {self.emit(body_node)} else 0)"
+        outer = list(self.vars)
+        self.vars.append(var)
+        try:
+            body = self.emit(body_node)
+        finally:
+            self.vars.pop()
+        loop = {
+            "any": ["if {body}:", "    return True", "return False"],
+            "all": ["if not {body}:", "    return False", "return True"],
+            "count": ["if {body}:", "    _n += 1", "return _n"],
+            "sum": ["_n += {body}", "return _n"],
+            "min": ["_x = {body}", "if _m is None or _x < _m:", "    _m = _x", "return 0 if _m is None else _m"],
+            "max": ["_x = {body}", "if _m is None or _x > _m:", "    _m = _x", "return 0 if _m is None else _m"],
+        }[func]
+        start = {"count": ["_n = 0"], "sum": ["_n = 0"], "min": ["_m = None"], "max": ["_m = None"]}.get(func, [])
+        *inside, last = [line.format(body=body) for line in loop]
+        params = ["P", "S", *self.site_params, *outer, "_items"]
+        name = f"_q{number}"
+        lines = [f"def {name}({', '.join(params)}):", *("    " + line for line in start),
+                 f"    for {var} in _items:", *("        " + line for line in inside), "    " + last]
+        self.functions.append(_with_pile("\n".join(lines), 1, always=True))
+        return f"{name}({', '.join(params[:-1])}, {items})"
+
+
+_PILE = "\x00pile\x00"
+"""Placeholder for the pile of the site's ``depot``: a local when used more than once."""
+
+
+def _with_pile(source: str, body_line: int, always: bool = False) -> str:
+    """Resolve the pile placeholder: ``P[_depot]`` inline when used once, else a local ``_pd``."""
+    uses = source.count(_PILE)
+    if uses == 0:
+        return source
+    if uses == 1 and not always:
+        return source.replace(_PILE, "P[_depot]")
+    lines = source.split("\n")
+    indent = lines[body_line][: len(lines[body_line]) - len(lines[body_line].lstrip())]
+    lines.insert(body_line, indent + "_pd = P[_depot]")
+    return "\n".join(lines).replace(_PILE, "_pd")
 
 
 def _conjuncts(node: Node) -> list[Node]:
@@ -406,14 +440,15 @@ def _is_static(node: Node, checked: Checked, static_names: frozenset[str]) -> bo
     return True
 
 
-def _build(text: str, params: Sequence[str], constants: dict[object, tuple[str, Any]],
-           uses_pile: bool) -> tuple[Rule, str]:
+def _build(text: str, params: Sequence[str], emitter: _Emitter) -> tuple[Rule, str]:
+    constants = emitter.constants
     names = [name for name, _ in constants.values()]
-    lines = [f"def _make({', '.join(names)}):", f"    def _rule({', '.join(params)}):"]
-    if uses_pile:
-        lines.append("        _pd = P[_depot]")
-    lines += [f"        return {text}", "    return _rule", ""]
-    source = "\n".join(lines)
+    rule = _with_pile(f"def _rule({', '.join(params)}):\n    return {text}", 1)
+    parts = [f"def _make({', '.join(names)}):"]
+    for function in [*emitter.functions, rule]:
+        parts += ["    " + line for line in function.split("\n")]
+    parts += ["    return _rule", ""]
+    source = "\n".join(parts)
     namespace: dict[str, Any] = {"__builtins__": dict(_SAFE_BUILTINS)}
     # The source is generated above from the checked tree; no design text is in it.
     exec(compile(source, "<cardz expression>", "exec"), namespace)  # noqa: S102
@@ -435,7 +470,7 @@ def compile_rule(checked: Checked, env: DesignEnv, targets: Sequence[int] | None
         emitter = _Emitter(checked, env, constants)
         texts = [emitter.emit(node) for node in nodes]
         text = texts[0] if len(texts) == 1 else "(" + " and ".join(texts) + ")"
-        return _build(text, params_here, constants, emitter.uses_pile)
+        return _build(text, params_here, emitter)
 
     fn, python = emit([checked.node])
     static_names = frozenset(n for n in ("source", "depot") if n in site.args and site is not Site.DEAL)
