@@ -18,7 +18,7 @@ from ..diagnostics import RULES, Severity, did_you_mean
 from ..model import Design
 from .ast import (
     Binary, BoolLit, Call, Conditional, Field, Index, IntLit, Name, Node, NodeVisitor, Unary,
-    iter_child_nodes, to_source,
+    iter_child_nodes, to_source, walk,
 )
 from .builtins import BINDER_VARIABLE, CONSTANTS, FIELDS, FUNCTIONS, Overload, field_names
 from .env import DesignEnv
@@ -545,6 +545,11 @@ def check(text: str, site: Site, env: DesignEnv | None = None) -> Checked:
         return Checked(text, site, None, ERROR, (issue,))
     checker = _Checker(site, env)
     root = checker.visit(node)
+    if site is Site.COUNT and not (isinstance(node, Name) and node.name == "all"):
+        for sub in walk(node):
+            if isinstance(sub, Name) and sub.name == "all" and checker.info[id(sub)].binding == "site":
+                checker.report(_issue("CZ405", "`all` is a whole count on its own, not part of an expression",
+                                      sub, "write \"all\" or a number"))
     if not root.type.is_error and root.type != site.result:
         kind = "a condition (Bool)" if site.result == BOOL else "a number (Int)"
         checker.report(_issue("CZ405", f"{site.value} expressions are {kind}; this one is {_an(root.type)}", node,

@@ -251,7 +251,7 @@ class _Emitter(NodeVisitor):
                 guarded = id(node) in self.checked.guarded
                 return f"{_PILE}[-1]" if guarded else f"({_PILE}[-1] if {_PILE} else {NO_CARD})"
             if node.name == "all":
-                return f"len({_PILE})"
+                return "sum(map(len, P))"
             return _SITE_PARAMS[node.name]
         raise AssertionError(f"unresolved name node {node!r}")  # constants are emitted by emit()
 

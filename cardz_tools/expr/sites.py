@@ -28,7 +28,8 @@ _DEPOT_ACCEPT = SiteName("depot", DEPOT, "The pile the cards would be dropped on
 _DEPOT_EJECT = SiteName("depot", DEPOT, "The pile the cards would be dragged off.")
 _DEPOT_OWNER = SiteName("depot", DEPOT, "The pile that owns the rule (`@self`).")
 _DEPOT_DEAL = SiteName("depot", DEPOT, "The pile being dealt to.")
-_ALL = SiteName("all", INT, "The whole pile: `\"all\"` moves every card of the `from` pile.")
+_ALL = SiteName("all", INT, "Written alone (`\"all\"`): every card of the `from` pile. Its value is the "
+                "number of cards on the board, which no pile exceeds.")
 
 
 class Site(enum.Enum):
