@@ -520,6 +520,12 @@ class _Checker(NodeVisitor):
         return NOT_CONST
 
 
+def _is_constant_condition(node: Node, info: Mapping[int, NodeInfo]) -> bool:
+    node_info = info.get(id(node))
+    return (node_info is not None and node_info.type == BOOL and isinstance(node_info.const, bool)
+            and not isinstance(node, BoolLit))
+
+
 def _constant_conditions(root: Node, info: Mapping[int, NodeInfo]) -> Iterator[ExprIssue]:
     """CZ409 for the outermost conditions whose value is known without playing."""
     stack = [root]
@@ -527,7 +533,8 @@ def _constant_conditions(root: Node, info: Mapping[int, NodeInfo]) -> Iterator[E
         node = stack.pop()
         node_info = info.get(id(node))
         if (node_info is not None and node_info.type == BOOL and isinstance(node_info.const, bool)
-                and not isinstance(node, BoolLit)):
+                and not isinstance(node, BoolLit) and not any(_is_constant_condition(c, info)
+                                                              for c in iter_child_nodes(node))):
             value = "true" if node_info.const else "false"
             yield _issue("CZ409", f"this condition is always {value}", node,
                          f"write `{value}` if that is meant, or check the names and numbers")

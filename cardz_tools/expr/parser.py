@@ -8,6 +8,7 @@ stops with :class:`ExprTooComplex` at :data:`MAX_DEPTH`, never with a
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib.resources
 from collections.abc import Sequence
@@ -143,13 +144,7 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
     def paren(self, items: list) -> Node:  # type: ignore[type-arg]
         open_, inner, close = items
         # The span grows to cover the parentheses; the tree does not change.
-        return _with_span(inner, open_.start_pos, close.end_pos)
-
-
-def _with_span(node: Node, start: int, end: int) -> Node:
-    import dataclasses
-
-    return dataclasses.replace(node, start=start, end=end)
+        return dataclasses.replace(inner, start=open_.start_pos, end=close.end_pos, depth=_deeper(inner))
 
 
 @functools.cache
