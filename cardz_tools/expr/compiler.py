@@ -231,8 +231,10 @@ class _Emitter(NodeVisitor):
             return self.pile(node)
         return self.emit(node)
 
-    def simple(self, text: str) -> bool:
-        return text.replace("_", "a").replace("[", "").replace("]", "").isalnum()
+    @staticmethod
+    def simple(text: str) -> bool:
+        """Whether evaluating ``text`` twice is as cheap as naming it (``P[3]``, ``P[_v1]``, the pile)."""
+        return text == _PILE or text.replace("_", "a").replace("[", "").replace("]", "").isalnum()
 
     # ---------------------------------------------------------- nodes
 
