@@ -20,17 +20,26 @@ def _monte_carlo(design: Design) -> dict[str, Compiled]:
     stock = (design.resolve("stock") or (0,))[0]
     discard = (design.resolve("discard") or (0,))[0]
     where = [(d.col, d.row) for d in design.depots]
+    touching = frozenset(
+        (a, b)
+        for a, (ac, ar) in enumerate(where)
+        for b, (bc, br) in enumerate(where)
+        if a != b and abs(ac - bc) <= 1 and abs(ar - br) <= 1
+    )
 
     def adjacent(a: int, b: int) -> bool:
-        (ac, ar), (bc, br) = where[a], where[b]
-        return a != b and abs(ac - bc) <= 1 and abs(ar - br) <= 1
+        return (a, b) in touching
 
     def pair(P: Any, S: Any, card: int, cards: Any, source: int, depot: int) -> bool:
         pile = P[depot]
-        return adjacent(source, depot) and bool(pile) and RANK_OF[card] == RANK_OF[pile[-1]]
+        return (source, depot) in touching and bool(pile) and RANK_OF[card] == RANK_OF[pile[-1]]
+
+    pair.pair_filter = adjacent  # type: ignore[attr-defined]
 
     def two(P: Any, S: Any, depot: int) -> bool:
         return len(P[depot]) == 2
+
+    two.local = True  # type: ignore[attr-defined]
 
     def consolidate(P: Any, S: Any, depot: int) -> bool:
         return any(

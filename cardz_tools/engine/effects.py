@@ -77,12 +77,12 @@ class Compact:
 
     def run(self, state: State, owner: int) -> None:
         piles = state.piles
-        declared = state.declared
         members = self.members
         kept = [piles[m] for m in members if piles[m]]
         for i, member in enumerate(members):
-            piles[member] = kept[i] if i < len(kept) else ()
-            declared[member] = -1
+            pile = kept[i] if i < len(kept) else ()
+            if piles[member] != pile:
+                state.set_pile(member, pile)
         source = owner if self.source < 0 else self.source
         for member in members[len(kept):]:
             if not piles[source] or member == source:
@@ -102,7 +102,7 @@ class Flip:
         depot = owner if self.depot < 0 else self.depot
         pile = state.piles[depot]
         if pile and not pile[-1] & FACE_UP:
-            state.piles[depot] = pile[:-1] + (pile[-1] | FACE_UP,)
+            state.set_pile(depot, pile[:-1] + (pile[-1] | FACE_UP,))
 
 
 def _count(effect: Effect, design: Design) -> tuple[int, Compiled | None]:

@@ -13,11 +13,11 @@ import random
 from collections.abc import Callable, Sequence
 
 from ..cards import RANK_OF, SUIT_OF, SUITS, Card, Suit
-from ..model import DepotType, Design, EjectKind
+from ..model import Design, EjectKind
 from .deal import DealPlan, deck_for
 from .effects import CompiledEffect, compile_effects
 from .moves import Drag, Tap
-from .rules import Compiled, RuleError, Site, compile_rule
+from .rules import Compiled, RuleError, Site, compile_rule, pair_filter, reads_own_depot_only
 from .state import State
 
 Accepts = Callable[..., bool]
@@ -64,6 +64,8 @@ class CompiledTrigger:
     when: Compiled
     effects: tuple[CompiledEffect, ...]
     stat: str
+    local: bool
+    """The rule reads only its own depot: re-check it only after that pile changed."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -158,6 +160,7 @@ class Game:
         self.eject_when: tuple[Compiled | None, ...] = tuple(eject_when)
         self.eject_kind: tuple[EjectKind, ...] = tuple(d.spec.eject.kind for d in depots)
 
+        filters = [pair_filter(when) if when is not None else None for when in self.accept_when]
         self._drags: dict[tuple[int, int, int, int], Drag] = {}
         plan: list[tuple[int, tuple[Target, ...]]] = []
         for source in range(n):
@@ -172,7 +175,9 @@ class Game:
                     move=self.drag_move(source, 1, target, None),
                 )
                 for target, test in enumerate(self.accepts)
-                if test is not None and target != source
+                if test is not None
+                and target != source
+                and (filters[target] is None or filters[target](source, target))  # type: ignore[misc]
             )
             if targets:
                 plan.append((source, targets))
@@ -185,12 +190,14 @@ class Game:
         for d in depots:
             spec = d.spec
             for i, trigger in enumerate(spec.triggers):
+                when = compile_rule(trigger.when, Site.TRIGGER, design)
                 triggers.append(
                     CompiledTrigger(
                         depot=d.index,
-                        when=compile_rule(trigger.when, Site.TRIGGER, design),
+                        when=when,
                         effects=compile_effects(trigger.effects, design),
                         stat=f"trigger:{spec.name}#{i}",
+                        local=reads_own_depot_only(when),
                     )
                 )
             if spec.draw is not None:
@@ -255,6 +262,13 @@ class Game:
             raise RuleError(f"the engine does not know the loss condition {loss.kind!r}", f"{loss.pointer}/kind")
         self.score_rule: Compiled = compile_rule(design.scoring.value, Site.SCORING, design)
 
+    def rule_labels(self) -> list[str]:
+        """The stats key of every rule that can fire (for "rule never fired" findings)."""
+        labels = [f"accept:{spec.name}" for spec in self.design.specs if not spec.accept.never]
+        labels += sorted({t.stat for t in self.triggers}, key=[t.stat for t in self.triggers].index)
+        labels += [d.stat for d in self.draws] + [a.stat for a in self.actions]
+        return labels
+
     def drag_move(self, source: int, count: int, target: int, declare: Suit | None) -> Drag:
         """The interned :class:`Drag` for these depot indexes."""
         key = (source, count, target, -1 if declare is None else int(declare))
@@ -282,7 +296,3 @@ class Game:
     def __repr__(self) -> str:
         return f"Game({self.design.name!r}, {len(self.names)} depots)"
 
-
-def depot_types(game: Game) -> tuple[DepotType, ...]:
-    """The type of each depot, by index."""
-    return tuple(d.type for d in game.design.depots)

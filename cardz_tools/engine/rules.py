@@ -8,6 +8,17 @@ expression compiler (``cardz_tools.expr``).
 
 Tests may swap the compiler with :func:`compiler_override`; the engine itself
 never does.
+
+Two optional hints make the hot loop cheaper; a compiled callable may carry them
+as attributes and the engine reads them only through the functions below:
+
+``pair_filter``
+    (accept rules) ``pair_filter(source, depot) -> bool``, false for pairs the
+    rule can never accept whatever the cards (``adjacent(source, depot)``): such
+    pairs are dropped from the candidate targets once, at ``Game`` creation.
+``local``
+    (trigger rules) true when the rule reads only its own depot's pile, so that
+    it needs re-checking only after that pile changed.
 """
 
 from __future__ import annotations
@@ -93,6 +104,16 @@ def compile_rule(expr: Expr, site: Site, design: Design) -> Compiled:
     if value is not None:
         return _constant(value)
     return _compiler(expr, site, design)
+
+
+def pair_filter(rule: Compiled) -> Callable[[int, int], bool] | None:
+    """The static ``(source, depot)`` filter of a compiled accept rule, if it has one."""
+    return getattr(rule, "pair_filter", None)
+
+
+def reads_own_depot_only(rule: Compiled) -> bool:
+    """Whether a compiled trigger rule depends on nothing but its own depot's pile."""
+    return bool(getattr(rule, "local", False))
 
 
 @contextlib.contextmanager

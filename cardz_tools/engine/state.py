@@ -61,6 +61,7 @@ class State:
         "stats",
         "cascade",
         "cards_in_play",
+        "touched",
         "_legal",
         "_status",
     )
@@ -79,6 +80,8 @@ class State:
         """Rule firings (``accept:cell``, ``trigger:cell#0``, ...), counted only when set to a Counter."""
         self.cascade = False
         self.cards_in_play = sum(len(p) for p in piles)
+        self.touched: set[int] = set(range(len(piles)))
+        """Depots whose pile changed since triggers last settled."""
         self._legal: list[Move] | None = None
         self._status: Termination | None = None
 
@@ -106,6 +109,7 @@ class State:
         other.stats = self.stats
         other.cascade = self.cascade
         other.cards_in_play = self.cards_in_play
+        other.touched = set()
         other._legal = self._legal
         other._status = self._status
         return other
@@ -139,6 +143,15 @@ class State:
         piles[target] = piles[target] + moved
         self.declared[source] = -1
         self.declared[target] = -1
+        touched = self.touched
+        touched.add(source)
+        touched.add(target)
+
+    def set_pile(self, depot: int, pile: tuple[Card, ...]) -> None:
+        """Replace a pile (for effects that rearrange cards); a wild card's named suit there ends."""
+        self.piles[depot] = pile
+        self.declared[depot] = -1
+        self.touched.add(depot)
 
     # ------------------------------------------------------------ legal moves
 
@@ -369,37 +382,50 @@ class State:
                 self.stats[draw.stat] += 1
             return
         waste = piles[draw.to]
-        piles[draw.depot] = tuple(c & ~FACE_UP for c in reversed(waste))
-        piles[draw.to] = ()
-        self.declared[draw.to] = -1
+        self.set_pile(draw.depot, tuple(c & ~FACE_UP for c in reversed(waste)))
+        self.set_pile(draw.to, ())
         if self.redeals[draw.depot] > 0:
             self.redeals[draw.depot] -= 1
         if self.stats is not None:
             self.stats["redeal:" + draw.stat[5:]] += 1
 
     def _settle(self) -> None:
-        """Fire triggers (depots in order) until none holds; mark a runaway cascade."""
+        """Fire triggers until none holds; mark a runaway cascade.
+
+        Each pass scans the triggers in depot order and fires every one whose
+        rule holds, as ``docs/format.md`` says. A trigger that reads only its
+        own pile is skipped while that pile is unchanged since the trigger last
+        found its rule false: skipping it changes nothing but the time taken.
+        """
         triggers = self.game.triggers
         if not triggers:
+            self.touched = set()
             return
         piles = self.piles
         stats = self.stats
         fired = 0
+        recheck = self.touched
         while True:
-            fired_this_pass = False
+            self.touched = touched = set()
+            fired_here: set[int] = set()
             for trigger in triggers:
-                if trigger.when(piles, self, trigger.depot):
+                depot = trigger.depot
+                if trigger.local and depot not in recheck and depot not in touched:
+                    continue
+                if trigger.when(piles, self, depot):
                     for effect in trigger.effects:
-                        effect.run(self, trigger.depot)
-                    fired_this_pass = True
+                        effect.run(self, depot)
+                    fired_here.add(depot)
                     fired += 1
                     if stats is not None:
                         stats[trigger.stat] += 1
                     if fired > MAX_TRIGGER_FIRINGS:
                         self.cascade = True
                         return
-            if not fired_this_pass:
+            if not fired_here:
+                self.touched = set()
                 return
+            recheck = touched | fired_here
 
     # ------------------------------------------------------------ the end
 
@@ -416,6 +442,11 @@ class State:
         if game.loss_when is not None and game.loss_when(self.piles, self):
             return Termination.LOST_CONDITION
         return Termination.ONGOING
+
+    @property
+    def non_terminating(self) -> bool:
+        """Whether a trigger cascade did not settle (the game ended there)."""
+        return self.cascade
 
     def is_won(self) -> bool:
         """Whether the win condition holds."""
