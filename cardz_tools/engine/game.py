@@ -234,6 +234,8 @@ class Game:
         self.taps: tuple[CompiledDraw | CompiledAction, ...] = tuple(taps)
         self.draw_of: dict[int, CompiledDraw] = {draw.depot: draw for draw in draws}
         self.action_of: dict[tuple[int, str], CompiledAction] = {(a.depot, a.name): a for a in actions}
+        tap_rank = {tap.move: rank for rank, tap in enumerate(taps)}
+        self._tap_rank = tap_rank
         self.accept_stat = tuple(f"accept:{d.spec.name}" for d in depots)
 
         self.deal_plan = DealPlan.compile(design)
@@ -261,6 +263,10 @@ class Game:
         elif loss.kind not in ("noLegalMoves", "never"):
             raise RuleError(f"the engine does not know the loss condition {loss.kind!r}", f"{loss.pointer}/kind")
         self.score_rule: Compiled = compile_rule(design.scoring.value, Site.SCORING, design)
+
+    def move_order(self, move: Drag | Tap) -> int:
+        """Sort key that keeps drags in place and taps in depot order (draw, then actions)."""
+        return self._tap_rank.get(move, -1)  # type: ignore[arg-type]
 
     def rule_labels(self) -> list[str]:
         """The stats key of every rule that can fire (for "rule never fired" findings)."""

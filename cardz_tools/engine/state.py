@@ -156,7 +156,8 @@ class State:
     # ------------------------------------------------------------ legal moves
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move, drags first (by source, count, target, suit named) then taps by depot.
+        """Every legal move: drags first (by source, count, target, suit named), then taps by depot
+        (a depot's draw before its actions).
 
         A terminal state has none.
         """
@@ -184,6 +185,8 @@ class State:
     def _generate(self) -> list[Move]:
         game = self.game
         piles = self.piles
+        eject_kind = game.eject_kind
+        top_only = EjectKind.TOP_ONLY
         moves: list[Move] = []
         append = moves.append
         for source, targets in game.drag_plan:
@@ -191,7 +194,7 @@ class State:
             if not pile:
                 continue
             top = pile[-1]
-            if game.eject_kind[source] is EjectKind.TOP_ONLY:
+            if eject_kind[source] is top_only:
                 if not top & FACE_UP:
                     continue
                 cards = pile[-1:]
@@ -213,9 +216,16 @@ class State:
                             moves.extend(game.declarations(source, count, target.depot))
                         else:
                             append(target.move if count == 1 else game.drag_move(source, count, target.depot, None))
-        for tap in game.taps:
-            if self._tap_refusal(tap) is None:
-                append(tap.move)
+        for draw in game.draws:
+            if piles[draw.depot] or (self.redeals[draw.depot] != 0 and piles[draw.to]):
+                append(draw.move)
+        for action in game.actions:
+            if (action.limit is None or self.uses[action.slot] < action.limit) and (
+                action.when is None or action.when(piles, self, action.depot)
+            ):
+                append(action.move)
+        if game.draws and game.actions:
+            moves.sort(key=game.move_order)
         return moves
 
     def _tap_refusal(self, tap: CompiledDraw | CompiledAction) -> str | None:
