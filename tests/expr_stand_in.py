@@ -34,7 +34,12 @@ def _monte_carlo(design: Design) -> dict[str, Compiled]:
         pile = P[depot]
         return (source, depot) in touching and bool(pile) and RANK_OF[card] == RANK_OF[pile[-1]]
 
-    pair.pair_filter = adjacent  # type: ignore[attr-defined]
+    def same_rank_on_a_card(P: Any, S: Any, card: int, cards: Any, source: int, depot: int) -> bool:
+        pile = P[depot]
+        return bool(pile) and RANK_OF[card] == RANK_OF[pile[-1]]
+
+    pair.static = adjacent  # type: ignore[attr-defined]
+    pair.residual = same_rank_on_a_card  # type: ignore[attr-defined]
 
     def two(P: Any, S: Any, depot: int) -> bool:
         return len(P[depot]) == 2

@@ -11,13 +11,14 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from ..cards import RANK_OF, SUIT_OF, SUITS, Card, Suit
 from ..model import Design, EjectKind
 from .deal import DealPlan, deck_for
 from .effects import CompiledEffect, compile_effects
 from .moves import Drag, Tap
-from .rules import Compiled, RuleError, Site, compile_rule, pair_filter, reads_own_depot_only
+from .rules import Compiled, RuleError, Site, compile_rule, reads_own_depot_only, residual, static_filter
 from .state import State
 
 Accepts = Callable[..., bool]
@@ -28,9 +29,11 @@ def _always(P: object, S: object, *site_args: object) -> bool:
     return True
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Target:
-    """A depot a source's cards may be dragged to, with its composed accept test."""
+class Target(NamedTuple):
+    """A depot a source's cards may be dragged to, with its composed accept test.
+
+    A named tuple, so that the move generator unpacks it instead of reading attributes.
+    """
 
     depot: int
     accepts: Accepts
@@ -56,9 +59,8 @@ class CompiledAction:
     stat: str
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class CompiledTrigger:
-    """A trigger, compiled."""
+class CompiledTrigger(NamedTuple):
+    """A trigger, compiled (a named tuple for the same reason as :class:`Target`)."""
 
     depot: int
     when: Compiled
@@ -129,6 +131,7 @@ class Game:
         when_cache: dict[int, Compiled] = {}
         accepts: list[Accepts | None] = []
         self.accept_when: list[Compiled | None] = []
+        """The full accept rule of each depot (for reasons); ``accepts`` tests candidates that passed the static filter."""
         for d in depots:
             rule = d.spec.accept
             when = None
@@ -160,7 +163,7 @@ class Game:
         self.eject_when: tuple[Compiled | None, ...] = tuple(eject_when)
         self.eject_kind: tuple[EjectKind, ...] = tuple(d.spec.eject.kind for d in depots)
 
-        filters = [pair_filter(when) if when is not None else None for when in self.accept_when]
+        filters = [static_filter(when) if when is not None else None for when in self.accept_when]
         self._drags: dict[tuple[int, int, int, int], Drag] = {}
         plan: list[tuple[int, tuple[Target, ...]]] = []
         for source in range(n):

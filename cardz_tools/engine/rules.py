@@ -9,16 +9,22 @@ expression compiler (``cardz_tools.expr``).
 Tests may swap the compiler with :func:`compiler_override`; the engine itself
 never does.
 
-Two optional hints make the hot loop cheaper; a compiled callable may carry them
-as attributes and the engine reads them only through the functions below:
+Hints make the hot loop cheaper; a compiled callable may carry them as
+attributes and the engine reads them only through the functions below:
 
-``pair_filter``
-    (accept rules) ``pair_filter(source, depot) -> bool``, false for pairs the
-    rule can never accept whatever the cards (``adjacent(source, depot)``): such
-    pairs are dropped from the candidate targets once, at ``Game`` creation.
+``static``
+    (accept rules) ``static(source, depot) -> bool``: the part of the rule that
+    depends only on the board (``adjacent(source, depot)``). Pairs for which it is
+    false are dropped from the candidate targets once, at ``Game`` creation.
+``residual``
+    (accept rules) the rule without its static part, valid only where ``static`` holds.
 ``local``
-    (trigger rules) true when the rule reads only its own depot's pile, so that
-    it needs re-checking only after that pile changed.
+    (trigger rules) true when the rule reads nothing but its own depot's pile,
+    so that it needs re-checking only after that pile changed.
+
+The expression compiler provides ``static`` and ``residual``
+(:class:`cardz_tools.expr.CompiledRule`); ``local`` is worked out here from the
+checked tree.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ..cards import COLOR_NAMES, RANK_NAMES, SUIT_NAMES
 from ..model import Design, Expr
 
 Compiled = Callable[..., Any]
@@ -79,16 +86,59 @@ def _constant(value: object) -> Compiled:
     return rule
 
 
+_ENVIRONMENTS: dict[int, tuple[Design, Any]] = {}
+
+
+def _environment(design: Design, expression_language: Any) -> Any:
+    """The expression environment of ``design``, built once per design (a few kept)."""
+    entry = _ENVIRONMENTS.get(id(design))
+    if entry is None or entry[0] is not design:
+        if len(_ENVIRONMENTS) >= 8:
+            _ENVIRONMENTS.pop(next(iter(_ENVIRONMENTS)))
+        entry = _ENVIRONMENTS[id(design)] = (design, expression_language.DesignEnv.from_design(design))
+    return entry[1]
+
+
+_LOCAL_NAMES = frozenset({"depot", "top", "true", "false"}) | frozenset(RANK_NAMES) | frozenset(SUIT_NAMES) | frozenset(COLOR_NAMES)
+_NEIGHBOUR_CALLS = frozenset({"left", "right", "above", "below"})
+
+
+def _reads_own_depot_only(node: Any, expression_language: Any) -> bool:
+    """Whether an expression mentions no pile but ``depot``'s (conservative: binders count as other piles)."""
+    ast = expression_language.ast
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and sub.name not in _LOCAL_NAMES:
+            return False
+        if isinstance(sub, ast.Index):
+            return False
+        if isinstance(sub, ast.Call) and (sub.func in _NEIGHBOUR_CALLS or getattr(sub, "var", None)):
+            return False
+    return True
+
+
 def _expression_compiler(expr: Expr, site: Site, design: Design) -> Compiled:
     try:
-        from .. import expr as expression_language  # noqa: F401  (lands on its own branch)
+        from .. import expr as expression_language
     except ImportError:
         raise RuleError(
-            f"the rule {expr.text!r} needs the expression compiler (cardz_tools.expr), "
-            "which is not installed",
+            f"the rule {expr.text!r} needs the expression compiler (cardz_tools.expr), which is not installed",
             expr.pointer,
         ) from None
-    raise RuleError("the expression compiler is not wired in yet", expr.pointer)
+    env = _environment(design, expression_language)
+    checked = expression_language.check(expr.text, expression_language.Site[site.name], env)
+    if not checked.ok or checked.node is None:
+        errors = [i for i in checked.issues if getattr(getattr(i, "severity", None), "value", "error") == "error"]
+        message = errors[0].message if errors else "it has errors"
+        raise RuleError(f"the rule {expr.text!r} does not compile: {message}", expr.pointer)
+    compiled = expression_language.compile_rule(checked, env)
+    fn = compiled.fn
+    # Hints for the engine's hot loop (see the module docstring).
+    if site is Site.ACCEPT and compiled.static is not None:
+        fn.static = compiled.static
+        fn.residual = compiled.residual
+    if site is Site.TRIGGER:
+        fn.local = _reads_own_depot_only(checked.node, expression_language)
+    return fn
 
 
 _compiler: RuleCompiler = _expression_compiler
@@ -106,9 +156,14 @@ def compile_rule(expr: Expr, site: Site, design: Design) -> Compiled:
     return _compiler(expr, site, design)
 
 
-def pair_filter(rule: Compiled) -> Callable[[int, int], bool] | None:
-    """The static ``(source, depot)`` filter of a compiled accept rule, if it has one."""
-    return getattr(rule, "pair_filter", None)
+def static_filter(rule: Compiled) -> Callable[[int, int], bool] | None:
+    """The board-only ``(source, depot)`` part of a compiled accept rule, if it has one."""
+    return getattr(rule, "static", None)
+
+
+def residual(rule: Compiled) -> Compiled:
+    """The rule to test on pairs that pass :func:`static_filter` (the rule itself without hints)."""
+    return getattr(rule, "residual", None) or rule
 
 
 def reads_own_depot_only(rule: Compiled) -> bool:

@@ -198,24 +198,24 @@ class State:
                 if not top & FACE_UP:
                     continue
                 cards = pile[-1:]
-                for target in targets:
-                    if target.accepts(piles, self, top, cards, source, target.depot):
-                        if target.wild_declares == RANK_OF[top]:
-                            moves.extend(game.declarations(source, 1, target.depot))
+                for depot, accepts, _, wild, move in targets:
+                    if accepts(piles, self, top, cards, source, depot):
+                        if wild == RANK_OF[top]:
+                            moves.extend(game.declarations(source, 1, depot))
                         else:
-                            append(target.move)
+                            append(move)
                 continue
             for count in self._runs(source, pile):
                 cards = pile[-count:]
                 card = cards[0]
-                for target in targets:
-                    if count > 1 and target.single:
+                for depot, accepts, single, wild, move in targets:
+                    if count > 1 and single:
                         continue
-                    if target.accepts(piles, self, card, cards, source, target.depot):
-                        if target.wild_declares == RANK_OF[card]:
-                            moves.extend(game.declarations(source, count, target.depot))
+                    if accepts(piles, self, card, cards, source, depot):
+                        if wild == RANK_OF[card]:
+                            moves.extend(game.declarations(source, count, depot))
                         else:
-                            append(target.move if count == 1 else game.drag_move(source, count, target.depot, None))
+                            append(move if count == 1 else game.drag_move(source, count, depot, None))
         for draw in game.draws:
             if piles[draw.depot] or (self.redeals[draw.depot] != 0 and piles[draw.to]):
                 append(draw.move)
@@ -418,17 +418,16 @@ class State:
         while True:
             self.touched = touched = set()
             fired_here: set[int] = set()
-            for trigger in triggers:
-                depot = trigger.depot
-                if trigger.local and depot not in recheck and depot not in touched:
+            for depot, when, effects, stat, local in triggers:
+                if local and depot not in recheck and depot not in touched:
                     continue
-                if trigger.when(piles, self, depot):
-                    for effect in trigger.effects:
+                if when(piles, self, depot):
+                    for effect in effects:
                         effect.run(self, depot)
                     fired_here.add(depot)
                     fired += 1
                     if stats is not None:
-                        stats[trigger.stat] += 1
+                        stats[stat] += 1
                     if fired > MAX_TRIGGER_FIRINGS:
                         self.cascade = True
                         return
