@@ -40,6 +40,7 @@ def _monte_carlo(design: Design) -> dict[str, Compiled]:
 
     pair.static = adjacent  # type: ignore[attr-defined]
     pair.residual = same_rank_on_a_card  # type: ignore[attr-defined]
+    pair.local = True  # type: ignore[attr-defined]
 
     def two(P: Any, S: Any, depot: int) -> bool:
         return len(P[depot]) == 2

@@ -18,7 +18,7 @@ from ..model import Design, EjectKind
 from .deal import DealPlan, deck_for
 from .effects import CompiledEffect, compile_effects
 from .moves import Drag, Tap
-from .rules import Compiled, RuleError, Site, compile_rule, reads_own_depot_only, residual, static_filter
+from .rules import Compiled, RuleError, Site, compile_rule, is_local, residual, static_filter
 from .state import State
 
 Accepts = Callable[..., bool]
@@ -185,6 +185,15 @@ class Game:
             if targets:
                 plan.append((source, targets))
         self.drag_plan: tuple[tuple[int, tuple[Target, ...]], ...] = tuple(plan)
+        self.local_drags = all(w is None or is_local(w) for w in (*self.accept_when, *self.eject_when))
+        """Whether a source's drags depend only on its own pile and its targets' (then they are cached)."""
+        affects: list[set[int]] = [set() for _ in range(n)]
+        for slot, (source, targets) in enumerate(plan):
+            affects[source].add(slot)
+            for target in targets:
+                affects[target.depot].add(slot)
+        self.affects: tuple[frozenset[int], ...] = tuple(frozenset(a) for a in affects)
+        """Per depot, the ``drag_plan`` slots whose drags may change when its pile changes."""
 
         triggers: list[CompiledTrigger] = []
         actions: list[CompiledAction] = []
@@ -200,7 +209,7 @@ class Game:
                         when=when,
                         effects=compile_effects(trigger.effects, design),
                         stat=f"trigger:{spec.name}#{i}",
-                        local=reads_own_depot_only(when),
+                        local=is_local(when),
                     )
                 )
             if spec.draw is not None:

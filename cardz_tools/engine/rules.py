@@ -19,8 +19,11 @@ attributes and the engine reads them only through the functions below:
 ``residual``
     (accept rules) the rule without its static part, valid only where ``static`` holds.
 ``local``
-    (trigger rules) true when the rule reads nothing but its own depot's pile,
-    so that it needs re-checking only after that pile changed.
+    true when the rule reads no pile but its own depot's (triggers) or the
+    two piles of the drag (accept and eject rules: ``card``, ``cards``,
+    ``source``, ``depot``, ``top``), so that its value can change only when
+    one of those piles changes. Triggers are then re-checked, and a source's
+    drags listed again, only after such a change.
 
 The expression compiler provides ``static`` and ``residual``
 (:class:`cardz_tools.expr.CompiledRule`); ``local`` is worked out here from the
@@ -103,11 +106,14 @@ _LOCAL_NAMES = frozenset({"depot", "top", "true", "false"}) | frozenset(RANK_NAM
 _NEIGHBOUR_CALLS = frozenset({"left", "right", "above", "below"})
 
 
-def _reads_own_depot_only(node: Any, expression_language: Any) -> bool:
-    """Whether an expression mentions no pile but ``depot``'s (conservative: binders count as other piles)."""
+_DRAG_NAMES = _LOCAL_NAMES | {"card", "cards", "source"}
+
+
+def _reads_site_piles_only(node: Any, names: frozenset[str], expression_language: Any) -> bool:
+    """Whether an expression mentions no pile but its site's (conservative: binders count as other piles)."""
     ast = expression_language.ast
     for sub in ast.walk(node):
-        if isinstance(sub, ast.Name) and sub.name not in _LOCAL_NAMES:
+        if isinstance(sub, ast.Name) and sub.name not in names:
             return False
         if isinstance(sub, ast.Index):
             return False
@@ -137,7 +143,9 @@ def _expression_compiler(expr: Expr, site: Site, design: Design) -> Compiled:
         fn.static = compiled.static
         fn.residual = compiled.residual
     if site is Site.TRIGGER:
-        fn.local = _reads_own_depot_only(checked.node, expression_language)
+        fn.local = _reads_site_piles_only(checked.node, _LOCAL_NAMES, expression_language)
+    elif site in (Site.ACCEPT, Site.EJECT):
+        fn.local = _reads_site_piles_only(checked.node, _DRAG_NAMES, expression_language)
     return fn
 
 
@@ -166,8 +174,8 @@ def residual(rule: Compiled) -> Compiled:
     return getattr(rule, "residual", None) or rule
 
 
-def reads_own_depot_only(rule: Compiled) -> bool:
-    """Whether a compiled trigger rule depends on nothing but its own depot's pile."""
+def is_local(rule: Compiled) -> bool:
+    """Whether a compiled rule reads no pile but those of its site's depots (see ``local`` above)."""
     return bool(getattr(rule, "local", False))
 
 

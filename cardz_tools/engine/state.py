@@ -20,7 +20,9 @@ from .moves import Drag, IllegalMoveError, Move, Tap
 from .render import card_text, describe_move, render_text
 
 if TYPE_CHECKING:
-    from .game import CompiledAction, CompiledDraw, Game
+    from .game import CompiledAction, CompiledDraw, Game, Target
+
+_NO_MOVES: list[Move] = []
 
 MAX_TRIGGER_FIRINGS = 10_000
 """More trigger firings than this in one settle: the design loops, the game ends."""
@@ -63,6 +65,8 @@ class State:
         "cards_in_play",
         "touched",
         "_legal",
+        "_drags",
+        "_changed",
         "_status",
     )
 
@@ -83,6 +87,10 @@ class State:
         self.touched: set[int] = set(range(len(piles)))
         """Depots whose pile changed since triggers last settled."""
         self._legal: list[Move] | None = None
+        self._drags: list[list[Move]] | None = None
+        """Per ``drag_plan`` slot, its drags (kept across moves when ``game.local_drags``)."""
+        self._changed: set[int] = set()
+        """Depots whose pile changed since ``_drags`` was listed."""
         self._status: Termination | None = None
 
     @classmethod
@@ -111,6 +119,8 @@ class State:
         other.cards_in_play = self.cards_in_play
         other.touched = set()
         other._legal = self._legal
+        other._drags = None if self._drags is None else self._drags.copy()
+        other._changed = self._changed.copy()
         other._status = self._status
         return other
 
@@ -146,12 +156,16 @@ class State:
         touched = self.touched
         touched.add(source)
         touched.add(target)
+        changed = self._changed
+        changed.add(source)
+        changed.add(target)
 
     def set_pile(self, depot: int, pile: tuple[Card, ...]) -> None:
         """Replace a pile (for effects that rearrange cards); a wild card's named suit there ends."""
         self.piles[depot] = pile
         self.declared[depot] = -1
         self.touched.add(depot)
+        self._changed.add(depot)
 
     # ------------------------------------------------------------ legal moves
 
@@ -185,37 +199,24 @@ class State:
     def _generate(self) -> list[Move]:
         game = self.game
         piles = self.piles
-        eject_kind = game.eject_kind
-        top_only = EjectKind.TOP_ONLY
+        plan = game.drag_plan
+        drags = self._drags
+        if drags is None or not game.local_drags:
+            drags = self._drags = [self._drags_from(source, targets) for source, targets in plan]
+        elif self._changed:
+            affects = game.affects
+            stale: set[int] = set()
+            for depot in self._changed:
+                stale |= affects[depot]
+            for slot in stale:
+                source, targets = plan[slot]
+                drags[slot] = self._drags_from(source, targets)
+        self._changed = set()
         moves: list[Move] = []
+        for listed in drags:
+            if listed:
+                moves += listed
         append = moves.append
-        for source, targets in game.drag_plan:
-            pile = piles[source]
-            if not pile:
-                continue
-            top = pile[-1]
-            if eject_kind[source] is top_only:
-                if not top & FACE_UP:
-                    continue
-                cards = pile[-1:]
-                for depot, accepts, _, wild, move in targets:
-                    if accepts(piles, self, top, cards, source, depot):
-                        if wild == RANK_OF[top]:
-                            moves.extend(game.declarations(source, 1, depot))
-                        else:
-                            append(move)
-                continue
-            for count in self._runs(source, pile):
-                cards = pile[-count:]
-                card = cards[0]
-                for depot, accepts, single, wild, move in targets:
-                    if count > 1 and single:
-                        continue
-                    if accepts(piles, self, card, cards, source, depot):
-                        if wild == RANK_OF[card]:
-                            moves.extend(game.declarations(source, count, depot))
-                        else:
-                            append(move if count == 1 else game.drag_move(source, count, depot, None))
         for draw in game.draws:
             if piles[draw.depot] or (self.redeals[draw.depot] != 0 and piles[draw.to]):
                 append(draw.move)
@@ -226,6 +227,39 @@ class State:
                 append(action.move)
         if game.draws and game.actions:
             moves.sort(key=game.move_order)
+        return moves
+
+    def _drags_from(self, source: int, targets: tuple[Target, ...]) -> list[Move]:
+        """The legal drags off ``source``, in order."""
+        piles = self.piles
+        pile = piles[source]
+        if not pile:
+            return _NO_MOVES
+        game = self.game
+        top = pile[-1]
+        moves: list[Move] = []
+        if game.eject_kind[source] is EjectKind.TOP_ONLY:
+            if not top & FACE_UP:
+                return _NO_MOVES
+            cards = pile[-1:]
+            for depot, accepts, _, wild, move in targets:
+                if accepts(piles, self, top, cards, source, depot):
+                    if wild == RANK_OF[top]:
+                        moves.extend(game.declarations(source, 1, depot))
+                    else:
+                        moves.append(move)
+            return moves
+        for count in self._runs(source, pile):
+            cards = pile[-count:]
+            card = cards[0]
+            for depot, accepts, single, wild, move in targets:
+                if count > 1 and single:
+                    continue
+                if accepts(piles, self, card, cards, source, depot):
+                    if wild == RANK_OF[card]:
+                        moves.extend(game.declarations(source, count, depot))
+                    else:
+                        moves.append(move if count == 1 else game.drag_move(source, count, depot, None))
         return moves
 
     def _tap_refusal(self, tap: CompiledDraw | CompiledAction) -> str | None:
