@@ -253,13 +253,16 @@ class FileResult:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Replace a file's content in one step, keeping its permission bits.
+    """Replace a file's content in one step, keeping its permission bits (a new file gets the umask's).
 
     The text goes to a temporary file in the same directory, is flushed to disk,
     then renamed over the original, so a crash leaves the old or the new file,
     never half of one.
     """
-    mode = path.stat().st_mode & 0o7777
+    try:
+        mode = path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
     fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as temp:
@@ -271,6 +274,12 @@ def write_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
 
 
 def format_file(path: Path, *, write: bool) -> FileResult:
@@ -299,7 +308,8 @@ def expand_paths(paths: Iterable[Path]) -> Iterator[Path]:
             yield path
 
 
-def _describe(diagnostic: Diagnostic) -> str:
+def describe(diagnostic: Diagnostic) -> str:
+    """A diagnostic on one line: ``file:line:col: CODE name message``."""
     return f"{diagnostic.file}:{diagnostic.line}:{diagnostic.column}: {diagnostic.code} {diagnostic.name} {diagnostic.message}"
 
 
@@ -312,7 +322,7 @@ def run(paths: Sequence[Path], *, check: bool = False, diff: bool = False, out: 
     results = [format_file(path, write=not check) for path in expand_paths(paths)]
     for result in results:
         for diagnostic in result.diagnostics:
-            err.write(_describe(diagnostic) + "\n")
+            err.write(describe(diagnostic) + "\n")
         if result.outcome is Outcome.INVALID:
             err.write(f"{result.path}: not formatted: the file does not parse\n")
         elif result.outcome is Outcome.WOULD_REFORMAT:
