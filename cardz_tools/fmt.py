@@ -113,7 +113,10 @@ def ordered_members(node: Object, context: Context) -> list[tuple[Member, Contex
     order = KEY_ORDER.get(context, ())
     rank = {key: i for i, key in enumerate(order)}
     members = sorted(node.members, key=lambda m: rank.get(m.key, len(order)))  # stable: unknown keep order
-    return [(m, _MEMBER_CONTEXT.get((context, m.key), Context.OTHER)) for m in members]
+    # A list given as an object keyed by index (a variant's ``"dealRules": { "0": {...} }``)
+    # holds the same kind of items as the list.
+    by_index = _ITEM_CONTEXT.get(context, Context.OTHER)
+    return [(m, _MEMBER_CONTEXT.get((context, m.key), by_index)) for m in members]
 
 
 class _Printer:
