@@ -355,8 +355,8 @@ def decode(data: bytes, file: str) -> tuple[str | None, list[Diagnostic]]:
     try:
         return data.decode("utf-8"), []
     except UnicodeDecodeError as exc:
-        index = LineIndex(data[: exc.start].decode("utf-8", errors="replace"))
-        line, column = index.position(len(data[: exc.start].decode("utf-8", errors="replace")))
+        before = data[: exc.start].decode("utf-8", errors="replace")
+        line, column = LineIndex(before).position(len(before))
         return None, [diagnostics.make("CZ101", f"the file is not valid UTF-8 (byte {exc.start})", file, Span.point(line, column))]
 
 

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cardz_tools import jsoncst, model, variants
 from cardz_tools.fmt import format_text
@@ -276,3 +278,57 @@ def _umask() -> int:
     current = os.umask(0o022)
     os.umask(current)
     return current
+
+
+# ---------------------------------------------------------------- the merge against an oracle
+
+
+def merge_patch(target: Any, patch: Any) -> Any:
+    """RFC 7396, written out independently of the module under test."""
+    if not isinstance(patch, dict):
+        return patch
+    result = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = merge_patch(result.get(key), value)
+    return result
+
+
+SMALL_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 30) | st.sampled_from(["none", "any", "waste", "x"]),
+    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.sampled_from(["to", "when", "single", "count"]), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@st.composite
+def depot_changes(draw: st.DrawFn) -> list[dict[str, Any]]:
+    names = draw(st.lists(st.sampled_from(["stock", "waste", "tab", "cell", "extra"]), unique=True, max_size=5))
+    entries = []
+    for name in names:
+        if name in ("stock", "waste", "tab") and draw(st.booleans()):
+            entries.append({"name": name, "remove": True})
+        else:
+            keys = st.sampled_from(["type", "col", "acceptRule", "draw", "triggers", "repeat"])
+            entries.append({"name": name, **draw(st.dictionaries(keys, SMALL_JSON, max_size=4))})
+    return entries
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(entries=depot_changes())
+def test_depot_changes_match_a_plain_merge_patch(tmp_path: Path, entries: list[dict[str, Any]]) -> None:
+    write(tmp_path, "base.cardz", BASE)
+    flattened = flatten_file(write(tmp_path, "v.cardz", {"extends": "base.cardz", "depots": entries}))
+    expected = list(BASE["depots"])
+    position = {d["name"]: i for i, d in enumerate(expected)}
+    for entry in entries:
+        if entry.get("remove") is True:
+            expected[position[entry["name"]]] = None
+        elif entry["name"] in position:
+            expected[position[entry["name"]]] = merge_patch(expected[position[entry["name"]]], entry)
+        else:
+            expected.append(merge_patch(None, entry))
+    assert flattened.design["depots"] == [d for d in expected if d is not None]
+    assert_provenance_is_exact(flattened)
