@@ -319,9 +319,11 @@ def describe(diagnostic: Diagnostic) -> str:
 def run(paths: Sequence[Path], *, check: bool = False, diff: bool = False, out: TextIO, err: TextIO) -> int:
     """``cardz fmt``: format (or with ``check`` only inspect) files; returns the exit code.
 
+    ``diff`` implies ``check``: it prints the changes instead of making them.
     Exit codes: 0 all files canonical (or rewritten), 1 under ``check`` some file
     would change, 2 some file could not be read or parsed (it is left as it was).
     """
+    check = check or diff
     results = [format_file(path, write=not check) for path in expand_paths(paths)]
     for result in results:
         for diagnostic in result.diagnostics:

@@ -298,7 +298,7 @@ def test_check_reports_without_writing_and_sets_the_exit_code(tmp_path: Path) ->
     assert out.getvalue() == ""
 
     out = io.StringIO()
-    assert fmt.run([tmp_path], check=True, diff=True, out=out, err=err) == 1
+    assert fmt.run([tmp_path], diff=True, out=out, err=err) == 1
     report = out.getvalue()
     assert f"would reformat {messy}" in report and str(clean) not in report
     assert '+  "name": "n",' in report and '-{"tools":"None","name":"n"}' in report
