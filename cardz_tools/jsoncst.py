@@ -25,9 +25,9 @@ from typing import Any, TypeAlias
 from . import diagnostics
 from .diagnostics import Diagnostic, Span
 
-MAX_DEPTH = 128
+MAX_DEPTH = 200
 """Deepest nesting of arrays and objects a file may have (CZ107 beyond it)."""
-MAX_BYTES = 8 * 1024 * 1024
+MAX_BYTES = 5 * 1024 * 1024
 """Largest file read (CZ107 beyond it)."""
 
 
