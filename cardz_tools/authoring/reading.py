@@ -433,6 +433,7 @@ def recognise(sentence: Sentence) -> list[Mechanism]:
 # ------------------------------------------------------------------ name and goal
 
 _GENERIC_TITLE = compile_pattern(lx.GENERIC_TITLE_WORDS)
+_RULE_WORD = compile_pattern(lx.RULE_WORDS)
 
 
 def _title_core(heading: str) -> str:
@@ -466,7 +467,7 @@ def find_name(sentences: Sequence[Sentence], text: str, game_names: Sequence[str
 
 def find_goal(sentences: Sequence[Sentence]) -> int | None:
     """The sentence that states the goal: the first after a goal heading, else the first
-    that uses a goal word, else the first sentence of the rules."""
+    that uses a goal word, else the first rules sentence that talks about cards or play."""
     candidates = [s for s in sentences if s.kind is SentenceKind.SENTENCE and not s.text.endswith("?")]
     for sentence in candidates:
         if sentence.after_goal_heading and len(sentence.text.split()) >= 3:
@@ -476,7 +477,7 @@ def find_goal(sentences: Sequence[Sentence]) -> int | None:
         if goal_word.search(sentence.normalised):
             return sentence.index
     for sentence in candidates:
-        if sentence.in_rules and len(sentence.text.split()) >= 4:
+        if sentence.in_rules and len(sentence.text.split()) >= 4 and _RULE_WORD.search(sentence.normalised):
             return sentence.index
     return None
 

@@ -331,7 +331,7 @@ def _klondike(draft: Draft, design: Json) -> None:
     columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=lambda v: isinstance(v, int) and 1 <= v <= 13))
     count = draft.number(Quantity.DRAW_COUNT, 1, "cards turned per tap on the stock")
     redeals = draft.number(Quantity.REDEALS, "unlimited", "redeals")
-    down = draft.number(Quantity.FACE_DOWN, "col(depot)", "face-down cards per column")
+    down = draft.number(Quantity.FACE_DOWN, "col(depot)", "face-down cards per column (`col(depot)`: 0, 1, 2 … from the left)")
     foundations = 4 * decks
     draft.notes.append("board: builder with stock and waste, foundations and tableau columns (Klondike)")
     design["decks"], design["jokers"] = decks, jokers
