@@ -43,6 +43,8 @@ class Conversion:
     """Decisions taken from the family rather than the text."""
     todos: tuple[tuple[str, str], ...]
     """Every TODO left in the design, as ``(json_pointer, message)``."""
+    examples: tuple[str, ...] = ()
+    """Expressions to start from for the placeholder rules."""
 
     def to_json(self) -> str:
         """The design as the text of a .cardz file."""
@@ -66,6 +68,7 @@ def convert(text: str, source_name: str = "", language: Language | None = None) 
         outcomes={index: tuple(notes) for index, notes in draft.outcomes.items()},
         notes=tuple(draft.notes),
         todos=tuple(find_todos(design)),
+        examples=tuple(draft.examples),
     )
 
 
@@ -104,6 +107,10 @@ def format_report(conversion: Conversion, source: str = "") -> str:
     lines.append(f"TODO ({len(conversion.todos)}): decisions left to the author (cardz lint reports them as CZ601)")
     for pointer, message in conversion.todos:
         lines.append(f"  {pointer}: {message}")
+    if conversion.examples:
+        lines.append("")
+        lines.append("expressions to start from (check them against the text):")
+        lines += [f"  {example}" for example in conversion.examples]
     return "\n".join(lines) + "\n"
 
 

@@ -49,6 +49,22 @@ PAIR_REASON: dict[Language, str] = {
 }
 
 MAX_BULLETS = 10
+MAX_BULLET_CHARS = 400
+MAX_REASON = 200
+"""The schema's bound on ``reason``."""
+MAX_NAME = 80
+"""The schema's bound on ``name``."""
+
+SEE_ALSO: dict[Family, str] = {
+    Family.KLONDIKE: "How to express Klondike",
+    Family.FREECELL: "How to express FreeCell",
+    Family.GOLF: "How to express Golf",
+    Family.SPIDER: "How to express Spider",
+    Family.CANFIELD: "How to express Canfield",
+    Family.GAPS: "How to express Montana",
+    Family.CASTLE: "How to express Château de cartes",
+}
+"""The worked design in docs/format.md that shows a family's rules written out."""
 _RULE_WORDS = compile_pattern(lx.RULE_WORDS)
 _SCORE_WORDS = compile_pattern(r"scor\w*|points?|очк\w*|punkte?|wertung")
 _LABEL = re.compile(r"^([^\W\d_][\w'-]*(?: [\w'-]+)?)\s?:\s+(.+)$")
@@ -62,6 +78,8 @@ class Draft:
     outcomes: dict[int, list[str]] = dataclasses.field(default_factory=lambda: collections.defaultdict(list))
     todos: list[str] = dataclasses.field(default_factory=list)
     notes: list[str] = dataclasses.field(default_factory=list)
+    examples: list[str] = dataclasses.field(default_factory=list)
+    """Expressions to start from for the placeholders (shown in the report)."""
 
     @property
     def family(self) -> Family:
@@ -113,19 +131,30 @@ class Draft:
         return chosen.value
 
     def placeholder_rule(
-        self, depot: str, key: str, what: str, example: str | None = None, like: str | None = None, **extra: Any
+        self,
+        depot: str,
+        key: str,
+        what: str,
+        example: str | None = None,
+        like: str | None = None,
+        **extra: Any,
     ) -> Json:
         """A rule object whose ``when`` is the placeholder, with a TODO in its ``reason``.
 
-        ``like`` names a depot whose TODO already explains the same rule (a castle's rows).
+        The reason (at most :data:`MAX_REASON` characters, as the schema allows) says what the
+        expression must express; ``example`` (an expression to start from) goes to the report
+        and, with the docs section of the family, to :attr:`examples`. ``like`` names a depot
+        whose TODO already explains the same rule (a castle's rows).
         """
-        hint = f" For example: {example}" if example else ""
-        explained = f"as for '{like}'." if like else f"{what}.{hint}"
-        return {
-            **extra,
-            "when": PLACEHOLDER,
-            "reason": todo(f"write {key}.when of '{depot}' (\"{PLACEHOLDER}\" is a placeholder): {explained}"),
-        }
+        head = f"write {key}.when of '{depot}' (\"{PLACEHOLDER}\" is a placeholder): "
+        body = f"as for '{like}'." if like else f"{what}."
+        if example and not like:
+            self.examples.append(f"{key}.when of '{depot}': {example}")
+        see = f" See docs/format.md, {SEE_ALSO[self.family]}." if self.family in SEE_ALSO and not like else ""
+        room = MAX_REASON - len(todo(head)) - len(see)
+        if len(body) > room:
+            body = body[: room - 1].rstrip() + "…"
+        return {**extra, "when": PLACEHOLDER, "reason": todo(head + body) + see}
 
     def mechanism(self, mechanism: Mechanism, became: str) -> bool:
         """Whether the text states ``mechanism``; if so record what its sentence became."""
@@ -262,13 +291,26 @@ def _gaps(draft: Draft, design: Json) -> None:
     if rows * cols < size:
         design["depots"].append(_stock(cols + 0.5, 0))
     design["dealRules"] = deal
-    redeals = draft.analysis.values(Quantity.REDEALS)
+    redeals = [e for e in draft.analysis.values(Quantity.REDEALS) if isinstance(e.value, int) and 1 <= e.value <= 1000]
     if redeals:
         fact = redeals[0]
-        draft.outcomes[fact.sentence].append(f"redeals = {fact.value} (kept as a TODO: the format has no shuffling redeal)")
+        draft.outcomes[fact.sentence].append(f"action 'redeal' on 'aces' with limit = {fact.value}")
+        for other in redeals[1:]:
+            draft.outcomes[other.sentence].append(f"redeals = {other.value} ({'agrees' if other.value == fact.value else 'conflicts; not used'})")
+        aces: Json = {
+            "name": "aces", "type": "Foundation", "col": cols + 0.5, "row": 1.5 if rows * cols < size else 0,
+            "acceptRule": "none", "ejectRule": "locked",
+            "actions": [{"name": "redeal", "limit": fact.value,
+                         "do": [{"kind": "redeal", "group": "cell", "keep": NEVER, "count": 1}]}],
+        }
+        design["depots"].insert(1, aces)
+        for rule in deal:
+            if rule["kind"] == "remove":
+                rule["to"] = "aces"
         draft.open(
-            f"the text allows {fact.value} redeals (sentence {fact.sentence}): the cards not yet in order are gathered, "
-            "shuffled and dealt again. The format has no effect that shuffles: add a redeal action when it has one, or drop the rule."
+            f"write the 'redeal' action's keep (\"{NEVER}\" is a placeholder: a cell keeps its card when its row is in order "
+            "from the left up to it) and count (1 is a placeholder: no card for the first cell after each kept part), "
+            f"sentence {fact.sentence}. See docs/format.md, How to express Montana."
         )
     design["winCondition"] = {"kind": "when", "when": NEVER}
     draft.open(
@@ -572,7 +614,10 @@ def describe(draft: Draft) -> str:
             draft.outcomes[sentence.index].append("description: repeats an earlier sentence (left out)")
             continue
         seen.add(key)
-        bullets.append(_bold_label(_clean(sentence.text), draft.language))
+        text = _clean(sentence.text)
+        if len(text) > MAX_BULLET_CHARS:
+            text = text[: MAX_BULLET_CHARS - 1].rstrip() + "…"
+        bullets.append(_bold_label(text, draft.language))
         draft.outcomes[sentence.index].append("description: a rule bullet")
     if not bullets:
         draft.open("write the rules as bullet points: the text gave none that could be used.")
@@ -589,7 +634,8 @@ def describe(draft: Draft) -> str:
 def build(analysis: Analysis) -> tuple[Json, Draft]:
     """The design for an analysed rules text, and the draft that records every decision."""
     draft = Draft(analysis)
-    design: Json = {"name": analysis.name, "family": analysis.family.family.value, "description": ""}
+    name = analysis.name if len(analysis.name) <= MAX_NAME else analysis.name[: MAX_NAME - 1].rstrip() + "…"
+    design: Json = {"name": name, "family": analysis.family.family.value, "description": ""}
     if analysis.family.family is Family.OTHER:
         draft.open("choose the family: the text matched no family's keywords.")
     if not analysis.language.detected:
