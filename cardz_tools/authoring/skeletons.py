@@ -62,6 +62,7 @@ SEE_ALSO: dict[Family, str] = {
     Family.SPIDER: "How to express Spider",
     Family.CANFIELD: "How to express Canfield",
     Family.GAPS: "How to express Montana",
+    Family.PYRAMID: "How to express Pyramid",
     Family.CASTLE: "How to express Château de cartes",
 }
 """The worked design in docs/format.md that shows a family's rules written out."""
@@ -508,7 +509,8 @@ def _pyramid(draft: Draft, design: Json) -> None:
     for row in range(rows):
         depots.append({"name": f"pyramid{row}", "type": "Tableau", "col": (rows - 1 - row) / 2, "row": row / 2, "repeat": row + 1,
                        "fanDirection": "None", "acceptRule": "none",
-                       "ejectRule": draft.placeholder_rule(f"pyramid{row}", "ejectRule", "a card is free when no card of the row below covers it")})
+                       "ejectRule": draft.placeholder_rule(f"pyramid{row}", "ejectRule", "a card is free when no card of the row below covers it",
+                                                           "`!covered(depot)`", like="pyramid0" if row else None)})
     depots += [
         _stock(rows + 1, 0, "waste", 1, 0),
         {"name": "waste", "type": "Waste", "col": rows + 1, "row": 1.5, "acceptRule": "none", "ejectRule": "topOnly"},
