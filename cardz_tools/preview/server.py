@@ -31,6 +31,7 @@ class PreviewServer:
         self._version = 0
         self._closed = False
         self._clients = 0
+        self._last_served = 0
         self._httpd = ThreadingHTTPServer((HOST, port), _handler_for(self))
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="cardz-preview-server", daemon=True)
@@ -70,6 +71,17 @@ class PreviewServer:
             self._condition.notify_all()
             return self._version
 
+    @property
+    def last_served_version(self) -> int:
+        """The version of the page most recently sent to a browser (0: none yet)."""
+        with self._condition:
+            return self._last_served
+
+    def wait_for_served(self, version: int, timeout: float) -> bool:
+        """Block until a browser has fetched the page of ``version`` or a newer one."""
+        with self._condition:
+            return self._condition.wait_for(lambda: self._last_served >= version, timeout)
+
     def wait_for_clients(self, count: int, timeout: float) -> bool:
         """Block until ``count`` browsers listen to the reload stream (for tests and scripts)."""
         with self._condition:
@@ -92,8 +104,10 @@ class PreviewServer:
 
     # -- used by the request handler
 
-    def _current_page(self) -> tuple[int, str]:
+    def _serve_page(self) -> tuple[int, str]:
         with self._condition:
+            self._last_served = self._version
+            self._condition.notify_all()
             return self._version, self._page
 
     def _stream(self, send: Callable[[str], None]) -> None:
@@ -137,7 +151,7 @@ def _handler_for(server: PreviewServer) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:  # noqa: N802 (the http.server naming)
             path = self.path.split("?", 1)[0]
             if path in ("/", "/index.html"):
-                version, page = server._current_page()
+                version, page = server._serve_page()
                 self._send_body(_with_version(page, version).encode("utf-8"), "text/html; charset=utf-8")
             elif path == "/events":
                 self._events()
