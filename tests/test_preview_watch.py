@@ -215,9 +215,10 @@ def test_the_simulation_summary_arrives_in_the_background_and_a_new_save_cancels
     assert arrived - saved < DIAGNOSTICS_LATENCY_S  # the redraw does not wait for the simulation
     assert "simulating" in _render(running_frame)
     deadline = time.perf_counter() + 10
-    while simulator._job is None and time.perf_counter() < deadline:
+    slow_process = simulator.process
+    while not (slow_process is not None and slow_process.is_alive()) and time.perf_counter() < deadline:
         time.sleep(0.01)
-    slow_process = simulator._job.process if simulator._job else None
+        slow_process = simulator.process
     assert slow_process is not None and slow_process.is_alive()
 
     saved = time.perf_counter()
@@ -269,3 +270,43 @@ def _render(frame: Frame) -> str:
     console = Console(file=io.StringIO(), width=120, color_system=None)
     console.print(frame_renderable(frame))
     return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_ctrl_c_quits_cleanly_and_gives_the_terminal_back(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    design = tmp_path / "game.cardz"
+    design.write_text(MONTE_CARLO, encoding="utf-8")
+    script = (
+        "import sys; from pathlib import Path; from cardz_tools.preview.watch import run_watch; "
+        "run_watch(Path(sys.argv[1]), playouts=5); print('bye')"
+    )
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "FORCE_COLOR": "1", "COLUMNS": "100", "LINES": "50", "PYTHONPATH": str(root)}
+    process = subprocess.Popen(
+        [sys.executable, "-c", script, str(design)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=root
+    )
+    try:
+        assert process.stdout is not None
+        os.set_blocking(process.stdout.fileno(), False)
+        seen = b""
+        deadline = time.perf_counter() + 20
+        while b"cell[24]" not in seen and time.perf_counter() < deadline:
+            seen += process.stdout.read() or b""
+            time.sleep(0.05)
+        assert b"cell[24]" in seen, seen.decode(errors="replace")[-2000:]
+        process.send_signal(signal.SIGINT)
+        process.wait(15)
+        os.set_blocking(process.stdout.fileno(), True)
+        seen += process.stdout.read()
+        errors = process.stderr.read().decode(errors="replace") if process.stderr else ""
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, errors
+    assert "Traceback" not in errors
+    assert b"\x1b[?25h" in seen  # the cursor is shown again
+    assert seen.rstrip().endswith(b"bye")

@@ -97,6 +97,12 @@ class ProcessSimulator:
         with self._lock:
             return self._job is not None
 
+    @property
+    def process(self) -> Any | None:
+        """The process of the running simulation, if any."""
+        with self._lock:
+            return self._job.process if self._job else None
+
     def start(self, design_json: str, done: Callable[[Summary], None]) -> None:
         """Cancel the running simulation and start one of ``design_json``."""
         receiving, sending = self._context.Pipe(duplex=False)
