@@ -68,7 +68,7 @@ header p{margin:2px 0 0;opacity:.8;font-size:13px}
 main{display:grid;grid-template-columns:minmax(0,auto) minmax(280px,1fr);gap:20px;padding:20px 24px}
 section{background:#fff;border-radius:8px;padding:12px 16px;box-shadow:0 1px 3px rgba(0,0,0,.12)}
 h2{font-size:15px;margin:0 0 8px;text-transform:uppercase;letter-spacing:.05em;color:#555}
-#board{grid-row:span 3;overflow:auto}
+#board{grid-row:span 3;align-self:start;overflow:auto}
 #board svg{max-width:100%;height:auto}
 .stale{background:#fff4d6;border:1px solid #e0b84c;padding:6px 10px;border-radius:6px;margin-bottom:8px}
 .diag{margin:0 0 10px}
