@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cardz_tools.preview.server import HOST, PreviewServer
+from cardz_tools.preview.server import HOST, PreviewServer, ServeError
 from cardz_tools.preview.watch import Watcher
 
 
@@ -82,6 +82,12 @@ def test_event_stream_sends_the_version_now_and_after_every_publish() -> None:
         connection.close()
         page.close()
     assert server.clients == 0
+
+
+def test_a_busy_port_is_a_clear_error() -> None:
+    with PreviewServer() as server:
+        with pytest.raises(ServeError, match=f"cannot listen on {HOST}:{server.port}"):
+            PreviewServer(server.port)
 
 
 def dump_dom(url: str) -> str:

@@ -198,6 +198,18 @@ def test_other_files_in_the_directory_are_ignored_in_file_mode_but_followed_in_d
     assert gone.path == second
 
 
+def test_an_empty_directory_waits_for_its_first_design(tmp_path: Path, running) -> None:
+    watcher = Watcher(tmp_path, simulator=NoSimulation())
+    assert watcher.file is None and watcher.refresh() is None
+    assert "No .cardz design" in _render_any(None)
+    log = running(watcher)
+    (tmp_path / "notes.txt").write_text("not a design", encoding="utf-8")
+    saved = time.perf_counter()
+    (tmp_path / "new.cardz").write_text(MONTE_CARLO, encoding="utf-8")
+    _, frame = log.wait(lambda f: True, after=saved)
+    assert frame.path == tmp_path / "new.cardz" and frame.board is not None
+
+
 def test_the_simulation_summary_arrives_in_the_background_and_a_new_save_cancels_the_old_one(
     tmp_path: Path, running
 ) -> None:
@@ -267,6 +279,10 @@ def test_run_watch_draws_the_live_screen_and_stops_cleanly(tmp_path: Path) -> No
 
 
 def _render(frame: Frame) -> str:
+    return _render_any(frame)
+
+
+def _render_any(frame: Frame | None) -> str:
     console = Console(file=io.StringIO(), width=120, color_system=None)
     console.print(frame_renderable(frame))
     return console.file.getvalue()  # type: ignore[attr-defined]

@@ -22,17 +22,28 @@ KEEPALIVE_S = 15.0
 _PLACEHOLDER = '<p>Waiting for the first check of the file…</p>'
 
 
+class ServeError(RuntimeError):
+    """The preview cannot listen on the port asked for."""
+
+
 class PreviewServer:
     """An HTTP server in a background thread: ``/`` is the page, ``/events`` the reload stream."""
 
     def __init__(self, port: int = 0) -> None:
+        """Listen on 127.0.0.1:``port`` (0: any free port); :meth:`start` begins serving.
+
+        :raises ServeError: when the port cannot be used.
+        """
         self._condition = threading.Condition()
         self._page = f"<!doctype html><html><head></head><body>{_PLACEHOLDER}</body></html>"
         self._version = 0
         self._closed = False
         self._clients = 0
         self._last_served = 0
-        self._httpd = ThreadingHTTPServer((HOST, port), _handler_for(self))
+        try:
+            self._httpd = ThreadingHTTPServer((HOST, port), _handler_for(self))
+        except OSError as exc:
+            raise ServeError(f"cannot listen on {HOST}:{port}: {exc.strerror or exc}") from exc
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="cardz-preview-server", daemon=True)
 
