@@ -176,6 +176,28 @@ def test_survives_deletion_rename_save_and_a_half_written_file(tmp_path: Path, r
     assert codes(whole) == [] and whole.board_is_current
 
 
+@pytest.mark.parametrize("text", [MONTE_CARLO, WEATHERVANE], ids=["monte-carlo", "weathervane"])
+def test_no_intermediate_save_crashes_the_watcher_or_blanks_the_board(tmp_path: Path, text: str) -> None:
+    design = tmp_path / "game.cardz"
+    design.write_text(text, encoding="utf-8")
+    watcher = Watcher(design, simulator=NoSimulation())
+    first = watcher.refresh()
+    assert first is not None and first.board is not None
+    end = len(text.rstrip())  # the last cut removes the closing brace
+    cuts = sorted(set(range(0, end, max(1, end // 60))) | {end - 1})
+    for cut in cuts:
+        # every prefix, and the same prefix with the rest replaced by junk an editor might leave
+        for partial in (text[:cut], text[:cut] + "\x00\ufffd}{]["):
+            design.write_text(partial, encoding="utf-8")
+            frame = watcher.refresh()
+            assert frame is not None and frame.board is not None, cut
+            assert frame.checked.diagnostics, f"a broken save at {cut} has no diagnostic"
+            assert "cz-pile" in frame.page() and "Diagnostics" in _render(frame)
+    design.write_text(text, encoding="utf-8")
+    last = watcher.refresh()
+    assert last is not None and last.board_is_current and not last.checked.diagnostics
+
+
 def test_other_files_in_the_directory_are_ignored_in_file_mode_but_followed_in_directory_mode(
     tmp_path: Path, running
 ) -> None:

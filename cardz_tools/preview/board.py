@@ -51,6 +51,15 @@ def is_red(card: Card) -> bool:
     return suit <= Suit.JOKER and Suit(suit).color is Color.RED
 
 
+MAX_POSITION = 200.0
+"""Columns and rows beyond this are drawn at it: a far-off depot must not make a board of gigapixels."""
+
+
+def board_position(depot: Depot) -> tuple[float, float]:
+    """The depot's (col, row), clamped to ``0 .. MAX_POSITION``."""
+    return (min(max(depot.col, 0.0), MAX_POSITION), min(max(depot.row, 0.0), MAX_POSITION))
+
+
 def depot_label(depot: Depot, pile: Sequence[Card]) -> str:
     """``name · count``, the caption under a pile."""
     return f"{depot.name} · {len(pile)}"
@@ -163,7 +172,8 @@ def board_svg(board: Board) -> str:
     x_min = y_min = 0.0
     x_max = y_max = 0.0
     for depot, pile in zip(board.design.depots, board.piles):
-        svg, x0, y0, x1, y1 = _pile_svg(depot, pile, depot.col * PITCH_X, depot.row * PITCH_Y)
+        col, row = board_position(depot)
+        svg, x0, y0, x1, y1 = _pile_svg(depot, pile, col * PITCH_X, row * PITCH_Y)
         pieces.append(svg)
         x_min, y_min = min(x_min, x0), min(y_min, y0)
         x_max, y_max = max(x_max, x1), max(y_max, y1)
@@ -224,18 +234,19 @@ def _pile_lines(depot: Depot, pile: Sequence[Card]) -> list[Text]:
 def _text_rows(board: Board) -> list[tuple[int, list[Text]]]:
     """(x, lines) of every pile with each pile's top line placed: rows move down past fans above them."""
     placed: list[tuple[int, int, list[Text]]] = []  # (x, y, lines)
-    by_row: dict[float, list[int]] = {}
+    by_row: dict[float, list[tuple[int, Depot]]] = {}
     for depot in board.design.depots:
-        by_row.setdefault(depot.row, []).append(depot.index)
+        col, row = board_position(depot)
+        by_row.setdefault(row, []).append((round(col * TERM_COL), depot))
     previous_row, previous_y = 0.0, 0
     for row in sorted(by_row):
         y = previous_y + round((row - previous_row) * TERM_ROW) if placed else round(row * TERM_ROW)
-        members = [board.design.depots[i] for i in by_row[row]]
+        members = by_row[row]
         for x0, y0, lines in placed:
-            if any(abs(x0 - round(d.col * TERM_COL)) < TERM_COL for d in members):
+            if any(abs(x0 - x) < TERM_COL for x, _ in members):
                 y = max(y, y0 + len(lines) + 1)
-        for depot in members:
-            placed.append((round(depot.col * TERM_COL), y, _pile_lines(depot, board.piles[depot.index])))
+        for x, depot in members:
+            placed.append((x, y, _pile_lines(depot, board.piles[depot.index])))
         previous_row, previous_y = row, y
     return [(x, [Text()] * y + lines) for x, y, lines in placed]
 
