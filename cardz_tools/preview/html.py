@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic
 from .board import Board, board_svg
-from .sources import CheckedFile, Summary, SummaryStatus, check_file, excerpt, safe_summary, sample_board
+from .sources import DEFAULT_PLAYOUTS, CheckedFile, Summary, SummaryStatus, check_file, excerpt, safe_summary, sample_board
 
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 _BULLET = re.compile(r"^\s{0,3}[-*] +(.*)$")
@@ -181,7 +181,7 @@ def render_page(
     )
 
 
-def preview_page(path: Path, *, seed: int = 0, playouts: int = 200) -> str:
+def preview_page(path: Path, *, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS) -> str:
     """The page for ``cardz preview``: checks the file, deals ``seed`` and simulates (in this process)."""
     checked = check_file(path)
     board = Board(checked.design, sample_board(checked.design, seed)) if checked.design else None

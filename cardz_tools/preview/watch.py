@@ -28,11 +28,9 @@ from rich.text import Text
 from ..diagnostics import Diagnostic, Severity
 from .board import Board, board_renderable
 from .html import render_page
-from .sources import CheckedFile, Summary, SummaryStatus, check_file, excerpt, safe_summary, sample_board
+from .sources import DEFAULT_PLAYOUTS, CheckedFile, Summary, SummaryStatus, check_file, excerpt, safe_summary, sample_board
 
 CARDZ_SUFFIX = ".cardz"
-DEFAULT_PLAYOUTS = 200
-"""Playouts of the quick simulation: enough for a rough win rate in a few seconds."""
 MAX_DIAGNOSTICS_SHOWN = 8
 EXCERPT_WIDTH = 72
 """Source excerpts are clipped around the span to this many characters."""
