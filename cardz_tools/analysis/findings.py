@@ -146,12 +146,13 @@ def solver_findings(
         decided = won + lost
         winnability = won / decided if decided else 0.0
         gap = winnability - random_win_rate
-        severity = "info"
+        undecided = f", {unknown} undecided" if unknown else ""
         found.append(
             Finding(
                 FindingKind.SKILL_GAP,
-                severity,
-                f"a thoughtful player wins {_percent(winnability)} of decided deals, random play {_percent(random_win_rate)}: "
+                "info",
+                f"a thoughtful player won {won} of {decided} decided deals ({_percent(winnability)}{undecided}), "
+                f"random play {_percent(random_win_rate)}: "
                 + ("skill matters a lot" if gap >= thresholds.skill_gap else "skill matters little"),
             )
         )
