@@ -11,7 +11,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from . import diagnostics as dx
@@ -38,6 +38,12 @@ class FileReport:
     path: str
     diagnostics: tuple[Diagnostic, ...]
     source: SourceFile
+    other_sources: Mapping[str, SourceFile] = dataclasses.field(default_factory=dict)
+    """Files a variant extends, by display name: diagnostics about inherited parts point there."""
+
+    def source_for(self, diagnostic: Diagnostic) -> SourceFile:
+        """The file whose lines a diagnostic points at."""
+        return self.other_sources.get(diagnostic.file, self.source)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,8 +138,11 @@ def lint_paths(
     reports = []
     for path in collect_files(paths):
         source = load_source(path, display_path(path))
-        found = lint_source(source, checker=checker)
-        reports.append(FileReport(source.filename, tuple(_reported(found, source, config, path)), source))
+        if source.ok and isinstance(source.data, dict) and "extends" in source.data:
+            found, others = _lint_variant(path, source, checker)
+        else:
+            found, others = lint_source(source, checker=checker), {}
+        reports.append(FileReport(source.filename, tuple(_reported(found, source, config, path)), source, others))
     return LintResult(tuple(reports), strict=config.strict)
 
 
@@ -155,6 +164,58 @@ def lint_source(source: SourceFile, *, checker: SchemaChecker | None = None) -> 
                 found.extend(run_checks(design, source))
                 found.extend(_expression_diagnostics(design, source))
     return sorted(found, key=Diagnostic.sort_key)
+
+
+def _lint_variant(path: Path, source: SourceFile, checker: SchemaChecker | None) -> tuple[list[Diagnostic], dict[str, SourceFile]]:
+    """Lint the design a variant stands for, pointing each diagnostic at the file that wrote the value.
+
+    The chain of ``extends`` is merged (:mod:`.variants`) and the merged design
+    goes through every stage; then each diagnostic moves to the file and line
+    where its JSON pointer's value was written (the variant or a design it extends).
+    """
+    from .variants import VariantError, flatten_file
+
+    try:
+        flattened = flatten_file(path)
+    except VariantError as exc:
+        return sorted(exc.diagnostics, key=Diagnostic.sort_key), {}
+    merged = SourceFile.from_text(flattened.text(), source.filename)
+    sources: dict[Path, SourceFile] = {path.resolve(): source}
+    for file in flattened.chain:
+        sources.setdefault(file.resolve(), load_source(file, display_path(file)))
+    moved = []
+    for diagnostic in lint_source(merged, checker=checker):
+        origin = _origin(flattened.provenance, diagnostic.pointer)
+        if origin is None:
+            moved.append(diagnostic)
+            continue
+        target = sources[origin.file.resolve()]
+        span = _moved_span(diagnostic.span, merged.span(diagnostic.pointer), target.span(origin.pointer))
+        moved.append(dataclasses.replace(diagnostic, file=target.filename, span=span, pointer=origin.pointer))
+    others = {s.filename: s for s in sources.values() if s is not source}
+    return sorted(moved, key=Diagnostic.sort_key), others
+
+
+def _origin(provenance: Mapping[str, object], pointer: str):  # type: ignore[no-untyped-def]
+    """Where the value at ``pointer`` (or its nearest ancestor) was written."""
+    while True:
+        origin = provenance.get(pointer)
+        if origin is not None or not pointer:
+            return origin
+        pointer = pointer.rsplit("/", 1)[0]
+
+
+def _moved_span(span: dx.Span, merged_value: dx.Span, origin_value: dx.Span) -> dx.Span:
+    """``span`` (inside ``merged_value``) at the same place inside ``origin_value``.
+
+    Values are written with the same token text in both files, so a span on the
+    value's first line moves by the value's offset; anything else takes the whole value.
+    """
+    single_line = span.line == span.end_line == merged_value.line == merged_value.end_line
+    if single_line and merged_value.column <= span.column and span.end_column <= merged_value.end_column:
+        shift = origin_value.column - merged_value.column
+        return dx.Span(origin_value.line, span.column + shift, origin_value.line, span.end_column + shift)
+    return origin_value
 
 
 def _model(source: SourceFile, found: list[Diagnostic]) -> Design | None:
