@@ -22,6 +22,7 @@ from .expr import check_design
 from .model import Design, ModelError, build_design
 from .schema import SchemaChecker, check_source
 from .source import SourceFile, load_source
+from .variants import VariantError, flatten_file, relocate
 
 SUFFIX = ".cardz"
 IO_ERROR = "CZ100"
@@ -146,7 +147,9 @@ def lint_text(text: str, filename: str = "<text>", config: LintConfig | None = N
 def lint_source(source: SourceFile, *, checker: SchemaChecker | None = None) -> list[Diagnostic]:
     """Every diagnostic for one file, unfiltered, in file order."""
     found = list(source.diagnostics)
-    if source.ok:
+    if source.ok and isinstance(source.data, dict) and "extends" in source.data:
+        found.extend(_variant_diagnostics(source, checker))
+    elif source.ok:
         schema_found = check_source(source, checker)
         found.extend(schema_found)
         if not any(d.severity is Severity.ERROR for d in schema_found):
@@ -155,6 +158,18 @@ def lint_source(source: SourceFile, *, checker: SchemaChecker | None = None) -> 
                 found.extend(run_checks(design, source))
                 found.extend(_expression_diagnostics(design, source))
     return sorted(found, key=Diagnostic.sort_key)
+
+
+def _variant_diagnostics(source: SourceFile, checker: SchemaChecker | None) -> list[Diagnostic]:
+    """A variant is linted as the design it flattens to; each diagnostic goes back to
+    the file and place that wrote the value (see docs/variants.md)."""
+    try:
+        flattened = flatten_file(Path(source.filename))
+    except VariantError as error:
+        return list(error.diagnostics)
+    merged = SourceFile.from_text(flattened.text(), source.filename)
+    sources = {source.filename: source}
+    return [relocate(d, merged, flattened, sources) for d in lint_source(merged, checker=checker)]
 
 
 def _model(source: SourceFile, found: list[Diagnostic]) -> Design | None:

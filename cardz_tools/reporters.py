@@ -117,7 +117,8 @@ def _text_diagnostic(diagnostic: Diagnostic, report: FileReport) -> Text:
     gutter = " " * len(str(span.line))
     out.append(f"{gutter}--> ", style="bold blue")
     out.append(f"{diagnostic.file}:{span.line}:{span.column}\n")
-    if report.source.text:
+    shown_source = report.source.text and diagnostic.file == report.source.filename  # a variant's base: no line
+    if shown_source:
         line = report.source.line_text(span.line).expandtabs(1)
         start = max(span.column, 1)
         end = span.end_column if span.end_line == span.line else len(line) + 1
@@ -131,7 +132,7 @@ def _text_diagnostic(diagnostic: Diagnostic, report: FileReport) -> Text:
             out.append(f" (to line {span.end_line})", style=style)
         out.append("\n")
     if diagnostic.hint:
-        if report.source.text:
+        if shown_source:
             out.append(f"{gutter} |\n", style="bold blue")
         out.append(f"{gutter} = ", style="bold blue")
         out.append("hint", style="bold")

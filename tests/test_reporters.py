@@ -84,7 +84,7 @@ def test_long_lines_are_shown_around_the_span(monkeypatch: pytest.MonkeyPatch, t
 
 def test_summary_line(result: LintResult, clean: LintResult) -> None:
     assert summary_line(result) == "Found 4 errors, 2 warnings in 5 files."
-    assert summary_line(clean) == "All checks passed (2 files)."
+    assert summary_line(clean) == "All checks passed (3 files)."
 
 
 def test_concise_report(result: LintResult) -> None:
