@@ -229,3 +229,29 @@ def check(
     except (ConfigError, LintPathError, SchemaUnavailable) as exc:
         raise fail(str(exc)) from None
     raise typer.Exit(result.exit_code)
+
+
+# ---------------------------------------------------------------- publishing: fmt, flatten (issue 8)
+
+
+@app.command("fmt")
+def fmt_command(
+    paths: Annotated[list[Path], typer.Argument(help="Design files, or directories to search for *.cardz.")],
+    check: Annotated[bool, typer.Option("--check", help="Change nothing; list the files that would change (exit 1 if any).")] = False,
+    diff: Annotated[bool, typer.Option("--diff", help="Like --check, and print a unified diff of each change.")] = False,
+) -> None:
+    """Rewrite designs in the canonical layout; a file that does not parse is left untouched (exit 2)."""
+    from . import fmt
+
+    raise typer.Exit(fmt.run(paths, check=check, diff=diff, out=sys.stdout, err=sys.stderr))
+
+
+@app.command("flatten")
+def flatten_command(
+    file: Annotated[Path, typer.Argument(help="A variant: a design with extends.")],
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the design to this file, not to stdout.")] = None,
+) -> None:
+    """Write a variant as the standalone design it stands for, in the canonical layout."""
+    from .variants import run_flatten
+
+    raise typer.Exit(run_flatten(file, output, out=sys.stdout, err=sys.stderr))

@@ -22,6 +22,7 @@ from .expr import check_design
 from .model import Design, ModelError, build_design
 from .schema import SchemaChecker, check_source
 from .source import SourceFile, load_source
+from .variants import VariantError, flatten_file, relocate
 
 SUFFIX = ".cardz"
 IO_ERROR = "CZ100"
@@ -138,7 +139,7 @@ def lint_paths(
     reports = []
     for path in collect_files(paths):
         source = load_source(path, display_path(path))
-        if source.ok and isinstance(source.data, dict) and "extends" in source.data:
+        if _is_variant(source):
             found, others = _lint_variant(path, source, checker)
         else:
             found, others = lint_source(source, checker=checker), {}
@@ -155,7 +156,9 @@ def lint_text(text: str, filename: str = "<text>", config: LintConfig | None = N
 def lint_source(source: SourceFile, *, checker: SchemaChecker | None = None) -> list[Diagnostic]:
     """Every diagnostic for one file, unfiltered, in file order."""
     found = list(source.diagnostics)
-    if source.ok:
+    if _is_variant(source):
+        found.extend(_lint_variant(Path(source.filename), source, checker)[0])
+    elif source.ok:
         schema_found = check_source(source, checker)
         found.extend(schema_found)
         if not any(d.severity is Severity.ERROR for d in schema_found):
@@ -166,56 +169,28 @@ def lint_source(source: SourceFile, *, checker: SchemaChecker | None = None) -> 
     return sorted(found, key=Diagnostic.sort_key)
 
 
+def _is_variant(source: SourceFile) -> bool:
+    """Whether a readable file is a variant (it says ``extends``)."""
+    return source.ok and isinstance(source.data, dict) and "extends" in source.data
+
+
 def _lint_variant(path: Path, source: SourceFile, checker: SchemaChecker | None) -> tuple[list[Diagnostic], dict[str, SourceFile]]:
     """Lint the design a variant stands for, pointing each diagnostic at the file that wrote the value.
 
     The chain of ``extends`` is merged (:mod:`.variants`) and the merged design
-    goes through every stage; then each diagnostic moves to the file and line
-    where its JSON pointer's value was written (the variant or a design it extends).
+    goes through every stage; :func:`.variants.relocate` then moves each
+    diagnostic to the file and place where its value was written. The other
+    files of the chain come back too, so that reporters can show their lines.
     """
-    from .variants import VariantError, flatten_file
-
     try:
         flattened = flatten_file(path)
-    except VariantError as exc:
-        return sorted(exc.diagnostics, key=Diagnostic.sort_key), {}
+    except VariantError as error:
+        return sorted(error.diagnostics, key=Diagnostic.sort_key), {}
     merged = SourceFile.from_text(flattened.text(), source.filename)
-    sources: dict[Path, SourceFile] = {path.resolve(): source}
-    for file in flattened.chain:
-        sources.setdefault(file.resolve(), load_source(file, display_path(file)))
-    moved = []
-    for diagnostic in lint_source(merged, checker=checker):
-        origin = _origin(flattened.provenance, diagnostic.pointer)
-        if origin is None:
-            moved.append(diagnostic)
-            continue
-        target = sources[origin.file.resolve()]
-        span = _moved_span(diagnostic.span, merged.span(diagnostic.pointer), target.span(origin.pointer))
-        moved.append(dataclasses.replace(diagnostic, file=target.filename, span=span, pointer=origin.pointer))
-    others = {s.filename: s for s in sources.values() if s is not source}
+    sources = {source.filename: source}
+    moved = [relocate(d, merged, flattened, sources) for d in lint_source(merged, checker=checker)]
+    others = {name: other for name, other in sources.items() if other is not source}
     return sorted(moved, key=Diagnostic.sort_key), others
-
-
-def _origin(provenance: Mapping[str, object], pointer: str):  # type: ignore[no-untyped-def]
-    """Where the value at ``pointer`` (or its nearest ancestor) was written."""
-    while True:
-        origin = provenance.get(pointer)
-        if origin is not None or not pointer:
-            return origin
-        pointer = pointer.rsplit("/", 1)[0]
-
-
-def _moved_span(span: dx.Span, merged_value: dx.Span, origin_value: dx.Span) -> dx.Span:
-    """``span`` (inside ``merged_value``) at the same place inside ``origin_value``.
-
-    Values are written with the same token text in both files, so a span on the
-    value's first line moves by the value's offset; anything else takes the whole value.
-    """
-    single_line = span.line == span.end_line == merged_value.line == merged_value.end_line
-    if single_line and merged_value.column <= span.column and span.end_column <= merged_value.end_column:
-        shift = origin_value.column - merged_value.column
-        return dx.Span(origin_value.line, span.column + shift, origin_value.line, span.end_column + shift)
-    return origin_value
 
 
 def _model(source: SourceFile, found: list[Diagnostic]) -> Design | None:
