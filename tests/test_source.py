@@ -14,7 +14,7 @@ from cardz_tools.source import MAX_DEPTH, MAX_FILE_BYTES, SourceFile, decoded_of
 
 from .conftest import ROOT
 
-SEEDS = sorted((ROOT / "games").glob("*.cardz"))
+SEEDS = [ROOT / "games" / "monte-carlo.cardz", ROOT / "games" / "weathervane.cardz"]
 
 
 def text_at(source: SourceFile, span: Span) -> str:
