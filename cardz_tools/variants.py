@@ -29,9 +29,8 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, TextIO
 
 from . import diagnostics, fmt, jsoncst
-from .diagnostics import Diagnostic, Span
+from .diagnostics import Diagnostic
 from .jsoncst import Array, Member, Node, Object, ParsedFile, Scalar
-from .source import SourceFile, load_source, parent_pointer
 
 MAX_EXTENDS_DEPTH = 8
 """At most this many ``extends`` links in a chain."""
@@ -324,36 +323,6 @@ def flatten(path: Path) -> tuple[Any, Provenance]:
     """
     flattened = flatten_file(path)
     return flattened.design, flattened.provenance
-
-
-def relocate(diagnostic: Diagnostic, merged: SourceFile, flattened: Flattened, sources: dict[str, SourceFile]) -> Diagnostic:
-    """Move a diagnostic found in a flattened design to the file and place that wrote the value.
-
-    ``merged`` is the flattened text the diagnostic's span points into; ``sources``
-    caches the files of the chain by name (add the linted file itself to it).
-    A span inside a one-line value (a part of a rule expression) keeps its columns
-    relative to the value, since tokens are copied verbatim; a span of a whole
-    value maps to that value; anything else maps to the key that names the value.
-    """
-    probe = diagnostic.pointer
-    while probe not in flattened.provenance and probe:  # a pointer below the design (a missing key)
-        probe = parent_pointer(probe)
-    origin = flattened.provenance.get(probe)
-    if origin is None:
-        return diagnostic
-    name = Path(os.path.normpath(origin.file)).as_posix()
-    if name not in sources:
-        sources[name] = load_source(origin.file, name)
-    target = sources[name]
-    span, here, there = diagnostic.span, merged.span(probe), target.span(origin.pointer)
-    inside_one_line_value = span.line == span.end_line == here.line == here.end_line and span.column >= here.column
-    if inside_one_line_value and there.line == there.end_line:
-        span = Span(there.line, there.column + span.column - here.column, there.line, there.column + span.end_column - here.column)
-    elif span == here:
-        span = there
-    else:
-        span = target.head_span(origin.pointer)
-    return dataclasses.replace(diagnostic, file=name, span=span, pointer=origin.pointer + diagnostic.pointer[len(probe):])
 
 
 def run_flatten(path: Path, output: Path | None, *, out: TextIO, err: TextIO) -> int:
