@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardz_tools.expr import ExprSyntaxError, Site, check, parse, to_source
+from cardz_tools.cards import make_card
+from cardz_tools.expr import ExprSyntaxError, Site, check, compile_expr, parse, to_source
 from cardz_tools.expr.ast import Binary, BoolLit, Call, Conditional, Field, Index, IntLit, Name, Node, Unary
 from cardz_tools.expr.types import BOOL, INT, RANK, Kind, Type
 
@@ -98,7 +99,7 @@ def expr(kind: Type, scope: Scope = (), depth: int = 4) -> st.SearchStrategy[Nod
     )
 
 
-PROPERTY_SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY_SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @PROPERTY_SETTINGS
@@ -256,15 +257,13 @@ class Interpreter:
         return max(values)  # type: ignore[type-var]
 
 
-PILES = st.lists(st.lists(st.integers(0, 255).filter(lambda c: 1 <= c & 0x0F <= 13 and (c >> 4) & 7 <= 3),
-                          max_size=3), min_size=27, max_size=27)
+CARDS = st.builds(make_card, st.integers(1, 13), st.integers(0, 3), st.booleans())
+PILES = st.lists(st.lists(CARDS, max_size=3), min_size=27, max_size=27)
 
 
 @PROPERTY_SETTINGS
 @given(expr(BOOL), PILES, st.integers(0, 26))
 def test_compiled_conditions_agree_with_a_plain_interpreter(node: Node, piles: list[list[int]], depot: int) -> None:
-    from cardz_tools.expr import compile_expr
-
     checked = check(to_source(node), Site.TRIGGER, ENV)
     fn = compile_expr(checked, ENV)
     assert fn(piles, None, depot) == Interpreter(piles, depot).run(node), to_source(node)
@@ -273,8 +272,6 @@ def test_compiled_conditions_agree_with_a_plain_interpreter(node: Node, piles: l
 @PROPERTY_SETTINGS
 @given(expr(INT), PILES, st.integers(0, 26))
 def test_compiled_numbers_agree_with_a_plain_interpreter(node: Node, piles: list[list[int]], depot: int) -> None:
-    from cardz_tools.expr import compile_expr
-
     checked = check(to_source(node), Site.COUNT, ENV)
     fn = compile_expr(checked, ENV)
     result = fn(piles, None, depot)

@@ -476,8 +476,11 @@ class _Checker(NodeVisitor):
         return NodeInfo(overload.result, self.fold_call(overload, infos), overload=overload)
 
     def bad_argument(self, node: Call, position: int, message: str, candidates: list[Overload]) -> NodeInfo:
-        for arg in node.args[1:]:
-            self.visit_binder(node, arg, ERROR) if node.var or len(node.args) > 1 else self.visit(arg)
+        for position_, arg in enumerate(node.args[1:], start=1):
+            if any(o.params[position_].binder for o in candidates):
+                self.visit_binder(node, arg, ERROR)  # `it` is bound, of unknown type
+            else:
+                self.visit(arg)
         signatures = "; ".join(o.signature(node.func) for o in candidates)
         self.report(_issue("CZ405", message, node.args[position], signatures))
         return NodeInfo(ERROR)
