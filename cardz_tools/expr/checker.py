@@ -105,6 +105,7 @@ def _issue(code: str, message: str, node: Node | tuple[int, int], hint: str | No
 
 _COMPARABLE = frozenset({Kind.INT, Kind.RANK, Kind.SUIT, Kind.COLOR, Kind.BOOL, Kind.DEPOT})
 _ORDERED = frozenset({Kind.INT, Kind.RANK})
+_NEGATED = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
 
 
 def _nonempty_keys(depot: Node) -> frozenset[str]:
@@ -179,10 +180,8 @@ class _Checker(NodeVisitor):
                 left, right = self.facts_of(node.left, truth), self.facts_of(node.right, truth)
                 both = (node.op == "&&") == truth
                 return left | right if both else left & right
-            if node.op in ("==", "!=", "<", "<=", ">", ">=") and truth == (node.op != "!="):
-                return self.count_facts(node) if node.op != "!=" else frozenset()
-            if node.op in ("!=",) and truth:
-                return self.count_facts(node)
+            if node.op in _NEGATED:
+                return self.count_facts(node, truth)
             return frozenset()
         if isinstance(node, Call) and len(node.args) == 1:
             arg = node.args[0]
@@ -193,9 +192,9 @@ class _Checker(NodeVisitor):
                 return frozenset({key})
         return frozenset()
 
-    def count_facts(self, node: Binary) -> frozenset[str]:
+    def count_facts(self, node: Binary, truth: bool) -> frozenset[str]:
         """``count(X) > 0``, ``count(X) != 0``, ``count(X) >= 1``, ``count(X) == 2``: X is not empty."""
-        op, left, right = node.op, node.left, node.right
+        op, left, right = node.op if truth else _NEGATED[node.op], node.left, node.right
         if isinstance(left, IntLit) and isinstance(right, Call):
             flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
             op, left, right = flipped, right, left
