@@ -9,7 +9,7 @@ from cardz_tools.expr import DesignEnv, Site, check, check_design
 from cardz_tools.expr.types import BOOL, INT
 from cardz_tools.model import build_design
 
-from expr_support import seed_design, seed_env
+from tests.expr_support import seed_design, seed_env
 
 MC = "monte-carlo"
 

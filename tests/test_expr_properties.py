@@ -10,7 +10,7 @@ from cardz_tools.expr import ExprSyntaxError, Site, check, compile_expr, parse, 
 from cardz_tools.expr.ast import Binary, BoolLit, Call, Conditional, Field, Index, IntLit, Name, Node, Unary
 from cardz_tools.expr.types import BOOL, INT, RANK, Kind, Type
 
-from expr_support import seed_env
+from tests.expr_support import seed_env
 
 ENV = seed_env("monte-carlo")
 SITE = Site.TRIGGER  # depot, top, plus Monte Carlo's cell, stock, discard

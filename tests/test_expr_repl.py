@@ -5,7 +5,7 @@ from __future__ import annotations
 from cardz_tools.expr.repl import format_issue, initial_piles, run_expr
 from cardz_tools.expr import ExprIssue
 
-from expr_support import GAMES, seed_design
+from tests.expr_support import GAMES, seed_design
 
 
 def test_caret_sits_under_the_sub_expression() -> None:

@@ -1,0 +1,5 @@
+"""``python -m cardz_tools``: the same as the ``cardz`` command."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""Analysis of designs by playing them: random playouts, the solver, findings, parallel backends."""

@@ -1,0 +1,138 @@
+"""Findings: what playouts and the solver say about a design, in words a designer understands."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+
+
+class FindingKind(enum.Enum):
+    """The kinds of findings; the value is the stable name scripts and ``--gate`` use."""
+
+    STUCK_AT_DEAL = "stuck-at-deal"
+    NEVER_WON = "never-won"
+    UNWINNABLE = "unwinnable"
+    ALWAYS_WON = "always-won"
+    FORCED_PLAY = "forced-play"
+    NON_TERMINATING = "non-terminating"
+    RULE_NEVER_FIRES = "rule-never-fires"
+    SKILL_GAP = "skill-gap"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Finding:
+    """One finding: its kind, a severity (``error``, ``warning``, ``info``) and a message."""
+
+    kind: FindingKind
+    severity: str
+    message: str
+
+    def to_dict(self) -> dict[str, str]:
+        """The JSON shape reports use: ``{"kind", "severity", "message"}``."""
+        return {"kind": self.kind.value, "severity": self.severity, "message": self.message}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Thresholds:
+    """When findings are raised; configurable under ``[tool.cardz.check]``."""
+
+    always_won: float = 0.99
+    forced_play: float = 0.05
+    skill_gap: float = 0.25
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def playout_findings(
+    playouts: int,
+    wins: int,
+    stuck_at_deal: int,
+    non_terminating: int,
+    decision_share: float,
+    repeating: tuple[str, ...],
+    unused_rules: list[str],
+    thresholds: Thresholds = Thresholds(),
+) -> list[Finding]:
+    """Findings from random playouts alone."""
+    found: list[Finding] = []
+    if playouts == 0:
+        return found
+    if stuck_at_deal:
+        every = stuck_at_deal == playouts
+        message = (
+            f"every one of {playouts} deals has no legal move at the start: the game cannot be played"
+            if every
+            else f"{stuck_at_deal} of {playouts} deals have no legal move at the start"
+        )
+        found.append(Finding(FindingKind.STUCK_AT_DEAL, "error" if every else "warning", message))
+    if non_terminating:
+        cycle = " → ".join(repeating) if repeating else "(no move history)"
+        found.append(
+            Finding(
+                FindingKind.NON_TERMINATING,
+                "error",
+                f"{non_terminating} of {playouts} playouts never ended (step bound or a trigger cascade); "
+                f"the repeating moves: {cycle}",
+            )
+        )
+    win_rate = wins / playouts
+    if wins == 0:
+        found.append(
+            Finding(
+                FindingKind.NEVER_WON,
+                "info",
+                f"no random playout won in {playouts}; random play is a weak player, so run `cardz solve` "
+                "to learn whether a thoughtful player can win",
+            )
+        )
+    elif win_rate >= thresholds.always_won:
+        found.append(
+            Finding(
+                FindingKind.ALWAYS_WON,
+                "warning",
+                f"random play wins {_percent(win_rate)} of deals: the player's choices hardly matter",
+            )
+        )
+    if decision_share < thresholds.forced_play and playouts and not stuck_at_deal == playouts:
+        found.append(
+            Finding(
+                FindingKind.FORCED_PLAY,
+                "warning",
+                f"only {_percent(decision_share)} of positions offer more than one legal move: the game plays itself",
+            )
+        )
+    for rule in unused_rules:
+        found.append(Finding(FindingKind.RULE_NEVER_FIRES, "info", f"{rule} was never used in {playouts} playouts"))
+    return found
+
+
+def solver_findings(
+    deals: int,
+    won: int,
+    lost: int,
+    unknown: int,
+    random_win_rate: float | None,
+    thresholds: Thresholds = Thresholds(),
+) -> list[Finding]:
+    """Findings that need the solver's verdicts."""
+    found: list[Finding] = []
+    if deals and lost == deals:
+        found.append(
+            Finding(FindingKind.UNWINNABLE, "error", f"the solver proved all {deals} sampled deals lost: no one can win")
+        )
+    if deals and random_win_rate is not None and unknown < deals:
+        decided = won + lost
+        winnability = won / decided if decided else 0.0
+        gap = winnability - random_win_rate
+        severity = "info"
+        found.append(
+            Finding(
+                FindingKind.SKILL_GAP,
+                severity,
+                f"a thoughtful player wins {_percent(winnability)} of decided deals, random play {_percent(random_win_rate)}: "
+                + ("skill matters a lot" if gap >= thresholds.skill_gap else "skill matters little"),
+            )
+        )
+    return found

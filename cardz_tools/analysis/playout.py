@@ -1,0 +1,139 @@
+"""Random playouts and their exact, mergeable aggregate.
+
+A playout deals deal ``i`` of a run and picks uniformly among ``legal_moves()``
+until the game ends or the step bound is hit. Seeds for deal ``i`` are derived
+from the run's seed and ``i`` alone, so a run gives the same numbers whatever the
+number of workers or the order in which chunks finish.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from ..cards import SplitMix64
+
+if TYPE_CHECKING:
+    from ..engine import Game
+
+DEFAULT_MAX_MOVES = 5_000
+"""A playout that has not ended after this many moves counts as non-terminating."""
+
+_DEAL_STREAM = 0x0DEA1
+_PLAY_STREAM = 0x91A7
+
+
+def derive_seed(base: int, index: int, stream: int) -> int:
+    """A 64-bit seed for item ``index`` of a run seeded with ``base`` (one stream per purpose)."""
+    mixer = SplitMix64((base * 0x100000001B3) ^ (index << 20) ^ stream)
+    mixer.next()
+    return mixer.next()
+
+
+def deal_seed(base: int, index: int) -> int:
+    """The deal seed of playout ``index`` in a run seeded with ``base``."""
+    return derive_seed(base, index, _DEAL_STREAM)
+
+
+def play_seed(base: int, index: int) -> int:
+    """The move-choice seed of playout ``index`` in a run seeded with ``base``."""
+    return derive_seed(base, index, _PLAY_STREAM)
+
+
+@dataclasses.dataclass
+class Aggregate:
+    """Integer sums over playouts; :meth:`merge` is associative and commutative."""
+
+    playouts: int = 0
+    wins: int = 0
+    stuck_at_deal: int = 0
+    non_terminating: int = 0
+    moves_total: int = 0
+    moves_squares: int = 0
+    score_total: int = 0
+    score_squares: int = 0
+    positions: int = 0
+    branching_total: int = 0
+    choice_positions: int = 0
+    scores: Counter[int] = dataclasses.field(default_factory=Counter)
+    moves: Counter[int] = dataclasses.field(default_factory=Counter)
+    rule_fires: Counter[str] = dataclasses.field(default_factory=Counter)
+    repeating_example: tuple[str, ...] = ()
+
+    def merge(self, other: Aggregate) -> Aggregate:
+        """Add ``other`` into this aggregate and return it."""
+        for field in dataclasses.fields(self):
+            name = field.name
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if isinstance(mine, Counter):
+                mine.update(theirs)
+            elif name == "repeating_example":
+                if not mine and theirs:
+                    self.repeating_example = theirs
+            else:
+                setattr(self, name, mine + theirs)
+        return self
+
+
+def _repeating_moves(history: list[str], window: int = 200) -> tuple[str, ...]:
+    """The shortest cycle at the end of a move history, for the non-terminating report."""
+    tail = history[-window:]
+    for length in range(1, len(tail) // 2 + 1):
+        if tail[-length:] == tail[-2 * length : -length]:
+            return tuple(tail[-length:])
+    return tuple(tail[-8:])
+
+
+def play_random(game: Game, index: int, base_seed: int, aggregate: Aggregate, max_moves: int = DEFAULT_MAX_MOVES) -> None:
+    """Play playout ``index`` of a run and add it to ``aggregate``."""
+    state = game.new_initial_state(seed=deal_seed(base_seed, index))
+    state.stats = aggregate.rule_fires
+    rng = SplitMix64(play_seed(base_seed, index))
+    moves = 0
+    first = True
+    history: list[str] = []
+    while not state.is_terminal():
+        if moves >= max_moves:
+            break
+        legal = state.legal_moves()
+        count = len(legal)
+        if first:
+            first = False
+            if count == 0:
+                aggregate.stuck_at_deal += 1
+        if count == 0:
+            break
+        aggregate.positions += 1
+        aggregate.branching_total += count
+        if count > 1:
+            aggregate.choice_positions += 1
+        move = legal[rng.below(count) if count > 1 else 0]
+        if moves >= max_moves - 64:
+            history.append(str(move))
+        state.apply(move)
+        moves += 1
+    outcome = state.outcome()
+    hit_bound = moves >= max_moves and not state.is_terminal()
+    cascade = bool(getattr(state, "non_terminating", False))
+    if hit_bound or cascade:
+        aggregate.non_terminating += 1
+        if not aggregate.repeating_example:
+            aggregate.repeating_example = _repeating_moves(history) if history else (outcome.reason,)
+    aggregate.playouts += 1
+    aggregate.wins += int(outcome.won)
+    aggregate.moves_total += moves
+    aggregate.moves_squares += moves * moves
+    aggregate.score_total += outcome.score
+    aggregate.score_squares += outcome.score * outcome.score
+    aggregate.scores[outcome.score] += 1
+    aggregate.moves[moves] += 1
+    state.stats = None
+
+
+def play_range(game: Game, start: int, stop: int, base_seed: int, max_moves: int = DEFAULT_MAX_MOVES) -> Aggregate:
+    """Playouts ``start`` .. ``stop - 1`` of a run, aggregated."""
+    aggregate = Aggregate()
+    for index in range(start, stop):
+        play_random(game, index, base_seed, aggregate, max_moves)
+    return aggregate

@@ -1,0 +1,218 @@
+"""`cardz solve`: a thoughtful solver that knows every card.
+
+The published solitaire research calls a player who sees the face-down cards and the
+stock order "thoughtful". The engine's state already holds every card, so the
+solver is a depth-first search over engine states with
+
+* a transposition table on :meth:`State.key`, so each position is expanded once, and
+* move ordering by progress toward the win condition, then by score.
+
+A deal is *won* (with the winning line, which the engine replays), *lost* (every
+reachable position was searched: proven), or *unknown* (the node budget ran out).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..cards import Card
+from .findings import Finding, Thresholds, solver_findings
+from .playout import deal_seed
+from .runner import run
+from .stats import bounded_interval
+
+DEFAULT_BUDGET = 50_000
+"""Positions a solve may expand per deal before it answers "unknown"."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Verdict:
+    """The solver's answer for one deal."""
+
+    index: int
+    result: str  # "won", "lost" or "unknown"
+    nodes: int
+    line: tuple[str, ...] = ()
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"deal": self.index, "result": self.result, "nodes": self.nodes, "line": list(self.line)}
+
+
+class _Progress:
+    """Orders children: closer to the win condition first, then better score."""
+
+    def __init__(self, game: Any) -> None:
+        design = game.design
+        self._targets: tuple[int, ...] = ()
+        self._sign = 0
+        win = design.win
+        if win.kind in ("allCardsIn", "depotsEmpty") and win.depots:
+            self._targets = design.resolve(win.depots) or ()
+            self._sign = 1 if win.kind == "allCardsIn" else -1
+        self._score_sign = -1 if design.scoring.better.value == "Low" else 1
+
+    def __call__(self, state: Any) -> tuple[int, int]:
+        piles = state.piles
+        progress = self._sign * sum(len(piles[i]) for i in self._targets)
+        return (progress, self._score_sign * state.score())
+
+
+def solve_state(root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None = None) -> tuple[str, list[Any], int]:
+    """Search from ``root``: ("won", winning moves, nodes) / ("lost", [], nodes) / ("unknown", [], nodes)."""
+    progress = _Progress(root.game)
+    if root.is_terminal():
+        return ("won" if root.outcome().won else "lost"), [], 1
+
+    def children(state: Any) -> list[tuple[Any, Any]]:
+        out = []
+        for move in state.legal_moves():
+            child = state.clone()
+            child.apply(move)
+            out.append((move, child))
+        out.sort(key=lambda pair: progress(pair[1]), reverse=True)
+        return out
+
+    seen = {root.key()}
+    nodes = 1
+    stack: list[tuple[list[tuple[Any, Any]], int]] = [(children(root), 0)]
+    path: list[Any] = []
+    while stack:
+        options, position = stack[-1]
+        if position >= len(options):
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        stack[-1] = (options, position + 1)
+        move, child = options[position]
+        key = child.key()
+        if key in seen:
+            continue
+        seen.add(key)
+        nodes += 1
+        if nodes > budget or (deadline is not None and nodes % 512 == 0 and time.monotonic() > deadline):
+            return "unknown", [], nodes
+        if child.is_terminal():
+            if child.outcome().won:
+                return "won", [*path, move], nodes
+            continue
+        stack.append((children(child), 0))
+        path.append(move)
+    return "lost", [], nodes
+
+
+def _solve_task(game: Any, start: int, stop: int, seed: int, options: Mapping[str, Any]) -> list[Verdict]:
+    budget = int(options.get("budget", DEFAULT_BUDGET))
+    deck = options.get("deck")
+    verdicts = []
+    for index in range(start, stop):
+        began = time.perf_counter()
+        state = game.new_initial_state(deck=deck) if deck else game.new_initial_state(seed=deal_seed(seed, index))
+        result, line, nodes = solve_state(state, budget)
+        verdicts.append(Verdict(index, result, nodes, tuple(str(m) for m in line), time.perf_counter() - began))
+    return verdicts
+
+
+@dataclasses.dataclass(frozen=True)
+class SolveReport:
+    """The result of ``cardz solve``; :meth:`to_dict` gives the documented JSON keys."""
+
+    game: str
+    seed: int
+    budget: int
+    verdicts: tuple[Verdict, ...]
+    findings: tuple[Finding, ...]
+    elapsed_s: float
+
+    def count(self, result: str) -> int:
+        return sum(1 for v in self.verdicts if v.result == result)
+
+    @property
+    def winnability(self) -> float | None:
+        """Won among decided deals (None when nothing was decided)."""
+        won, lost = self.count("won"), self.count("lost")
+        return won / (won + lost) if won + lost else None
+
+    def to_dict(self) -> dict[str, Any]:
+        won, lost, unknown = self.count("won"), self.count("lost"), self.count("unknown")
+        low, high = bounded_interval(won, lost, unknown)
+        return {
+            "game": self.game,
+            "seed": self.seed,
+            "budget": self.budget,
+            "deals": len(self.verdicts),
+            "won": won,
+            "lost": lost,
+            "unknown": unknown,
+            "winnability": None if self.winnability is None else round(self.winnability, 6),
+            "interval": [round(low, 6), round(high, 6)],
+            "per_deal": [v.to_dict() for v in self.verdicts],
+            "findings": [f.to_dict() for f in self.findings],
+            "elapsed_s": round(self.elapsed_s, 3),
+            "deals_per_s": round(len(self.verdicts) / self.elapsed_s, 2) if self.elapsed_s > 0 else None,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
+
+    def to_text(self) -> str:
+        d = self.to_dict()
+        low, high = d["interval"]
+        rate = "undecided" if d["winnability"] is None else f"{100 * d['winnability']:.1f}%"
+        lines = [
+            f"{self.game}: solved {d['deals']} deal{'s' if d['deals'] != 1 else ''} (seed {self.seed}, budget {self.budget} positions)",
+            f"  won {d['won']}, lost {d['lost']}, unknown {d['unknown']}",
+            f"  winnability {rate} (95% CI {100 * low:.1f}%–{100 * high:.1f}%, unknown counted both ways)",
+            f"  {d['elapsed_s']:.2f} s, {d['deals_per_s']} deals/s",
+        ]
+        for verdict in self.verdicts[:20]:
+            tail = f": {' ; '.join(verdict.line[:12])}{' …' if len(verdict.line) > 12 else ''}" if verdict.line else ""
+            lines.append(f"  deal {verdict.index}: {verdict.result} ({verdict.nodes} positions){tail}")
+        if len(self.verdicts) > 20:
+            lines.append(f"  … {len(self.verdicts) - 20} more deals")
+        lines += ["", "Findings:" if self.findings else "Findings: none"]
+        lines += [f"  {f.severity:<7} {f.kind.value}: {f.message}" for f in self.findings]
+        return "\n".join(lines) + "\n"
+
+
+def solve(
+    design_json: str,
+    deals: int,
+    seed: int = 0,
+    budget: int = DEFAULT_BUDGET,
+    deck: Sequence[Card] | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    random_win_rate: float | None = None,
+    thresholds: Thresholds = Thresholds(),
+    on_progress: Callable[[int], None] | None = None,
+) -> SolveReport:
+    """Solve ``deals`` deals (or the one explicit ``deck``) of the design given as JSON text."""
+    from .runner import _game_for
+
+    started = time.perf_counter()
+    options: dict[str, Any] = {"budget": budget}
+    if deck is not None:
+        options["deck"] = list(deck)
+        deals = 1
+    verdicts: list[Verdict] = []
+    for _, part in run(_solve_task, design_json, deals, seed, options, workers, scheduler, on_progress):
+        verdicts.extend(part)
+    verdicts.sort(key=lambda v: v.index)
+    won = sum(v.result == "won" for v in verdicts)
+    lost = sum(v.result == "lost" for v in verdicts)
+    unknown = len(verdicts) - won - lost
+    findings = solver_findings(len(verdicts), won, lost, unknown, random_win_rate, thresholds)
+    return SolveReport(
+        game=_game_for(design_json).design.name,
+        seed=seed,
+        budget=budget,
+        verdicts=tuple(verdicts),
+        findings=tuple(findings),
+        elapsed_s=time.perf_counter() - started,
+    )

@@ -1,0 +1,115 @@
+"""The ``cardz`` command line: a thin Typer app that parses arguments and calls the library.
+
+Exit status: 0 no errors (warnings allowed unless ``--strict``), 1 problems
+found, 2 usage or I/O error. No traceback ever reaches the user: an unexpected
+failure is reported in one line with status 2.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from . import __version__
+from .config import ConfigError, load_config
+from .lint import LintPathError, lint_paths
+from .reporters import ReportOptions, render, statistics_report
+from .schema import SchemaUnavailable
+
+USAGE_ERROR = 2
+
+app = typer.Typer(
+    name="cardz",
+    help="Write, check, try out and publish .cardz solitaire designs.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+
+def fail(message: str) -> typer.Exit:
+    """Print ``cardz: message`` to stderr; the caller raises the returned exit (status 2)."""
+    typer.echo(f"cardz: {message}", err=True)
+    return typer.Exit(USAGE_ERROR)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"cardz {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        Optional[bool],
+        typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit."),
+    ] = None,
+) -> None:
+    """Write, check, try out and publish .cardz solitaire designs."""
+
+
+class OutputFormat(str, enum.Enum):
+    """The output formats of ``cardz lint`` (names of :data:`cardz_tools.reporters.REPORTERS`)."""
+
+    TEXT = "text"
+    CONCISE = "concise"
+    JSON = "json"
+    GITHUB = "github"
+    SARIF = "sarif"
+    JUNIT = "junit"
+
+
+def _split(values: list[str] | None) -> list[str] | None:
+    """``--select CZ3,CZ2 --select CZ1`` -> ``["CZ3", "CZ2", "CZ1"]``."""
+    if not values:
+        return None
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+@app.command()
+def lint(
+    paths: Annotated[list[Path], typer.Argument(help="Design files, or directories to search for *.cardz.")],
+    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")] = OutputFormat.TEXT,
+    select: Annotated[
+        Optional[list[str]], typer.Option("--select", help="Report only these codes or code prefixes (CZ3) or rule names.")
+    ] = None,
+    ignore: Annotated[Optional[list[str]], typer.Option("--ignore", help="Do not report these codes, prefixes or names.")] = None,
+    strict: Annotated[Optional[bool], typer.Option("--strict/--no-strict", help="Warnings fail the run too.")] = None,
+    statistics: Annotated[bool, typer.Option("--statistics", help="Print how often each code occurs instead of the diagnostics.")] = False,
+    output_file: Annotated[Optional[Path], typer.Option("--output-file", "-o", help="Write the report to this file.")] = None,
+) -> None:
+    """Check designs: JSON, schema, references, deal and board (exit 1 on errors)."""
+    try:
+        config = load_config(paths[0]).with_overrides(select=_split(select), ignore=_split(ignore), strict=strict)
+        result = lint_paths(paths, config)
+        to_terminal = output_file is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        options = ReportOptions(color=to_terminal, strict=config.strict)
+        report = statistics_report(result, format.value) if statistics else render(result, format.value, options)
+        if output_file is not None:
+            output_file.write_text(report, encoding="utf-8")
+        else:
+            typer.echo(report, nl=False)
+    except (ConfigError, LintPathError, SchemaUnavailable) as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")) from None
+    except Exception as exc:  # noqa: BLE001 - the promise is "never a traceback"
+        raise fail(f"internal error: {type(exc).__name__}: {exc}") from None
+    raise typer.Exit(result.exit_code)
+
+
+def main() -> None:
+    """Entry point of the ``cardz`` script."""
+    try:
+        app()
+    except Exception as exc:  # noqa: BLE001 - last resort: report in one line, exit 2
+        typer.echo(f"cardz: internal error: {type(exc).__name__}: {exc}", err=True)
+        sys.exit(USAGE_ERROR)
+
+
+# Commands of the other parts go below, one small block each: parse arguments, call library code.

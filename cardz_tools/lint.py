@@ -1,0 +1,194 @@
+"""``cardz lint``: every stage over every file, with the configuration applied.
+
+Per file: read (:mod:`.source`) -> schema (:mod:`.schema`) -> model
+(:mod:`.model`) -> semantic checks (:mod:`.checks`) -> rule expressions. A stage
+runs only when the one before it left usable input: a file that is not JSON has
+no schema errors, a design that fails the schema is not modelled.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from . import diagnostics as dx
+from .checks import run_checks
+from .config import LintConfig
+from .diagnostics import RULES, Diagnostic, Rule, Severity
+from .model import Design, ModelError, build_design
+from .schema import SchemaChecker, check_source
+from .source import SourceFile, load_source
+
+SUFFIX = ".cardz"
+IO_ERROR = "CZ100"
+
+
+class LintPathError(FileNotFoundError):
+    """A path given on the command line does not exist."""
+
+
+@dataclasses.dataclass(frozen=True)
+class FileReport:
+    """The reported diagnostics of one file, with the source (for showing lines)."""
+
+    path: str
+    diagnostics: tuple[Diagnostic, ...]
+    source: SourceFile
+
+
+@dataclasses.dataclass(frozen=True)
+class LintResult:
+    """What a lint run found, file by file in a stable order."""
+
+    files: tuple[FileReport, ...]
+    strict: bool = False
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """All reported diagnostics, by file then position."""
+        return [d for report in self.files for d in report.diagnostics]
+
+    def count(self, severity: Severity) -> int:
+        """How many diagnostics have this severity."""
+        return sum(1 for d in self.diagnostics if d.severity is severity)
+
+    @property
+    def errors(self) -> int:
+        return self.count(Severity.ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return self.count(Severity.WARNING)
+
+    @property
+    def failed(self) -> bool:
+        """Whether the run fails: any error, or any warning under ``--strict``."""
+        return self.errors > 0 or (self.strict and self.warnings > 0)
+
+    @property
+    def exit_code(self) -> int:
+        """0 clean, 1 problems found, 2 a file could not be read."""
+        if any(d.code == IO_ERROR for d in self.diagnostics):
+            return 2
+        return 1 if self.failed else 0
+
+    def statistics(self) -> list[tuple[Rule, int]]:
+        """Each code found with its count, most frequent first."""
+        counts = collections.Counter(d.code for d in self.diagnostics)
+        return [(RULES[code], n) for code, n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+
+
+# ---------------------------------------------------------------- finding files
+
+
+def collect_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The .cardz files named by ``paths`` (directories are searched recursively), sorted, once each.
+
+    :raises LintPathError: for a path that does not exist.
+    """
+    found: dict[str, Path] = {}
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            candidates = [p for p in path.rglob(f"*{SUFFIX}") if p.is_file()]
+        elif path.exists():
+            candidates = [path]
+        else:
+            raise LintPathError(f"{given}: no such file or directory")
+        for candidate in candidates:
+            found.setdefault(display_path(candidate), candidate)
+    return [found[name] for name in sorted(found)]
+
+
+def display_path(path: Path) -> str:
+    """How a file is named in reports: relative to the working directory when inside it, with ``/``."""
+    if path.is_absolute():
+        try:
+            return path.relative_to(Path.cwd()).as_posix()
+        except ValueError:
+            return path.as_posix()
+    return Path(os.path.normpath(path)).as_posix()
+
+
+# ---------------------------------------------------------------- linting
+
+
+def lint_paths(
+    paths: Sequence[str | Path],
+    config: LintConfig | None = None,
+    *,
+    checker: SchemaChecker | None = None,
+) -> LintResult:
+    """Lint files and directories.
+
+    :raises LintPathError: if a path does not exist.
+    :raises cardz_tools.schema.SchemaUnavailable: if the packaged schema is missing.
+    """
+    config = config or LintConfig()
+    reports = []
+    for path in collect_files(paths):
+        source = load_source(path, display_path(path))
+        found = lint_source(source, checker=checker)
+        reports.append(FileReport(source.filename, tuple(_reported(found, source, config, path)), source))
+    return LintResult(tuple(reports), strict=config.strict)
+
+
+def lint_text(text: str, filename: str = "<text>", config: LintConfig | None = None, *, checker: SchemaChecker | None = None) -> list[Diagnostic]:
+    """Lint a design held in memory (editors, tests)."""
+    source = SourceFile.from_text(text, filename)
+    return _reported(lint_source(source, checker=checker), source, config or LintConfig(), None)
+
+
+def lint_source(source: SourceFile, *, checker: SchemaChecker | None = None) -> list[Diagnostic]:
+    """Every diagnostic for one file, unfiltered, in file order."""
+    found = list(source.diagnostics)
+    if source.ok:
+        schema_found = check_source(source, checker)
+        found.extend(schema_found)
+        if not any(d.severity is Severity.ERROR for d in schema_found):
+            design = _model(source, found)
+            if design is not None:
+                found.extend(run_checks(design, source))
+                found.extend(_expression_diagnostics(design, source))
+    return sorted(found, key=Diagnostic.sort_key)
+
+
+def _model(source: SourceFile, found: list[Diagnostic]) -> Design | None:
+    try:
+        return build_design(source.data)
+    except ModelError as exc:
+        found.append(dx.make("CZ299", str(exc), source.filename, span=source.head_span(exc.pointer), pointer=exc.pointer))
+        return None
+
+
+def _expression_diagnostics(design: Design, source: SourceFile) -> list[Diagnostic]:
+    """Diagnostics for the rule expressions of a design (CZ4xx). Not wired yet: returns [].
+
+    It will call ``cardz_tools.expr.check_design(design)``, whose issues each carry
+    ``pointer, start, end, code, message, hint, severity`` (offsets into the
+    decoded expression string), and turn each into a diagnostic at
+    ``source.string_span(pointer, start, end)`` so that the caret sits under the
+    exact sub-expression::
+
+        return [
+            dx.make(issue.code, issue.message, source.filename,
+                    span=source.string_span(issue.pointer, issue.start, issue.end),
+                    pointer=issue.pointer, hint=issue.hint, severity=issue.severity)
+            for issue in check_design(design)
+        ]
+    """
+    return []
+
+
+def _reported(found: list[Diagnostic], source: SourceFile, config: LintConfig, path: Path | None) -> list[Diagnostic]:
+    """The diagnostics the configuration lets through.
+
+    A file that could not be read at all is always reported: ignoring that
+    would pass a broken file.
+    """
+    if not source.ok:
+        return found
+    return [d for d in found if config.reports(d, path)]
