@@ -353,8 +353,11 @@ class _Checker(NodeVisitor):
             if not consts:
                 return NodeInfo(result)
             value = left.const + right.const if op == "+" else left.const - right.const
-            if result == RANK and not 1 <= value <= 13:
+            rank_const = left.const if lt == RANK else right.const
+            if result == RANK and not (1 <= rank_const <= 13 and 1 <= value <= 13):
                 value = math.nan
+            elif lt == RANK and math.isnan(value):
+                value = 0  # Rank − Rank with no rank on a side: as at run time (compiler._rank_sub)
             return NodeInfo(result, value)
         # * / %
         if lt != INT or rt != INT:
