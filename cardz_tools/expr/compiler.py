@@ -141,7 +141,8 @@ def _declared(S: Any, depot: int) -> int:
         suit = declared[depot]
     except (IndexError, KeyError):
         return ABSENT_SUIT
-    return ABSENT_SUIT if suit is None else int(suit)
+    # The engine writes -1 for "nothing declared"; None is accepted too.
+    return int(suit) if suit is not None and 0 <= suit <= 3 else ABSENT_SUIT
 
 
 _SAFE_BUILTINS: dict[str, Any] = {
