@@ -6,7 +6,7 @@ import types
 
 import pytest
 
-from cardz_tools.cards import JOKER, NO_CARD, Rank, Suit, face_up, make_card
+from cardz_tools.cards import JOKER, NO_CARD, Suit, face_up, make_card
 from cardz_tools.expr import DesignEnv, ExprCompileError, Site, check, compile_expr, compile_rule
 from cardz_tools.model import build_design
 

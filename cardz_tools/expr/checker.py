@@ -25,7 +25,7 @@ from .env import DesignEnv
 from .parser import ExprSyntaxError, parse
 from .sites import Site
 from .types import (
-    ABSENT_DEPOT, BOOL, COLOR, DEPOT, DEPOT_OPT, ERROR, GROUP, INT, RANK, Kind, Type, CARD_OPT,
+    ABSENT_DEPOT, BOOL, CARD_OPT, DEPOT, DEPOT_OPT, ERROR, GROUP, INT, RANK, Kind, Type,
 )
 
 __all__ = ["ExprIssue", "Checked", "NodeInfo", "check", "check_design", "NOT_CONST", "design_sites"]
