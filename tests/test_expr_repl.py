@@ -73,3 +73,15 @@ def test_cli_command_prints_carets_and_exits_with_the_status() -> None:
     assert good.output.rstrip().endswith("value: 0")
     missing = runner.invoke(app, ["expr", "true", "--design", "no-such-file.cardz"])
     assert missing.exit_code == 2
+
+
+def test_a_design_with_errors_gives_names_but_no_deal(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    design = tmp_path / "bad.cardz"
+    design.write_text('{"name": "Bad", "depots": [{"name": "stock", "type": "Stock", '
+                      '"acceptRule": {"when": "card.rnk == Ace"}}], '
+                      '"winCondition": {"kind": "allCardsIn", "depots": "stock"}}', encoding="utf-8")
+    checked = run_expr("count(stock) > 0", "win", design)
+    assert checked.exit_code == 0
+    dealt = run_expr("count(stock) > 0", "win", design, seed=1)
+    assert dealt.exit_code == 1
+    assert "CZ402" in dealt.output and "rank" in dealt.output

@@ -43,6 +43,43 @@ def format_issue(text: str, issue: ExprIssue) -> str:
     return "\n".join(lines)
 
 
+def _open(path: pathlib.Path, playable: bool) -> Design | ExprRun:
+    """The design at ``path``, through :func:`cardz_tools.loading.open_design` (lint, variants, model).
+
+    Checking an expression only needs the design's names, so a design with lint errors
+    is still used then, as far as it can be modelled; dealing (``--seed``) needs a clean one.
+    """
+    from ..lint import LintPathError
+    from ..loading import DesignError, open_design
+    from ..reporters import render
+
+    try:
+        return open_design(path).design
+    except LintPathError as error:
+        return ExprRun(str(error), EXIT_USAGE)
+    except DesignError as error:
+        report = render(error.result, "text")
+        design = None if playable else _model_despite_errors(path, error.result)
+        if design is None:
+            return ExprRun(report.rstrip("\n") + "\nthe design has errors: fix them to use it here", EXIT_ERRORS)
+        return design
+
+
+def _model_despite_errors(path: pathlib.Path, result: Any) -> Design | None:
+    from ..model import ModelError, build_design
+    from ..variants import VariantError, flatten
+
+    if not result.files or not isinstance(result.files[0].source.data, dict):
+        return None
+    data = result.files[0].source.data
+    try:
+        if "extends" in data:
+            data, _ = flatten(path)
+        return build_design(data)
+    except (ModelError, VariantError):
+        return None
+
+
 def _deal(design: Design, seed: int) -> Any:
     """The engine's initial state for ``seed``. The engine sits above expressions, hence the late import."""
     from ..engine import Game
@@ -113,12 +150,10 @@ def run_expr(text: str, site: str | Site, design_path: pathlib.Path | None = Non
         return ExprRun(f"unknown site {site!r}; sites: {', '.join(s.value for s in Site)}", EXIT_USAGE)
     design: Design | None = None
     if design_path is not None:
-        from ..engine.play import LoadError, load_design
-
-        try:
-            design = load_design(design_path)
-        except LoadError as error:
-            return ExprRun(str(error), EXIT_USAGE)
+        opened = _open(design_path, playable=seed is not None)
+        if isinstance(opened, ExprRun):
+            return opened
+        design = opened
     if seed is not None and design is None:
         return ExprRun("--seed needs --design: a deal needs a design", EXIT_USAGE)
     env = DesignEnv.from_design(design) if design is not None else DesignEnv()
