@@ -255,3 +255,22 @@ def flatten_command(
     from .variants import run_flatten
 
     raise typer.Exit(run_flatten(file, output, out=sys.stdout, err=sys.stderr))
+
+
+# ---- cardz expr (rule expressions) ----
+from .expr import Site  # noqa: E402
+
+
+@app.command("expr")
+def expr_command(
+    expression: Annotated[str, typer.Argument(help="The expression, in quotes.")],
+    site: Annotated[Site, typer.Option("--site", "-s", help="The rule site that gives the names in scope.")] = Site.ACCEPT,
+    design: Annotated[Optional[Path], typer.Option("--design", "-d", help="Design whose depots and groups are in scope.")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Evaluate on the deal of this seed (needs --design).")] = None,
+) -> None:
+    """Check one rule expression, with a caret under each problem; with --seed, evaluate it on a deal."""
+    from .expr.repl import run_expr
+
+    result = run_expr(expression, site, design, seed)
+    typer.echo(result.output)
+    raise typer.Exit(result.exit_code)
