@@ -10,7 +10,6 @@ rule's reason.
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -35,23 +34,30 @@ class LoadError(Exception):
 
 
 def load_design(path: Path) -> Design:
-    """Read and model a design file, with the linter's diagnostics when the file is not valid.
+    """Read, lint and model a design file; only a design without lint errors is played.
 
-    :raises LoadError: listing what is wrong with the file.
+    :raises LoadError: with the linter's diagnostics (one a line) when the file has errors.
     """
+    from ..diagnostics import Severity
+    from ..lint import FileReport, LintResult, lint_source
+    from ..reporters import ReportOptions, render
+    from ..schema import SchemaUnavailable
+    from ..source import load_source
+
+    source = load_source(path, str(path))
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LoadError(f"{path}: cannot read the design: {exc}") from None
+        found = lint_source(source)
+    except SchemaUnavailable as exc:
+        raise LoadError(f"{path}: cannot check the design: {exc}") from None
+    errors = tuple(d for d in found if d.severity is Severity.ERROR)
+    if errors:
+        result = LintResult((FileReport(source.filename, errors, source),))
+        report = render(result, "concise", ReportOptions(color=False)).rstrip()
+        raise LoadError(f"{path} cannot be played: it has errors\n{report}")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LoadError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
-    try:
-        return build_design(data)
+        return build_design(source.data)
     except ModelError as exc:
-        where = f" (at {exc.pointer})" if exc.pointer else ""
-        raise LoadError(f"{path}: the design is not valid{where}: {exc}; run 'cardz lint {path}' for details") from None
+        raise LoadError(f"{path} cannot be played: {exc}") from None
 
 
 def load_game(path: Path) -> Game:
