@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from cardz_tools.cards import FACE_UP, parse_deck, shuffle, standard_deck
-from cardz_tools.engine import DeckError, Drag, Game, IllegalMoveError, Tap, Termination
+from cardz_tools.engine import DeckError, Drag, Game, IllegalMoveError, RuleError, Tap, Termination
 from cardz_tools.model import build_design
 from .engine_support import load_design
 
@@ -171,3 +171,9 @@ def test_a_wild_card_dealt_names_nothing_and_follows_as_an_ordinary_card() -> No
     drags = [state.describe(m) for m in state.legal_moves() if isinstance(m, Drag)]
     assert drags == ["tab[0] → vane (5♣)"] + [f"tab[1] → vane (8♥, naming {s})" for s in ("Clubs", "Diamonds", "Hearts", "Spades")]
     assert state.why_illegal(Drag("tab[2]", 1, "vane")) == "K♥ does not follow 8♣: it must match in rank or suit"
+
+
+def test_a_rule_that_does_not_compile_is_a_rule_error_naming_where_it_is() -> None:
+    depots = [STOCK, {"name": "pile", "type": "Tableau", "col": 1, "acceptRule": {"when": "card.rnak == 1"}}]
+    with pytest.raises(RuleError, match=r"does not compile.*at /depots/1/acceptRule/when"):
+        design(depots)
