@@ -177,3 +177,35 @@ def test_a_rule_that_does_not_compile_is_a_rule_error_naming_where_it_is() -> No
     depots = [STOCK, {"name": "pile", "type": "Tableau", "col": 1, "acceptRule": {"when": "card.rnak == 1"}}]
     with pytest.raises(RuleError, match=r"does not compile.*at /depots/1/acceptRule/when"):
         design(depots)
+
+
+def test_deal_counts_and_effect_counts_may_be_expressions() -> None:
+    spill = {"when": "count(depot) > 2", "do": [{"kind": "move", "from": "@self", "to": "spill", "count": "count(depot) - 2"}]}
+    depots = [
+        STOCK,
+        {"name": "col", "type": "Tableau", "repeat": 3, "col": 1, "triggers": [spill]},
+        {"name": "spill", "type": "Reserve", "col": 5},
+    ]
+    game = design(depots, dealRules=[{"kind": "dealGroup", "to": "col", "faceUp": "index(depot) + 1"}])
+    state = game.new_initial_state(seed=4)
+    # col[0] gets 1 card, col[1] 2, col[2] 3 -- then its trigger moves the card above the second away
+    assert [len(state.piles[game.index[f"col[{i}]"]]) for i in range(3)] == [1, 2, 2]
+    assert len(state.piles[game.index["spill"]]) == 1
+    assert len(state.piles[0]) == 52 - 6
+
+
+def test_win_and_loss_conditions_written_as_expressions() -> None:
+    depots = [{**STOCK, "draw": {"to": "waste"}}, {"name": "waste", "type": "Waste", "col": 1}]
+    won = design(depots, winCondition={"kind": "when", "when": "count(waste) >= 3"})
+    state = won.new_initial_state(seed=2)
+    for _ in range(3):
+        assert not state.is_terminal()
+        state.apply(Tap("stock"))
+    assert state.outcome().won and state.returns() == [1.0]
+    lost = design(depots, lossCondition={"kind": "when", "when": "count(waste) == 2"}, scoring={"value": "count(stock)"})
+    state = lost.new_initial_state(seed=2)
+    state.apply(Tap("stock"))
+    state.apply(Tap("stock"))
+    outcome = state.outcome()
+    assert (outcome.lost, outcome.termination, outcome.score) == (True, Termination.LOST_CONDITION, 50)
+    assert state.legal_moves() == [] and state.returns() == [0.0]
