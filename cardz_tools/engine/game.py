@@ -152,13 +152,14 @@ class Game:
                     when_cache[key] = compile_rule(rule.when, Site.ACCEPT, design)
                 when = when_cache[key]
             self.accept_when.append(when)
+            rest = residual(when) if when is not None else None
             if rule.never:
                 accepts.append(None)
             elif not rule.follow and rule.wild_rank is None:
-                accepts.append(when or _always)
+                accepts.append(rest or _always)
             else:
                 wild = int(rule.wild_rank) if rule.wild_rank is not None else -1
-                accepts.append(_follow_accepts(when, rule.follow, wild, rule.wild_declares == "suit"))
+                accepts.append(_follow_accepts(rest, rule.follow, wild, rule.wild_declares == "suit"))
         self.accepts: tuple[Accepts | None, ...] = tuple(accepts)
 
         eject_cache: dict[int, Compiled] = {}
