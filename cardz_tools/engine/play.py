@@ -128,6 +128,7 @@ def play_loop(state: State, commands: TextIO, console: Console) -> State:
     """
     session = Session(initial=state.clone(), state=state)
     names = state.game.names
+    echo = not commands.isatty()  # a terminal echoes what is typed; a script does not
     show = True
     console.print(HELP, style="dim")
     while True:
@@ -148,7 +149,8 @@ def play_loop(state: State, commands: TextIO, console: Console) -> State:
             console.print()
             return session.state
         command = line.strip()
-        console.print(command, highlight=False)
+        if echo:
+            console.print(command, highlight=False)
         if not command:
             show = False
             continue
