@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from ..cards import CardSyntaxError, parse_deck
-from ..model import Design, ModelError, build_design
+from ..model import Design, ModelError
 from .deal import DeckError
 from .game import Game
 from .moves import Move
@@ -34,28 +34,22 @@ class LoadError(Exception):
 
 
 def load_design(path: Path) -> Design:
-    """Read, lint and model a design file; only a design without lint errors is played.
+    """Lint, flatten (``extends``) and model a design file through :func:`cardz_tools.loading.open_design`.
 
-    :raises LoadError: with the linter's diagnostics (one a line) when the file has errors.
+    :raises LoadError: with the linter's diagnostics when the design has errors.
     """
-    from ..diagnostics import Severity
-    from ..lint import FileReport, LintResult, lint_source
+    from ..lint import LintPathError
+    from ..loading import DesignError, open_design
     from ..reporters import ReportOptions, render
     from ..schema import SchemaUnavailable
-    from ..source import load_source
 
-    source = load_source(path, str(path))
     try:
-        found = lint_source(source)
-    except SchemaUnavailable as exc:
-        raise LoadError(f"{path}: cannot check the design: {exc}") from None
-    errors = tuple(d for d in found if d.severity is Severity.ERROR)
-    if errors:
-        result = LintResult((FileReport(source.filename, errors, source),))
-        report = render(result, "concise", ReportOptions(color=False)).rstrip()
-        raise LoadError(f"{path} cannot be played: it has errors\n{report}")
-    try:
-        return build_design(source.data)
+        return open_design(path).design
+    except DesignError as exc:
+        report = render(exc.result, "concise", ReportOptions(color=False)).rstrip()
+        raise LoadError(f"{path} cannot be played: it has errors\n{report}") from None
+    except (LintPathError, SchemaUnavailable) as exc:
+        raise LoadError(f"{path}: {exc}") from None
     except ModelError as exc:
         raise LoadError(f"{path} cannot be played: {exc}") from None
 
