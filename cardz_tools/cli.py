@@ -274,3 +274,36 @@ def expr_command(
     result = run_expr(expression, site, design, seed)
     typer.echo(result.output)
     raise typer.Exit(result.exit_code)
+
+
+# ---- engine: cardz deal / cardz play (cardz_tools/engine/play.py) ----
+
+
+@app.command()
+def deal(
+    file: Annotated[Path, typer.Argument(help="The design file.")],
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Deal number: the documented shuffle of the design's deck (random if omitted).")] = None,
+    deck: Annotated[Optional[Path], typer.Option("--deck", help="A deck order file (cards like AS 10H QC), instead of --seed.")] = None,
+) -> None:
+    """Print the board of a deal (exit 1 when the design or the deck cannot be played)."""
+    from .engine.play import LoadError, deal_text
+
+    try:
+        typer.echo(deal_text(file, seed, deck))
+    except LoadError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from None
+
+
+@app.command()
+def play(
+    file: Annotated[Path, typer.Argument(help="The design file.")],
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Deal number (random when neither --seed nor --deck is given).")] = None,
+    deck: Annotated[Optional[Path], typer.Option("--deck", help="A deck order file (cards like AS 10H QC), instead of --seed.")] = None,
+) -> None:
+    """Play a design in the terminal: numbered moves, 'from to', u undo, r restart, q quit."""
+    from rich.console import Console
+
+    from .engine.play import run_play
+
+    raise typer.Exit(run_play(file, seed, deck, sys.stdin, Console()))
