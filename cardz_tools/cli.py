@@ -113,3 +113,18 @@ def main() -> None:
 
 
 # Commands of the other parts go below, one small block each: parse arguments, call library code.
+
+
+# ---------------------------------------------------------------- authoring: from-rules, new
+
+
+@app.command("from-rules")
+def from_rules(
+    rules: Annotated[Path, typer.Argument(help="A rules text (UTF-8) in English, French, Russian or German.")],
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the design to this file (atomically) instead of stdout.")] = None,
+    lang: Annotated[str, typer.Option("--lang", help="The text's language: auto, en, fr, ru or de.")] = "auto",
+) -> None:
+    """Turn a rules text into a .cardz design template; every open decision is a TODO (CZ601)."""
+    from .authoring.rules_text import run_from_rules
+
+    raise typer.Exit(run_from_rules(rules, output, lang))

@@ -129,12 +129,12 @@ def run_from_rules(
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     if lang not in LANGUAGE_CHOICES:
-        print(f"error: --lang must be one of {', '.join(LANGUAGE_CHOICES)}, not {lang!r}", file=err)
+        print(f"cardz: --lang must be one of {', '.join(LANGUAGE_CHOICES)}, not {lang!r}", file=err)
         return 2
     try:
         text = read_text_file(rules)
     except InputError as exc:
-        print(f"error: {exc}", file=err)
+        print(f"cardz: {exc}", file=err)
         return 2
     language = None if lang == "auto" else Language(lang)
     conversion = convert(text, str(rules), language)
@@ -146,7 +146,7 @@ def run_from_rules(
     try:
         write_atomically(output, conversion.to_json())
     except OSError as exc:
-        print(f"error: cannot write {output}: {exc.strerror or exc}", file=err)
+        print(f"cardz: cannot write {output}: {exc.strerror or exc}", file=err)
         return 2
     out.write(report)
     out.write(f"wrote {output}\n")
