@@ -1,0 +1,301 @@
+"""Where the preview gets its data: diagnostics, a sample deal and a quick simulation.
+
+The preview draws on three parts of cardz-tools (the linter, the engine and the
+simulator). Every call into them goes through this module so that the board,
+the page and the watch loop depend only on the small shapes defined here.
+
+INTERIM: the linter (``cardz_tools.lint``) and the engine (``cardz_tools.engine``)
+are not on this branch yet. Until they land:
+
+- :func:`diagnose` reads the file, parses the JSON and models the design, and
+  reports the problems it meets there (CZ1xx, CZ2xx). It does not run the
+  schema, the semantic checks or the expression checker.
+- :func:`sample_board` deals by following ``docs/format.md``'s deal rules on
+  ``cards.shuffle(standard_deck(), seed)``; deal counts written as expressions
+  deal nothing. The engine's ``Game(design).new_initial_state(seed=...)`` will
+  replace it.
+- :func:`quick_summary` calls :func:`cardz_tools.analysis.sim.simulate`, which
+  needs the engine; without it the summary says so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..cards import Card, card_rank, face_down, face_up, shuffle, standard_deck
+from ..diagnostics import Diagnostic, Severity, Span, make
+from ..model import Design, DepotType, ModelError, build_design
+
+Piles = tuple[tuple[Card, ...], ...]
+"""One pile per depot (by depot index), each bottom card first, top card last."""
+
+MAX_FILE_BYTES = 4 * 1024 * 1024
+"""Larger files are not read (the linter's CZ107 bound)."""
+
+
+class SourceUnavailable(RuntimeError):
+    """A part of cardz-tools that the preview needs is not installed on this branch."""
+
+
+# ---------------------------------------------------------------- checking a file
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckedFile:
+    """A file as the preview sees it after one save."""
+
+    path: Path
+    text: str | None
+    """The file's text, or None when it could not be read."""
+    diagnostics: tuple[Diagnostic, ...]
+    design: Design | None
+    """The modelled design, or None when the file does not model."""
+
+    @property
+    def lines(self) -> list[str]:
+        """The text's lines (empty when unreadable)."""
+        return self.text.splitlines() if self.text is not None else []
+
+    @property
+    def has_errors(self) -> bool:
+        """Whether any diagnostic is an error."""
+        return any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+
+def check_file(path: Path) -> CheckedFile:
+    """Read, diagnose and model ``path``; never raises for bad input."""
+    name = str(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return CheckedFile(path, None, (make("CZ100", "the file does not exist (deleted, or being replaced)", name),), None)
+    except OSError as exc:
+        return CheckedFile(path, None, (make("CZ100", f"the file cannot be read: {exc.strerror or exc}", name),), None)
+    text, problems = _decode(raw, name)
+    if text is None:
+        return CheckedFile(path, None, tuple(problems), None)
+    diagnostics = list(problems) + diagnose_text(text, name)
+    design = _model(text)
+    return CheckedFile(path, text, tuple(sorted(diagnostics, key=_order)), design)
+
+
+def diagnose(path: Path) -> list[Diagnostic]:
+    """Every diagnostic for the file at ``path``, errors first by position."""
+    return list(check_file(path).diagnostics)
+
+
+def _order(diagnostic: Diagnostic) -> tuple[int, int, int, str]:
+    return (diagnostic.span.line, diagnostic.span.column, diagnostic.severity.rank, diagnostic.code)
+
+
+def _decode(raw: bytes, name: str) -> tuple[str | None, list[Diagnostic]]:
+    if len(raw) > MAX_FILE_BYTES:
+        return None, [make("CZ107", f"the file is {len(raw)} bytes; at most {MAX_FILE_BYTES} are read", name)]
+    if raw.startswith(b"\xef\xbb\xbf"):
+        return None, [make("CZ102", "the file starts with a byte order mark; save it as UTF-8 without BOM", name)]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        return None, [make("CZ101", f"byte {exc.start} is not valid UTF-8", name, Span.point(line, 1))]
+    if not text.strip():
+        return None, [make("CZ103", "the file is empty", name)]
+    return text, []
+
+
+def diagnose_text(text: str, name: str) -> list[Diagnostic]:
+    """Diagnostics for a design's text.
+
+    INTERIM until ``cardz_tools.lint`` lands: JSON syntax and modelling only.
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return [make("CZ104", exc.msg, name, Span.point(exc.lineno, exc.colno))]
+    except RecursionError:
+        return [make("CZ107", "the JSON nests too deeply", name)]
+    if not isinstance(data, Mapping):
+        return [make("CZ201", "a design is a JSON object { ... }", name)]
+    try:
+        build_design(data)
+    except ModelError as exc:
+        return [make("CZ299", str(exc), name, pointer=exc.pointer)]
+    except RecursionError:
+        return [make("CZ107", "the design nests too deeply", name)]
+    return []
+
+
+def _model(text: str) -> Design | None:
+    try:
+        data = json.loads(text)
+        return build_design(data) if isinstance(data, Mapping) else None
+    except (ValueError, RecursionError):  # JSONDecodeError and ModelError are ValueErrors
+        return None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Excerpt:
+    """The source line of a diagnostic with the span to underline (0-based, end exclusive)."""
+
+    line_number: int
+    text: str
+    start: int
+    end: int
+
+
+def excerpt(lines: Sequence[str], span: Span, width: int = 100) -> Excerpt | None:
+    """The line a span starts on, clipped to ``width`` characters around the span."""
+    if not 1 <= span.line <= len(lines):
+        return None
+    text = lines[span.line - 1].expandtabs(1)
+    start = max(0, min(span.column - 1, len(text)))
+    end = span.end_column - 1 if span.end_line == span.line else len(text)
+    end = max(start + 1, min(end, len(text) + 1))
+    offset = max(0, start - width // 3) if len(text) > width else 0
+    clipped = text[offset : offset + width]
+    return Excerpt(span.line, clipped, start - offset, min(end - offset, width))
+
+
+# ---------------------------------------------------------------- the sample deal
+
+
+def sample_board(design: Design, seed: int) -> Piles:
+    """The piles of deal ``seed``, by depot index, bottom card first.
+
+    INTERIM: follows ``docs/format.md``'s deal rules on
+    ``shuffle(standard_deck(decks, jokers), seed)``; to be replaced by the
+    engine's ``Game(design).new_initial_state(seed=seed)``.
+    """
+    deck = shuffle(standard_deck(design.decks, design.jokers), seed)
+    piles: list[list[Card]] = [[] for _ in design.depots]
+    position = 0
+    for rule in design.deal_rules:
+        if rule.kind == "dealGroup" and rule.to is not None:
+            targets = design.resolve(rule.to) or ()
+            plan = [(_count(rule.face_down), _count(rule.face_up)) for _ in targets]
+            order = _deal_order(targets, plan, rule.round_robin)
+            for depot, up in order:
+                if position >= len(deck):
+                    break
+                card = deck[position]
+                position += 1
+                piles[depot].append(face_up(card) if up else face_down(card))
+        elif rule.kind == "remove":
+            ranks = {int(r) for r in rule.ranks}
+            piles = [[c for c in pile if card_rank(c) not in ranks] for pile in piles]
+    stocks = [d.index for d in design.depots if d.type is DepotType.STOCK]
+    if stocks:
+        rest = [face_down(c) for c in deck[position:]]
+        piles[stocks[0]].extend(reversed(rest))  # the next card in deck order ends on top
+    return tuple(tuple(pile) for pile in piles)
+
+
+def _count(expr: Any) -> int:
+    """A deal count written as an int; expressions count 0 until the engine evaluates them."""
+    if expr is None:
+        return 0
+    try:
+        return max(0, int(str(expr.text).strip()))
+    except ValueError:
+        return 0
+
+
+def _deal_order(targets: Sequence[int], plan: Sequence[tuple[int, int]], round_robin: bool) -> list[tuple[int, bool]]:
+    """(depot, face up) for every card of a dealGroup, in dealing order."""
+    per_depot = [[False] * down + [True] * up for down, up in plan]
+    if not round_robin:
+        return [(depot, up) for depot, cards in zip(targets, per_depot) for up in cards]
+    rounds = max((len(cards) for cards in per_depot), default=0)
+    return [
+        (depot, cards[r]) for r in range(rounds) for depot, cards in zip(targets, per_depot) if r < len(cards)
+    ]
+
+
+# ---------------------------------------------------------------- the quick simulation
+
+
+DEFAULT_PLAYOUTS = 500
+"""Playouts of the quick simulation: a rough win rate (about ±4 points) in a second or two."""
+
+
+class SummaryStatus(enum.Enum):
+    """Where the background simulation of the current save stands."""
+
+    RUNNING = "running"
+    DONE = "done"
+    SKIPPED = "skipped"
+    UNAVAILABLE = "unavailable"
+    FAILED = "failed"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FindingLine:
+    """One finding of the simulation, as reported."""
+
+    kind: str
+    severity: str
+    message: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Summary:
+    """The quick simulation summary the preview shows."""
+
+    status: SummaryStatus
+    message: str = ""
+    playouts: int = 0
+    wins: int = 0
+    win_rate: float = 0.0
+    win_rate_interval: tuple[float, float] = (0.0, 0.0)
+    stuck_at_deal: int = 0
+    non_terminating: int = 0
+    findings: tuple[FindingLine, ...] = ()
+    elapsed_s: float = 0.0
+
+    @classmethod
+    def from_report(cls, report: Mapping[str, Any]) -> Summary:
+        """Build from :meth:`cardz_tools.analysis.sim.SimReport.to_dict` output."""
+        low, high = report.get("win_rate_interval", (0.0, 0.0))
+        return cls(
+            status=SummaryStatus.DONE,
+            playouts=int(report.get("playouts", 0)),
+            wins=int(report.get("wins", 0)),
+            win_rate=float(report.get("win_rate", 0.0)),
+            win_rate_interval=(float(low), float(high)),
+            stuck_at_deal=int(report.get("stuck_at_deal", 0)),
+            non_terminating=int(report.get("non_terminating", 0)),
+            findings=tuple(
+                FindingLine(str(f.get("kind", "")), str(f.get("severity", "")), str(f.get("message", "")))
+                for f in report.get("findings", ())
+            ),
+            elapsed_s=float(report.get("elapsed_s", 0.0)),
+        )
+
+
+def quick_summary(design_json: str, playouts: int, seed: int) -> Summary:
+    """Random playouts of a design in this process, summarised.
+
+    :raises SourceUnavailable: when the engine is not installed.
+    """
+    try:
+        import cardz_tools.engine  # noqa: F401  (the simulator imports it lazily)
+    except ImportError as exc:
+        raise SourceUnavailable("the engine (cardz_tools.engine) is not installed yet") from exc
+    from ..analysis.sim import simulate
+
+    return Summary.from_report(simulate(design_json, playouts, seed, workers=1).to_dict())
+
+
+def safe_summary(design_json: str, playouts: int, seed: int) -> Summary:
+    """:func:`quick_summary` that reports every failure as a summary instead of raising."""
+    try:
+        return quick_summary(design_json, playouts, seed)
+    except SourceUnavailable as exc:
+        return Summary(SummaryStatus.UNAVAILABLE, str(exc))
+    except Exception as exc:  # a design the engine cannot play must not stop the preview
+        return Summary(SummaryStatus.FAILED, f"{type(exc).__name__}: {exc}")

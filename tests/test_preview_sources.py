@@ -1,0 +1,127 @@
+"""The preview's data sources: checking a file, the sample deal, the quick summary's shapes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardz_tools.cards import card_rank, identity, is_face_up, same_cards, shuffle, standard_deck
+from cardz_tools.diagnostics import Span
+from cardz_tools.preview.sources import (
+    Summary,
+    SummaryStatus,
+    check_file,
+    diagnose,
+    excerpt,
+    safe_summary,
+    sample_board,
+)
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+
+
+@pytest.mark.parametrize("name", ["monte-carlo.cardz", "weathervane.cardz"])
+def test_seed_designs_check_clean_and_model(name: str) -> None:
+    checked = check_file(GAMES / name)
+    assert checked.diagnostics == () and checked.design is not None and not checked.has_errors
+
+
+@pytest.mark.parametrize(
+    "content, code",
+    [
+        (b"", "CZ103"),
+        (b"\xef\xbb\xbf{}", "CZ102"),
+        (b'{"name": "\xff"}', "CZ101"),
+        (b'{\n  "name": "x",\n  "depots": [\n', "CZ104"),
+        (b"[1, 2]", "CZ201"),
+        (b'{"name": "x", "depots": [{"name": "a", "type": "Nowhere"}], "winCondition": {}}', "CZ299"),
+    ],
+)
+def test_bad_files_give_a_diagnostic_and_no_design(tmp_path: Path, content: bytes, code: str) -> None:
+    path = tmp_path / "bad.cardz"
+    path.write_bytes(content)
+    checked = check_file(path)
+    assert [d.code for d in checked.diagnostics] == [code]
+    assert checked.design is None and checked.has_errors
+
+
+def test_a_missing_file_is_a_diagnostic(tmp_path: Path) -> None:
+    assert [d.code for d in diagnose(tmp_path / "gone.cardz")] == ["CZ100"]
+
+
+def test_json_syntax_errors_point_at_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.cardz"
+    path.write_text('{\n  "name": "x",\n  "depots" [\n', encoding="utf-8")
+    (diagnostic,) = diagnose(path)
+    assert (diagnostic.span.line, diagnostic.span.column) == (3, 12)
+
+
+def test_excerpt_clips_long_lines_around_the_span() -> None:
+    line = "x" * 300 + "HERE" + "y" * 300
+    shown = excerpt([line], Span(1, 301, 1, 305), width=60)
+    assert shown is not None and len(shown.text) == 60
+    assert shown.text[shown.start : shown.end] == "HERE"
+    assert excerpt(["short"], Span(4, 1, 4, 2)) is None
+
+
+def test_monte_carlo_deal_fills_the_grid_and_stocks_the_rest_in_deck_order() -> None:
+    design = check_file(GAMES / "monte-carlo.cardz").design
+    assert design is not None
+    piles = sample_board(design, 42)
+    deck = shuffle(standard_deck(), 42)
+    cells = design.resolve("cell")
+    assert cells is not None
+    assert [identity(piles[i][0]) for i in cells] == deck[:25]
+    assert all(len(piles[i]) == 1 and is_face_up(piles[i][0]) for i in cells)
+    stock = piles[design.depot_named("stock").index]
+    assert len(stock) == 27 and not any(is_face_up(c) for c in stock)
+    assert identity(stock[-1]) == deck[25]  # the next card in deck order is the stock's top
+    assert same_cards([c for pile in piles for c in pile], standard_deck())
+
+
+def test_weathervane_deal_is_round_robin_face_down_then_face_up() -> None:
+    design = check_file(GAMES / "weathervane.cardz").design
+    assert design is not None
+    piles = sample_board(design, 9)
+    deck = shuffle(standard_deck(), 9)
+    tabs = design.resolve("tab")
+    assert tabs is not None
+    for column, depot in enumerate(tabs):
+        pile = piles[depot]
+        assert [is_face_up(c) for c in pile] == [False] * 5 + [True]
+        assert identity(pile[0]) == deck[column]  # round robin: the first round gives each column one card
+        assert identity(pile[-1]) == deck[35 + column]
+    vane = piles[design.depot_named("vane").index]
+    assert [identity(c) for c in vane] == [deck[42]] and is_face_up(vane[0])
+    assert len(piles[design.depot_named("stock").index]) == 9
+    assert sample_board(design, 9) == piles and sample_board(design, 10) != piles
+
+
+def test_remove_rule_takes_ranks_off_the_board(tmp_path: Path) -> None:
+    path = tmp_path / "gaps.cardz"
+    path.write_text(
+        '{"name": "Gaps", "depots": [{"name": "cell", "type": "Tableau", "repeat": 52, "perRow": 13}],'
+        ' "dealRules": [{"kind": "dealGroup", "to": "cell", "faceUp": 1}, {"kind": "remove", "ranks": ["Ace"]}],'
+        ' "winCondition": {"kind": "when", "when": "false"}}',
+        encoding="utf-8",
+    )
+    design = check_file(path).design
+    assert design is not None
+    piles = sample_board(design, 1)
+    assert sum(len(p) for p in piles) == 48 and all(card_rank(c) != 1 for p in piles for c in p)
+
+
+def test_summary_from_a_sim_report() -> None:
+    summary = Summary.from_report(
+        {"playouts": 200, "wins": 30, "win_rate": 0.15, "win_rate_interval": [0.1, 0.2], "stuck_at_deal": 2,
+         "non_terminating": 0, "findings": [{"kind": "never-won", "severity": "warning", "message": "m"}],
+         "elapsed_s": 1.5}
+    )
+    assert summary.status is SummaryStatus.DONE and summary.win_rate_interval == (0.1, 0.2)
+    assert summary.findings[0].kind == "never-won" and summary.stuck_at_deal == 2
+
+
+def test_safe_summary_never_raises() -> None:
+    summary = safe_summary("{not json", 5, 0)
+    assert summary.status in (SummaryStatus.UNAVAILABLE, SummaryStatus.FAILED) and summary.message
