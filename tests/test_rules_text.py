@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cardz_tools.authoring import files
+from cardz_tools import fmt
 from cardz_tools.authoring.lexicon import Family, Language
 from cardz_tools.authoring.reading import Quantity, SentenceKind, analyse, detect_language, extract, numberise, split_sentences
 from cardz_tools.authoring.rules_text import convert, format_report, run_from_rules
@@ -366,7 +366,7 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path, mon
     def fail(*_: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(files.os, "replace", fail)
+    monkeypatch.setattr(fmt.os, "replace", fail)
     code, _, err = _run(RULES / "monte-carlo-rules-en.txt", target)
     assert code == 2 and "No space left" in err
     assert target.read_text(encoding="utf-8") == "old"

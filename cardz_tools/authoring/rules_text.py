@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..model import build_design
-from .files import InputError, read_text_file, write_atomically
+from ..fmt import format_text, write_atomic
+from .files import InputError, read_text_file
 from .lexicon import Language
 from .reading import Analysis, SentenceKind, analyse
 from .skeletons import build
@@ -47,8 +48,8 @@ class Conversion:
     """Expressions to start from for the placeholder rules."""
 
     def to_json(self) -> str:
-        """The design as the text of a .cardz file."""
-        return json.dumps(self.design, ensure_ascii=False, indent=2) + "\n"
+        """The design as the text of a .cardz file, in the canonical layout of ``cardz fmt``."""
+        return format_text(json.dumps(self.design, ensure_ascii=False))
 
 
 def convert(text: str, source_name: str = "", language: Language | None = None) -> Conversion:
@@ -144,7 +145,7 @@ def run_from_rules(
         err.write(report)
         return 0
     try:
-        write_atomically(output, conversion.to_json())
+        write_atomic(Path(output), conversion.to_json())
     except OSError as exc:
         print(f"cardz: cannot write {output}: {exc.strerror or exc}", file=err)
         return 2

@@ -147,7 +147,7 @@ class Draft:
         and, with the docs section of the family, to :attr:`examples`. ``like`` names a depot
         whose TODO already explains the same rule (a castle's rows).
         """
-        head = f"write {key}.when of '{depot}' (\"{PLACEHOLDER}\" is a placeholder): "
+        head = f"write when (\"{PLACEHOLDER}\" is a placeholder): "
         body = f"as for '{like}'." if like else f"{what}."
         if example and not like:
             self.examples.append(f"{key}.when of '{depot}': {example}")
@@ -273,8 +273,7 @@ def _gaps(draft: Draft, design: Json) -> None:
             "fanDirection": "None",
             "acceptRule": draft.placeholder_rule(
                 "cell", "acceptRule",
-                "a card may move into a gap when it is the same suit as, and one rank above, the card to the left "
-                "of the gap; any Two may move into a gap in the first column",
+                "a gap takes the card of the same suit one rank above the card on its left; the leftmost gap takes any Two",
                 "`empty(depot) && (col(depot) == 0 ? card.rank == Two : !empty(left(depot)) && "
                 "card.suit == top(left(depot)).suit && card.rank == top(left(depot)).rank + 1)`",
                 single=True,
