@@ -339,7 +339,7 @@ def _castle(draft: Draft, design: Json) -> None:
             "repeat": pairs - level, "fanDirection": "Right", "ejectRule": "locked",
             "acceptRule": draft.placeholder_rule(
                 f"triangle{level}", "acceptRule",
-                "a triangle is two cards of the same rank or of the same suit, and its value may not exceed what the floor under it carries",
+                "two cards of one rank or one suit, worth no more than the floor under it carries",
                 "`count(depot) < 2 && (empty(depot) || card.rank == top.rank || card.suit == top.suit)`",
                 like="triangle0" if level else None,
                 single=True,
@@ -351,7 +351,7 @@ def _castle(draft: Draft, design: Json) -> None:
                 "repeat": pairs - 1 - level, "fanDirection": "None", "ejectRule": "locked",
                 "acceptRule": draft.placeholder_rule(
                     f"floor{level}", "acceptRule",
-                    "a floor card lies across two finished triangles; it carries the lower of their values (an Ace carries any value)",
+                    "a floor card lies across two finished triangles; it carries the weaker one's value (an Ace: any)",
                     like="floor0" if level else None,
                     single=True,
                 ),
