@@ -128,3 +128,16 @@ def from_rules(
     from .authoring.rules_text import run_from_rules
 
     raise typer.Exit(run_from_rules(rules, output, lang))
+
+
+@app.command("new")
+def new(
+    name: Annotated[Optional[str], typer.Argument(help="The new game's name.")] = None,
+    template: Annotated[str, typer.Option("--template", "-t", help="The starting design (see --list).")] = "klondike",
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="The file to write ('-': stdout); default NAME.cardz here.")] = None,
+    list_templates: Annotated[bool, typer.Option("--list", help="List the templates and exit.")] = False,
+) -> None:
+    """Start a new design from a template (one per family of board)."""
+    from .authoring.new import run_new
+
+    raise typer.Exit(run_new(name, template, output, list_templates))
