@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any

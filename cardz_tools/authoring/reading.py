@@ -18,7 +18,6 @@ import dataclasses
 import enum
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from . import lexicon as lx
 from .lexicon import Family, Language, compile_pattern, normalise
@@ -189,12 +188,15 @@ def detect_language(text: str) -> LanguageGuess:
         return LanguageGuess(
             Language.RU, True, f"{100 * cyrillic // len(letters)}% of the {len(letters)} letters are Cyrillic"
         )
-    words = _WORD.findall(normalise(text))
+    lowered = normalise(text)
+    words = _WORD.findall(lowered)
+    letters_seen = collections.Counter(lowered)
     scores: dict[Language, int] = {}
     details: list[str] = []
     for language in (Language.EN, Language.FR, Language.DE):
-        counts = collections.Counter(w for w in words if w in lx.STOP_WORDS[language])
-        special = sum(1 for c in normalise(text) if c in lx.LETTERS_ONLY_IN.get(language, ""))
+        stop_words = lx.STOP_WORDS[language]
+        counts = collections.Counter(w for w in words if w in stop_words)
+        special = sum(letters_seen[c] for c in lx.LETTERS_ONLY_IN.get(language, ""))
         scores[language] = sum(counts.values()) + special // 4
         top = ", ".join(f"{w} {n}" for w, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:4])
         extra = f"; {special} letters like {lx.LETTERS_ONLY_IN[language][:4]}" if special else ""

@@ -169,18 +169,23 @@ class Draft:
 # ------------------------------------------------------------------ shared parts
 
 
+def _between(low: int, high: int) -> Callable[[int | str], bool]:
+    """A check that a value is an int from ``low`` to ``high``."""
+    return lambda value: isinstance(value, int) and low <= value <= high
+
+
 def _decks_and_jokers(draft: Draft, default_decks: int = 1) -> tuple[int, int]:
     decks = int(
         draft.number(
-            Quantity.DECKS, default_decks, "decks", quiet_default=default_decks == 1, valid=lambda v: isinstance(v, int) and 1 <= v <= 8
+            Quantity.DECKS, default_decks, "decks", quiet_default=default_decks == 1, valid=_between(1, 8)
         )
     )
     jokers_stated = draft.analysis.values(Quantity.JOKERS)
     per_deck = draft.analysis.values(Quantity.JOKERS_PER_DECK)
     if jokers_stated or not per_deck:
-        jokers = int(draft.number(Quantity.JOKERS, 0, "jokers", quiet_default=True, valid=lambda v: isinstance(v, int) and 0 <= v <= 16))
+        jokers = int(draft.number(Quantity.JOKERS, 0, "jokers", quiet_default=True, valid=_between(0, 16)))
         for fact in per_deck:
-            agrees = fact.value * decks == jokers  # type: ignore[operator]
+            agrees = int(fact.value) * decks == jokers
             draft.outcomes[fact.sentence].append(
                 f"jokers = {fact.value} per deck × {decks} decks" + (" (agrees)" if agrees else " (conflicts; not used)")
             )
@@ -222,7 +227,7 @@ def _spread(total: int, piles: int) -> int | str:
 def _pairing_grid(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
     size = 52 * decks + jokers
-    fits = lambda v: isinstance(v, int) and 2 <= v <= 13  # noqa: E731
+    fits = _between(2, 13)  # noqa: E731
     rows = int(draft.number(Quantity.GRID_ROWS, 5, "grid rows", valid=fits))
     cols = int(draft.number(Quantity.GRID_COLUMNS, 5, "grid columns", valid=fits))
     if rows * cols > size:
@@ -260,8 +265,8 @@ def _pairing_grid(draft: Draft, design: Json) -> None:
 def _gaps(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
     size = 52 * decks + jokers
-    rows = int(draft.number(Quantity.GRID_ROWS, 4, "grid rows", valid=lambda v: isinstance(v, int) and 1 <= v <= 16))
-    cols = int(draft.number(Quantity.GRID_COLUMNS, 13, "grid columns", valid=lambda v: isinstance(v, int) and 2 <= v <= 26))
+    rows = int(draft.number(Quantity.GRID_ROWS, 4, "grid rows", valid=_between(1, 16)))
+    cols = int(draft.number(Quantity.GRID_COLUMNS, 13, "grid columns", valid=_between(2, 26)))
     if rows * cols > size:
         draft.open(f"a {rows}×{cols} grid needs more cards than the deck holds; 4×13 was used — decide.")
         rows, cols = 4, 13
@@ -323,10 +328,10 @@ def _castle(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft, default_decks=2)
     first_row = draft.number(
         Quantity.FIRST_ROW_CARDS, 12, "cards in the bottom row of triangles",
-        valid=lambda v: isinstance(v, int) and v % 2 == 0 and 4 <= v <= 16,
+        valid=lambda value: _between(4, 16)(value) and int(value) % 2 == 0,
     )
     pairs = int(first_row) // 2
-    hand = int(draft.number(Quantity.OPEN_CARDS, 5, "open cards", valid=lambda v: isinstance(v, int) and 1 <= v <= 10))
+    hand = int(draft.number(Quantity.OPEN_CARDS, 5, "open cards", valid=_between(1, 10)))
     draft.notes.append(
         f"board: house of cards: triangle rows of {', '.join(str(pairs - k) for k in range(pairs))} pairs, "
         f"floor rows of {', '.join(str(pairs - 1 - k) for k in range(pairs - 1)) or 'none'}, {hand} open cards, a stock"
@@ -370,7 +375,7 @@ def _castle(draft: Draft, design: Json) -> None:
 
 def _klondike(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=lambda v: isinstance(v, int) and 1 <= v <= 13))
+    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=_between(1, 13)))
     count = draft.number(Quantity.DRAW_COUNT, 1, "cards turned per tap on the stock")
     redeals = draft.number(Quantity.REDEALS, "unlimited", "redeals")
     down = draft.number(Quantity.FACE_DOWN, "col(depot)", "face-down cards per column (`col(depot)`: 0, 1, 2 … from the left)")
@@ -396,8 +401,8 @@ def _klondike(draft: Draft, design: Json) -> None:
 
 def _freecell(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
-    cells = int(draft.number(Quantity.FREE_CELLS, 4, "free cells", valid=lambda v: isinstance(v, int) and 1 <= v <= 10))
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 8, "tableau columns", valid=lambda v: isinstance(v, int) and 1 <= v <= 13))
+    cells = int(draft.number(Quantity.FREE_CELLS, 4, "free cells", valid=_between(1, 10)))
+    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 8, "tableau columns", valid=_between(1, 13)))
     draft.notes.append("board: free cells, foundations and tableau columns, every card dealt face up (FreeCell)")
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = [
@@ -416,8 +421,8 @@ def _freecell(draft: Draft, design: Json) -> None:
 
 def _golf(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=lambda v: isinstance(v, int) and 1 <= v <= 13))
-    per_column = int(draft.number(Quantity.CARDS_PER_COLUMN, 5, "cards per column", valid=lambda v: isinstance(v, int) and 1 <= v <= 8))
+    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=_between(1, 13)))
+    per_column = int(draft.number(Quantity.CARDS_PER_COLUMN, 5, "cards per column", valid=_between(1, 8)))
     draft.notes.append("board: single foundation fed from the tableau and the stock (Golf)")
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = [
@@ -436,7 +441,7 @@ def _golf(draft: Draft, design: Json) -> None:
 
 def _spider(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft, default_decks=2)
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 10, "tableau columns", valid=lambda v: isinstance(v, int) and 1 <= v <= 13))
+    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 10, "tableau columns", valid=_between(1, 13)))
     down = draft.number(Quantity.FACE_DOWN, "col(depot) < 4 ? 5 : 4", "face-down cards per column")
     draft.notes.append("board: Spider: tableau columns, a stock that deals a row, foundations for finished King-to-Ace runs")
     design["decks"], design["jokers"] = decks, jokers
@@ -460,7 +465,7 @@ def _spider(draft: Draft, design: Json) -> None:
 
 def _canfield(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 4, "tableau columns", valid=lambda v: isinstance(v, int) and 1 <= v <= 10))
+    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 4, "tableau columns", valid=_between(1, 10)))
     count = draft.number(Quantity.DRAW_COUNT, 3, "cards turned per tap on the stock")
     redeals = draft.number(Quantity.REDEALS, "unlimited", "redeals")
     draft.notes.append("board: Canfield: a 13-card reserve, foundations, tableau, stock and waste")
@@ -502,7 +507,7 @@ def _accordion(draft: Draft, design: Json) -> None:
 
 def _pyramid(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
-    rows = int(draft.number(Quantity.GRID_ROWS, 7, "pyramid rows", valid=lambda v: isinstance(v, int) and 2 <= v <= 9))
+    rows = int(draft.number(Quantity.GRID_ROWS, 7, "pyramid rows", valid=_between(2, 9)))
     draft.notes.append("board: a pyramid of rows 1..n, stock, waste and a discard pile")
     depots: list[Json] = []
     for row in range(rows):
@@ -524,7 +529,7 @@ def _pyramid(draft: Draft, design: Json) -> None:
 
 def _other(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=lambda v: isinstance(v, int) and 1 <= v <= 13))
+    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=_between(1, 13)))
     per_column = draft.number(Quantity.CARDS_PER_COLUMN, 1, "face-up cards per column")
     draft.notes.append("board: a generic start (stock, waste, four foundations, tableau): the family was not recognised")
     design["decks"], design["jokers"] = decks, jokers
