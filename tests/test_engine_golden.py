@@ -18,7 +18,7 @@ import pytest
 from cardz_tools.cards import RANKS, SUITS, Card, make_card, parse_deck
 from cardz_tools.engine import Game, State
 from cardz_tools.engine.notation import parse_move
-from engine_support import load_design
+from tests.engine_support import load_design
 
 GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = bool(os.environ.get("CARDZ_REGEN_GOLDEN"))

@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.console import Console
 
 from cardz_tools.engine.play import deal_text, run_play
-from engine_support import GAMES
+from tests.engine_support import GAMES
 
 
 def run(game: str, script: str, seed: int | None = 12, deck: Path | None = None) -> tuple[int, str]:

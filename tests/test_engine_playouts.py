@@ -8,7 +8,7 @@ import pytest
 from bench.reference_games import monte_carlo_playout, weathervane_playout
 from cardz_tools.cards import SplitMix64
 from cardz_tools.engine import Game, State
-from engine_support import load_design
+from tests.engine_support import load_design
 
 MAX_MOVES = 10_000
 

@@ -10,7 +10,7 @@ import pytest
 from cardz_tools.cards import FACE_UP, parse_deck, shuffle, standard_deck
 from cardz_tools.engine import DeckError, Drag, Game, IllegalMoveError, Tap, Termination
 from cardz_tools.model import build_design
-from engine_support import load_design
+from tests.engine_support import load_design
 
 
 def design(depots: list[dict[str, Any]], **top: Any) -> Game:
