@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -414,3 +415,22 @@ def test_every_family_skeleton_is_valid(family: Family) -> None:
     assert structural_problems(result.design) == []
     assert placeholders_without_todo(result.design) == []
     assert result.todos  # every skeleton leaves at least the rules it cannot derive
+
+
+ALL_TEXTS = {**{f.value: t for f, t in FAMILY_TEXTS.items()}, "freecell": ENGLISH_FREECELL,
+             "montana": (RULES / "montana-rules-ru.txt").read_text(encoding="utf-8"),
+             "castle": (RULES / "chateau-de-cartes-rules-fr.txt").read_text(encoding="utf-8")}
+
+
+@pytest.mark.parametrize("key", list(ALL_TEXTS))
+def test_suggested_expressions_check_in_place(key: str) -> None:
+    """Every expression the report suggests for a placeholder passes the expression checker where it goes."""
+    result = convert(ALL_TEXTS[key], "game.txt")
+    assert result.examples
+    design = json.loads(result.to_json())
+    for example in result.examples:
+        match = re.fullmatch(r"(acceptRule|ejectRule)\.when of '(\w+)': `(.+)`", example)
+        assert match, example
+        _spec(design, match[2])[match[1]]["when"] = match[3]
+    found = lint_text(json.dumps(design), "game.cardz")
+    assert [f"{d.code} {d.pointer} {d.message}" for d in found if d.code.startswith("CZ4")] == []

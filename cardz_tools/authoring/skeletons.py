@@ -279,7 +279,7 @@ def _gaps(draft: Draft, design: Json) -> None:
             "acceptRule": draft.placeholder_rule(
                 "cell", "acceptRule",
                 "a gap takes the card of the same suit one rank above the card on its left; the leftmost gap takes any Two",
-                "`empty(depot) && (col(depot) == 0 ? card.rank == Two : !empty(left(depot)) && "
+                "`empty(depot) && (col(depot) == 0 ? card.rank == Two : exists(left(depot)) && !empty(left(depot)) && "
                 "card.suit == top(left(depot)).suit && card.rank == top(left(depot)).rank + 1)`",
                 single=True,
             ),
@@ -429,7 +429,7 @@ def _golf(draft: Draft, design: Json) -> None:
         _stock(0, 0, "foundation", 1, 0),
         {"name": "foundation", "type": "Foundation", "col": 2, "row": 0, "ejectRule": "locked",
          "acceptRule": draft.placeholder_rule("foundation", "acceptRule", "a card one rank above or below the top card",
-                                              "`card.rank == top.rank + 1 || card.rank == top.rank - 1`", single=True)},
+                                              "`!empty(depot) && top.rank != King && (card.rank == top.rank + 1 || card.rank == top.rank - 1)`", single=True)},
         {"name": "tableau", "type": "Tableau", "col": 0, "row": 1, "repeat": columns, "acceptRule": "none", "ejectRule": "topOnly"},
     ]
     design["dealRules"] = [
@@ -475,7 +475,7 @@ def _canfield(draft: Draft, design: Json) -> None:
         {"name": "waste", "type": "Waste", "col": 1, "row": 0, "acceptRule": "none", "ejectRule": "topOnly"},
         {"name": "foundation", "type": "Foundation", "col": 3, "row": 0, "repeat": 4 * decks, "ejectRule": "topOnly",
          "acceptRule": draft.placeholder_rule("foundation", "acceptRule", "foundations build up by suit from the base rank",
-                                              "`card.suit == top.suit && card.rank == top.rank + 1`", single=True)},
+                                              "`!empty(depot) && card.suit == top.suit && card.rank == top.rank + 1`", single=True)},
         {"name": "reserve", "type": "Reserve", "col": 0, "row": 1, "acceptRule": "none", "ejectRule": "topOnly", "autoFlipTop": True},
         {"name": "tableau", "type": "Tableau", "col": 2, "row": 1, "repeat": columns, "ejectRule": "faceUp",
          "acceptRule": draft.placeholder_rule("tableau", "acceptRule", "columns build down in alternating colours",
@@ -514,7 +514,7 @@ def _pyramid(draft: Draft, design: Json) -> None:
         depots.append({"name": f"pyramid{row}", "type": "Tableau", "col": (rows - 1 - row) / 2, "row": row / 2, "repeat": row + 1,
                        "fanDirection": "None", "acceptRule": "none",
                        "ejectRule": draft.placeholder_rule(f"pyramid{row}", "ejectRule", "a card is free when no card of the row below covers it",
-                                                           "`!covered(depot)`", like="pyramid0" if row else None)})
+                                                           None, like="pyramid0" if row else None)})
     depots += [
         _stock(rows + 1, 0, "waste", 1, 0),
         {"name": "waste", "type": "Waste", "col": rows + 1, "row": 1.5, "acceptRule": "none", "ejectRule": "topOnly"},
