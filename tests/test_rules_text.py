@@ -255,6 +255,8 @@ def test_number_words_become_digits(text: str, language: Language, expected: str
         ("Выложить четыре ряда по 13.", Language.RU, {Quantity.GRID_ROWS: 4, Quantity.GRID_COLUMNS: 13}),
         ("Play with two decks and four jokers.", Language.EN, {Quantity.DECKS: 2, Quantity.JOKERS: 4}),
         ("Deux paquets, chaque paquet contient un joker.", Language.FR, {Quantity.DECKS: 2, Quantity.JOKERS_PER_DECK: 1}),
+        ("On joue avec un seul paquet et quatre jokers.", Language.FR, {Quantity.DECKS: 1, Quantity.JOKERS: 4}),
+        ("Gespielt wird mit nur einem Kartenspiel und zwei Jokern.", Language.DE, {Quantity.DECKS: 1, Quantity.JOKERS: 2}),
         ("Die Karten werden in sieben Stapeln ausgelegt.", Language.DE, {Quantity.TABLEAU_COLUMNS: 7}),
         ("Deal 28 cards in seven columns with 6 cards face down.", Language.EN, {Quantity.TABLEAU_COLUMNS: 7, Quantity.FACE_DOWN: 6}),
         ("Keep the remaining 24 cards in the stock.", Language.EN, {Quantity.STOCK: 24, Quantity.DECKS: None}),

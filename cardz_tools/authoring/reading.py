@@ -278,6 +278,8 @@ def detect_family(sentences: Sequence[Sentence]) -> tuple[FamilyGuess, frozenset
 
 _TENS = {20, 30, 40, 50}
 _TIMES_AS = {Language.EN: "times", Language.FR: "fois", Language.RU: "раз", Language.DE: "mal"}
+_SINGLE = re.compile(r"(?<!\w)(?:un seul|une seule|ein einzige[snmr]?|eine einzige|nur eine[mnrs]?)(?!\w)")
+"""Where French and German articles are numbers after all: "un seul paquet", "nur ein Kartenspiel"."""
 _GERMAN_COMPOUND = re.compile(r"(?<!\w)(ein|zwei|drei|vier|fünf|sechs|sieben|acht|neun)und(zwanzig|dreißig|vierzig|fünfzig)(?!\w)")
 
 
@@ -303,6 +305,7 @@ def numberise(text: str, language: Language | None = None) -> str:
     text = re.sub(r"(\d)\s*[x×х]\s*(\d)", r"\1 × \2", text)
     de = lx.NUMBER_WORDS[Language.DE]
     text = _GERMAN_COMPOUND.sub(lambda m: str(de[m.group(1) if m.group(1) != "ein" else "eins"] + de[m.group(2)]), text)
+    text = _SINGLE.sub("1", text)
     table = _number_words(language)
     words = sorted(table, key=len, reverse=True)
     pattern = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, words)) + r")(?!\w)")
