@@ -366,9 +366,15 @@ def _castle(draft: Draft, design: Json) -> None:
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = depots
     design["dealRules"] = [{"kind": "dealGroup", "to": "hand", "faceUp": 1}]
-    draft.open(f"say how a used open card is replaced from the stock, and write the tap that replaces all {hand} open cards (their value is lost) as a stock action.")
+    draft.open(
+        f"write how a used open card is replaced from the stock (a trigger on 'hand') and the stock's tap that replaces "
+        f"all {hand} open cards, whose value is lost (an action). See docs/format.md, How to express Château de cartes."
+    )
     if jokers:
-        draft.open("say what a joker does (a joker that is dealt blows away the cards of the top floor): the format has no effect for it yet.")
+        draft.open(
+            "write what a joker does: one that reaches the open cards blows away the top storey (a trigger on 'hand' "
+            "with `move` effects). See docs/format.md, How to express Château de cartes."
+        )
     design["winCondition"] = {"kind": "when", "when": NEVER}
     draft.open(f"write winCondition.when (\"{NEVER}\" is a placeholder): the castle is complete, e.g. `count(triangle{pairs - 1}) == 2`.")
 
