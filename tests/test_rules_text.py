@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardz_tools import fmt
 from cardz_tools.authoring.lexicon import Family, Language
@@ -437,3 +439,19 @@ def test_suggested_expressions_check_in_place(key: str) -> None:
         _spec(design, match[2])[match[1]]["when"] = match[3]
     found = lint_text(json.dumps(design), "game.cardz")
     assert [f"{d.code} {d.pointer} {d.message}" for d in found if d.code.startswith("CZ4")] == []
+
+
+WORDS = st.sampled_from(
+    "deal decks jokers rows columns stock redeal twice five by 5x5 13 0 99 1000 free cells pairs touch "
+    "Montana пробел четырьмя рядами по дважды château de cartes étage paquets Stapeln verdeckt zweimal "
+    "Goal: Цель: . ! ? \n - • 1. x × = aces тузов убирают remove".split(" ")
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(WORDS, max_size=60).map(" ".join))
+def test_any_text_gives_a_valid_design_and_honest_todos(text: str) -> None:
+    result = convert(text, "fuzz.txt")
+    assert structural_problems(result.design) == []
+    assert placeholders_without_todo(result.design) == []
+    assert format_report(result, "fuzz.txt")

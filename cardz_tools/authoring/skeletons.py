@@ -197,6 +197,36 @@ def _decks_and_jokers(draft: Draft, default_decks: int = 1) -> tuple[int, int]:
     return decks, min(jokers, 16)
 
 
+def _column_cards(columns: int, down: int | str, up: int) -> int:
+    """Cards a deal of ``down`` face-down (an int or a ``col(depot)`` form written here) and ``up`` face-up cards per column needs."""
+    def one(column: int) -> int:
+        if isinstance(down, int):
+            return down
+        if down == "col(depot)":
+            return column
+        match = re.fullmatch(r"col\(depot\) < (\d+) \? (\d+) : (\d+)", down)
+        if match is None:
+            raise ValueError(f"unexpected deal count {down!r}")
+        return int(match[2]) if column < int(match[1]) else int(match[3])
+
+    return sum(one(column) + up for column in range(columns))
+
+
+def _fit_columns(
+    draft: Draft, size: int, columns: int, down: int | str, up: int, defaults: tuple[int, int | str, int]
+) -> tuple[int, int | str, int]:
+    """The text's columns and counts if the deck holds them, else the family's (face-down cards dropped if need be), with a TODO."""
+    needed = _column_cards(columns, down, up)
+    if needed <= size:
+        return columns, down, up
+    fallback = defaults if _column_cards(*defaults) <= size else (defaults[0], 0, 1)
+    draft.open(
+        f"the deal from the text ({columns} columns, {down} face down and {up} face up each) needs {needed} cards but "
+        f"the deck has {size}; {fallback[0]} columns, {fallback[1]} face down and {fallback[2]} face up were used — decide."
+    )
+    return fallback
+
+
 def _stock(col: float, row: float, draw_to: str | None = None, count: int = 1, redeals: int | str = 0) -> Json:
     stock: Json = {"name": "stock", "type": "Stock", "col": col, "row": row, "acceptRule": "none", "ejectRule": "locked"}
     if draw_to:
@@ -385,6 +415,7 @@ def _klondike(draft: Draft, design: Json) -> None:
     count = draft.number(Quantity.DRAW_COUNT, 1, "cards turned per tap on the stock")
     redeals = draft.number(Quantity.REDEALS, "unlimited", "redeals")
     down = draft.number(Quantity.FACE_DOWN, "col(depot)", "face-down cards per column (`col(depot)`: 0, 1, 2 … from the left)")
+    columns, down, _ = _fit_columns(draft, 52 * decks + jokers, columns, down, 1, (7, "col(depot)", 1))
     foundations = 4 * decks
     draft.notes.append("board: builder with stock and waste, foundations and tableau columns (Klondike)")
     design["decks"], design["jokers"] = decks, jokers
@@ -429,6 +460,7 @@ def _golf(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
     columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=_between(1, 13)))
     per_column = int(draft.number(Quantity.CARDS_PER_COLUMN, 5, "cards per column", valid=_between(1, 8)))
+    columns, _, per_column = _fit_columns(draft, 52 * decks + jokers - 1, columns, 0, per_column, (7, 0, 5))
     draft.notes.append("board: single foundation fed from the tableau and the stock (Golf)")
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = [
@@ -449,6 +481,7 @@ def _spider(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft, default_decks=2)
     columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 10, "tableau columns", valid=_between(1, 13)))
     down = draft.number(Quantity.FACE_DOWN, "col(depot) < 4 ? 5 : 4", "face-down cards per column")
+    columns, down, _ = _fit_columns(draft, 52 * decks + jokers, columns, down, 1, (10, "col(depot) < 4 ? 5 : 4", 1))
     draft.notes.append("board: Spider: tableau columns, a stock that deals a row, foundations for finished King-to-Ace runs")
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = [
@@ -536,7 +569,8 @@ def _pyramid(draft: Draft, design: Json) -> None:
 def _other(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
     columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=_between(1, 13)))
-    per_column = draft.number(Quantity.CARDS_PER_COLUMN, 1, "face-up cards per column")
+    per_column = int(draft.number(Quantity.CARDS_PER_COLUMN, 1, "face-up cards per column", valid=_between(1, 13)))
+    columns, _, per_column = _fit_columns(draft, 52 * decks + jokers, columns, 0, per_column, (7, 0, 1))
     draft.notes.append("board: a generic start (stock, waste, four foundations, tableau): the family was not recognised")
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = [
