@@ -339,7 +339,12 @@ def test_run_prints_design_and_report(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [(None, "no such file"), (b"\x89PNG\r\n\x1a\n\x00\x00", "binary"), ("Règles".encode("latin-1"), "not valid UTF-8")],
+    [
+        (None, "no such file"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "binary"),
+        ("Règles".encode("latin-1"), "not valid UTF-8"),
+        ("Règles".encode("utf-16"), "UTF-16"),
+    ],
 )
 def test_bad_input_exits_2_with_a_message(tmp_path: Path, content: bytes | None, message: str) -> None:
     path = tmp_path / "rules.txt"
@@ -348,6 +353,18 @@ def test_bad_input_exits_2_with_a_message(tmp_path: Path, content: bytes | None,
     code, out, err = _run(path)
     assert code == 2 and out == ""
     assert message in err and "Traceback" not in err
+
+
+def test_a_directory_is_not_a_rules_text(tmp_path: Path) -> None:
+    code, _, err = _run(tmp_path)
+    assert code == 2 and "directory" in err
+
+
+def test_a_byte_order_mark_is_dropped(tmp_path: Path) -> None:
+    path = tmp_path / "rules.txt"
+    path.write_bytes(ENGLISH_FREECELL.encode("utf-8-sig"))
+    code, out, _ = _run(path)
+    assert code == 0 and json.loads(out)["name"] == "FreeCell"
 
 
 def test_bad_lang_exits_2() -> None:

@@ -32,6 +32,8 @@ def read_text_file(path: str | os.PathLike[str]) -> str:
         raise InputError(f"{file}: permission denied") from None
     except OSError as exc:
         raise InputError(f"{file}: cannot be read ({exc.strerror or exc})") from None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(f"{file}: is UTF-16, not UTF-8; save it as UTF-8")
     if b"\x00" in data:
         raise InputError(f"{file}: looks like a binary file (it contains NUL bytes), not a text")
     try:
