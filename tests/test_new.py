@@ -115,3 +115,17 @@ def test_run_to_stdout_and_errors() -> None:
     assert code == 2 and "no template named 'nope'" in err and "Traceback" not in err
     code, out, _ = _run(None, list_templates=True)
     assert code == 0 and "pairing-grid" in out
+
+
+def test_cli_command(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cardz_tools import cli
+
+    runner = CliRunner()
+    target = tmp_path / "mine.cardz"
+    result = runner.invoke(cli.app, ["new", "Mine", "--template", "golf", "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(target.read_text(encoding="utf-8"))["name"] == "Mine"
+    listing = runner.invoke(cli.app, ["new", "--list"])
+    assert listing.exit_code == 0 and "pairing-grid" in listing.output

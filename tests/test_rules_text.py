@@ -472,3 +472,17 @@ def test_any_text_gives_a_valid_design_and_honest_todos(text: str) -> None:
     assert structural_problems(result.design) == []
     assert placeholders_without_todo(result.design) == []
     assert format_report(result, "fuzz.txt")
+
+
+def test_cli_command(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cardz_tools import cli
+
+    runner = CliRunner()
+    target = tmp_path / "montana.cardz"
+    result = runner.invoke(cli.app, ["from-rules", str(RULES / "montana-rules-ru.txt"), "-o", str(target), "--lang", "ru"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(target.read_text(encoding="utf-8"))["family"] == "Gaps"
+    missing = runner.invoke(cli.app, ["from-rules", str(tmp_path / "none.txt")])
+    assert missing.exit_code == 2 and "Traceback" not in missing.output
