@@ -307,3 +307,31 @@ def play(
     from .engine.play import run_play
 
     raise typer.Exit(run_play(file, seed, deck, sys.stdin, Console()))
+
+
+# ---------------------------------------------------------------- authoring: from-rules, new
+
+
+@app.command("from-rules")
+def from_rules(
+    rules: Annotated[Path, typer.Argument(help="A rules text (UTF-8) in English, French, Russian or German.")],
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the design to this file (atomically) instead of stdout.")] = None,
+    lang: Annotated[str, typer.Option("--lang", help="The text's language: auto, en, fr, ru or de.")] = "auto",
+) -> None:
+    """Turn a rules text into a .cardz design template; every open decision is a TODO (CZ601)."""
+    from .authoring.rules_text import run_from_rules
+
+    raise typer.Exit(run_from_rules(rules, output, lang))
+
+
+@app.command("new")
+def new(
+    name: Annotated[Optional[str], typer.Argument(help="The new game's name.")] = None,
+    template: Annotated[str, typer.Option("--template", "-t", help="The starting design (see --list).")] = "klondike",
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="The file to write ('-': stdout); default NAME.cardz here.")] = None,
+    list_templates: Annotated[bool, typer.Option("--list", help="List the templates and exit.")] = False,
+) -> None:
+    """Start a new design from a template (one per family of board)."""
+    from .authoring.new import run_new
+
+    raise typer.Exit(run_new(name, template, output, list_templates))
