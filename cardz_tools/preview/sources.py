@@ -4,12 +4,11 @@ The preview draws on three parts of cardz-tools (the linter, the engine and the
 simulator). Every call into them goes through this module so that the board,
 the page and the watch loop depend only on the small shapes defined here.
 
-INTERIM: the linter (``cardz_tools.lint``) and the engine (``cardz_tools.engine``)
-are not on this branch yet. Until they land:
+Diagnostics come from the linter (:func:`cardz_tools.lint.lint_source`), exactly
+as ``cardz lint`` reports them.
 
-- :func:`diagnose` reads the file, parses the JSON and models the design, and
-  reports the problems it meets there (CZ1xx, CZ2xx). It does not run the
-  schema, the semantic checks or the expression checker.
+INTERIM: the engine (``cardz_tools.engine``) is not on this branch yet. Until it lands:
+
 - :func:`sample_board` deals by following ``docs/format.md``'s deal rules on
   ``cards.shuffle(standard_deck(), seed)``; deal counts written as expressions
   deal nothing. The engine's ``Game(design).new_initial_state(seed=...)`` will
@@ -22,21 +21,19 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..cards import Card, card_rank, face_down, face_up, shuffle, standard_deck
-from ..diagnostics import Diagnostic, Severity, Span, make
+from ..config import LintConfig
+from ..diagnostics import Diagnostic, Severity, Span
+from ..lint import display_path, lint_source
 from ..model import Design, DepotType, ModelError, build_design
+from ..source import load_source
 
 Piles = tuple[tuple[Card, ...], ...]
 """One pile per depot (by depot index), each bottom card first, top card last."""
-
-MAX_FILE_BYTES = 4 * 1024 * 1024
-"""Larger files are not read (the linter's CZ107 bound)."""
-
 
 class SourceUnavailable(RuntimeError):
     """A part of cardz-tools that the preview needs is not installed on this branch."""
@@ -67,75 +64,29 @@ class CheckedFile:
         return any(d.severity is Severity.ERROR for d in self.diagnostics)
 
 
-def check_file(path: Path) -> CheckedFile:
-    """Read, diagnose and model ``path``; never raises for bad input."""
-    name = str(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return CheckedFile(path, None, (make("CZ100", "the file does not exist (deleted, or being replaced)", name),), None)
-    except OSError as exc:
-        return CheckedFile(path, None, (make("CZ100", f"the file cannot be read: {exc.strerror or exc}", name),), None)
-    text, problems = _decode(raw, name)
-    if text is None:
-        return CheckedFile(path, None, tuple(problems), None)
-    diagnostics = list(problems) + diagnose_text(text, name)
-    design = _model(text)
-    return CheckedFile(path, text, tuple(sorted(diagnostics, key=_order)), design)
+def check_file(path: Path, config: LintConfig | None = None) -> CheckedFile:
+    """Lint ``path`` as ``cardz lint`` does (with ``config``) and model it; never raises for bad input.
 
-
-def diagnose(path: Path) -> list[Diagnostic]:
-    """Every diagnostic for the file at ``path``, errors first by position."""
-    return list(check_file(path).diagnostics)
-
-
-def _order(diagnostic: Diagnostic) -> tuple[int, int, int, str]:
-    return (diagnostic.span.line, diagnostic.span.column, diagnostic.severity.rank, diagnostic.code)
-
-
-def _decode(raw: bytes, name: str) -> tuple[str | None, list[Diagnostic]]:
-    if len(raw) > MAX_FILE_BYTES:
-        return None, [make("CZ107", f"the file is {len(raw)} bytes; at most {MAX_FILE_BYTES} are read", name)]
-    if raw.startswith(b"\xef\xbb\xbf"):
-        return None, [make("CZ102", "the file starts with a byte order mark; save it as UTF-8 without BOM", name)]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        return None, [make("CZ101", f"byte {exc.start} is not valid UTF-8", name, Span.point(line, 1))]
-    if not text.strip():
-        return None, [make("CZ103", "the file is empty", name)]
-    return text, []
-
-
-def diagnose_text(text: str, name: str) -> list[Diagnostic]:
-    """Diagnostics for a design's text.
-
-    INTERIM until ``cardz_tools.lint`` lands: JSON syntax and modelling only.
+    The design is modelled when the file reads and passes the schema, as the
+    linter models it: semantic or expression errors still leave a design to draw.
     """
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return [make("CZ104", exc.msg, name, Span.point(exc.lineno, exc.colno))]
-    except RecursionError:
-        return [make("CZ107", "the JSON nests too deeply", name)]
-    if not isinstance(data, Mapping):
-        return [make("CZ201", "a design is a JSON object { ... }", name)]
-    try:
-        build_design(data)
-    except ModelError as exc:
-        return [make("CZ299", str(exc), name, pointer=exc.pointer)]
-    except RecursionError:
-        return [make("CZ107", "the design nests too deeply", name)]
-    return []
+    config = config or LintConfig()
+    source = load_source(path, display_path(path))
+    found = lint_source(source)
+    reported = [d for d in found if config.reports(d, path)] if source.ok else found
+    design = None
+    if source.ok and not any(d.severity is Severity.ERROR and d.code[:3] in ("CZ1", "CZ2") for d in found):
+        try:
+            design = build_design(source.data)
+        except (ModelError, RecursionError):
+            design = None
+    text = source.text if source.ok or source.text else None
+    return CheckedFile(path, text, tuple(reported), design)
 
 
-def _model(text: str) -> Design | None:
-    try:
-        data = json.loads(text)
-        return build_design(data) if isinstance(data, Mapping) else None
-    except (ValueError, RecursionError):  # JSONDecodeError and ModelError are ValueErrors
-        return None
+def diagnose(path: Path, config: LintConfig | None = None) -> list[Diagnostic]:
+    """Every reported diagnostic for the file at ``path``, in file order."""
+    return list(check_file(path, config).diagnostics)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
