@@ -12,6 +12,7 @@ import re
 from html import escape
 from pathlib import Path
 
+from ..config import LintConfig
 from ..diagnostics import Diagnostic
 from .board import Board, board_svg
 from .sources import DEFAULT_PLAYOUTS, CheckedFile, Summary, SummaryStatus, check_file, excerpt, safe_summary, sample_board
@@ -181,9 +182,9 @@ def render_page(
     )
 
 
-def preview_page(path: Path, *, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS) -> str:
+def preview_page(path: Path, *, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, config: LintConfig | None = None) -> str:
     """The page for ``cardz preview``: checks the file, deals ``seed`` and simulates (in this process)."""
-    checked = check_file(path)
+    checked = check_file(path, config)
     board = Board(checked.design, sample_board(checked.design, seed)) if checked.design else None
     if checked.design is None or checked.has_errors or checked.text is None:
         summary = Summary(SummaryStatus.SKIPPED, "fix the errors first")

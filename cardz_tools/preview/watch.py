@@ -25,6 +25,7 @@ from rich.live import Live
 from rich.panel import Panel
 from rich.text import Text
 
+from ..config import LintConfig
 from ..diagnostics import Diagnostic, Severity
 from .board import Board, board_renderable
 from .html import render_page
@@ -194,6 +195,7 @@ class Watcher:
         target: Path,
         *,
         seed: int = 0,
+        config: LintConfig | None = None,
         simulator: Simulator | None = None,
         clock: Clock = time.perf_counter,
         step_ms: int = 30,
@@ -203,6 +205,7 @@ class Watcher:
         self.watches_directory = target.is_dir()
         self.directory = target if self.watches_directory else target.parent
         self.seed = seed
+        self.config = config or LintConfig()
         self.simulator: Simulator = simulator or ProcessSimulator(seed=seed)
         self.clock = clock
         self.step_ms = step_ms
@@ -242,7 +245,7 @@ class Watcher:
         if self._file is None:
             return None
         started = self.clock()
-        checked = check_file(self._file)
+        checked = check_file(self._file, self.config)
         with self._lock:
             self._generation += 1
             generation = self._generation
@@ -426,14 +429,20 @@ def run_watch(
     playouts: int = DEFAULT_PLAYOUTS,
     serve: bool = False,
     port: int = 0,
+    config: LintConfig | None = None,
     console: Console | None = None,
     stop_event: threading.Event | None = None,
 ) -> None:
-    """``cardz watch``: the live screen, and with ``serve`` the page on 127.0.0.1 that reloads on every save."""
+    """``cardz watch``: the live screen, and with ``serve`` the page on 127.0.0.1 that reloads on every save.
+
+    Returns when ``stop_event`` is set or on Ctrl-C, with the terminal restored.
+
+    :raises cardz_tools.preview.server.ServeError: when ``serve`` cannot listen on ``port``.
+    """
     from .server import PreviewServer
 
     console = console or Console()
-    watcher = Watcher(target, seed=seed, simulator=ProcessSimulator(playouts=playouts, seed=seed))
+    watcher = Watcher(target, seed=seed, config=config, simulator=ProcessSimulator(playouts=playouts, seed=seed))
     server = PreviewServer(port).start() if serve else None
     footer = f"watching {watcher.directory} · Ctrl-C quits"
     if server is not None:
