@@ -157,6 +157,12 @@ RULES: dict[str, Rule] = _rules(
     # CZ5xx: findings from play (cardz check)
     # CZ6xx: authoring
     ("CZ601", "todo", W, "A decision the author still has to make."),
+    # CZ65x: variants (`extends`)
+    ("CZ650", "extends-not-found", E, "The design named by `extends` does not exist."),
+    ("CZ651", "extends-outside-folder", E, "`extends` leads out of the design's folder (absolute path, `..` or a symbolic link)."),
+    ("CZ652", "extends-cycle", E, "Designs extend each other in a cycle."),
+    ("CZ653", "extends-too-deep", E, "A chain of `extends` is longer than 8 designs."),
+    ("CZ654", "variant-change", E, "A variant's change cannot be applied to the design it extends."),
 )
 """Every diagnostic code the project can emit, by code."""
 

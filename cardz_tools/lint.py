@@ -18,6 +18,7 @@ from . import diagnostics as dx
 from .checks import run_checks
 from .config import LintConfig
 from .diagnostics import RULES, Diagnostic, Rule, Severity
+from .expr import check_design
 from .model import Design, ModelError, build_design
 from .schema import SchemaChecker, check_source
 from .source import SourceFile, load_source
@@ -165,22 +166,23 @@ def _model(source: SourceFile, found: list[Diagnostic]) -> Design | None:
 
 
 def _expression_diagnostics(design: Design, source: SourceFile) -> list[Diagnostic]:
-    """Diagnostics for the rule expressions of a design (CZ4xx). Not wired yet: returns [].
+    """Diagnostics for the rule expressions of a design (CZ4xx).
 
-    It will call ``cardz_tools.expr.check_design(design)``, whose issues each carry
-    ``pointer, start, end, code, message, hint, severity`` (offsets into the
-    decoded expression string), and turn each into a diagnostic at
-    ``source.string_span(pointer, start, end)`` so that the caret sits under the
-    exact sub-expression::
-
-        return [
-            dx.make(issue.code, issue.message, source.filename,
-                    span=source.string_span(issue.pointer, issue.start, issue.end),
-                    pointer=issue.pointer, hint=issue.hint, severity=issue.severity)
-            for issue in check_design(design)
-        ]
+    Each issue carries offsets into the decoded expression string; the caret
+    goes under that exact sub-expression in the file, escapes accounted for.
     """
-    return []
+    return [
+        dx.make(
+            issue.code,
+            issue.message,
+            source.filename,
+            span=source.string_span(issue.pointer, issue.start, issue.end),
+            pointer=issue.pointer,
+            hint=issue.hint,
+            severity=issue.severity,
+        )
+        for issue in check_design(design)
+    ]
 
 
 def _reported(found: list[Diagnostic], source: SourceFile, config: LintConfig, path: Path | None) -> list[Diagnostic]:

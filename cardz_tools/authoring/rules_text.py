@@ -1,0 +1,153 @@
+"""``cardz from-rules``: turn a rules text into a .cardz design template.
+
+Offline and deterministic: no model, no network, only word tables (:mod:`.lexicon`).
+:func:`convert` reads the text (:mod:`.reading`), lays out the family's board with the
+numbers it found (:mod:`.skeletons`) and marks every decision it could not make with a
+``TODO:`` that ``cardz lint`` reports as CZ601 (:func:`.todos.find_todos`).
+:func:`format_report` says, sentence by sentence, what each became.
+
+>>> conversion = convert("Klondike\\n\\nDeal seven columns. Move all cards to the foundations.", "k")
+>>> conversion.design["family"], conversion.design["depots"][3]["repeat"]
+('Klondike', 7)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..model import build_design
+from .files import InputError, read_text_file, write_atomically
+from .lexicon import Language
+from .reading import Analysis, SentenceKind, analyse
+from .skeletons import build
+from .todos import find_todos
+
+LANGUAGE_CHOICES: tuple[str, ...] = ("auto",) + tuple(language.value for language in Language)
+"""Values of ``--lang``."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Conversion:
+    """A design template made from a rules text, with everything the report needs."""
+
+    design: Mapping[str, Any]
+    analysis: Analysis
+    outcomes: Mapping[int, tuple[str, ...]]
+    """What each sentence (by 1-based index) became."""
+    notes: tuple[str, ...]
+    """Decisions taken from the family rather than the text."""
+    todos: tuple[tuple[str, str], ...]
+    """Every TODO left in the design, as ``(json_pointer, message)``."""
+    examples: tuple[str, ...] = ()
+    """Expressions to start from for the placeholder rules."""
+
+    def to_json(self) -> str:
+        """The design as the text of a .cardz file."""
+        return json.dumps(self.design, ensure_ascii=False, indent=2) + "\n"
+
+
+def convert(text: str, source_name: str = "", language: Language | None = None) -> Conversion:
+    """Make a design template from a rules text.
+
+    ``source_name`` (a file name or its stem) names the game when the text has no usable
+    title; ``language`` forces the language instead of detecting it. The design is
+    structurally valid (it models with :func:`cardz_tools.model.build_design`).
+    """
+    stem = Path(source_name).stem if source_name else ""
+    analysis = analyse(text, stem, language)
+    design, draft = build(analysis)
+    build_design(design)  # a template that does not model is a bug here, not bad input
+    return Conversion(
+        design=design,
+        analysis=analysis,
+        outcomes={index: tuple(notes) for index, notes in draft.outcomes.items()},
+        notes=tuple(draft.notes),
+        todos=tuple(find_todos(design)),
+        examples=tuple(draft.examples),
+    )
+
+
+def _quote(text: str, width: int = 100) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def format_report(conversion: Conversion, source: str = "") -> str:
+    """A plain-text report: language, family, name, decisions, each sentence and what it became, TODOs."""
+    analysis = conversion.analysis
+    language, family = analysis.language, analysis.family
+    lines = [f"from-rules: {source or '<text>'}"]
+    how = "detected" if language.detected else "not detected"
+    lines.append(f"language: {language.language.value} ({how}; {language.evidence})")
+    matched = ", ".join(family.matches) or "no family keywords"
+    lines.append(f"family: {family.family.value} (confidence {family.confidence:.2f}; matched: {matched})")
+    lines.append(f"name: {conversion.design['name']} (from {analysis.name_source})")
+    for note in conversion.notes:
+        lines.append(f"not from the text: {note}")
+    lines.append("")
+    lines.append("sentences:")
+    if not analysis.sentences:
+        lines.append("  (the text is empty)")
+    for sentence in analysis.sentences:
+        became = list(conversion.outcomes.get(sentence.index, ()))
+        if sentence.index in analysis.other_games:
+            became.append("about another game (ignored)")
+        if sentence.kind is SentenceKind.HEADING and not became:
+            became.append("heading")
+        if sentence.kind is SentenceKind.HEADING and analysis.name_source == f"title line {sentence.line}":
+            became.insert(0, "name")
+        summary = "; ".join(became) if became else "not understood"
+        lines.append(f"  [{sentence.index}] line {sentence.line}: {_quote(sentence.text)}")
+        lines.append(f"      -> {summary}")
+    lines.append("")
+    lines.append(f"TODO ({len(conversion.todos)}): decisions left to the author (cardz lint reports them as CZ601)")
+    for pointer, message in conversion.todos:
+        lines.append(f"  {pointer}: {message}")
+    if conversion.examples:
+        lines.append("")
+        lines.append("expressions to start from (check them against the text):")
+        lines += [f"  {example}" for example in conversion.examples]
+    return "\n".join(lines) + "\n"
+
+
+def run_from_rules(
+    rules: str | Path,
+    output: str | Path | None = None,
+    lang: str = "auto",
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """The ``cardz from-rules`` command; returns the exit code (0 done, 2 bad input).
+
+    Without ``output`` the design goes to stdout and the report to stderr; with it the
+    design is written atomically to ``output`` and the report goes to stdout.
+    """
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    if lang not in LANGUAGE_CHOICES:
+        print(f"error: --lang must be one of {', '.join(LANGUAGE_CHOICES)}, not {lang!r}", file=err)
+        return 2
+    try:
+        text = read_text_file(rules)
+    except InputError as exc:
+        print(f"error: {exc}", file=err)
+        return 2
+    language = None if lang == "auto" else Language(lang)
+    conversion = convert(text, str(rules), language)
+    report = format_report(conversion, str(rules))
+    if output is None:
+        out.write(conversion.to_json())
+        err.write(report)
+        return 0
+    try:
+        write_atomically(output, conversion.to_json())
+    except OSError as exc:
+        print(f"error: cannot write {output}: {exc.strerror or exc}", file=err)
+        return 2
+    out.write(report)
+    out.write(f"wrote {output}\n")
+    return 0

@@ -1,0 +1,138 @@
+"""The deal: the deck order for a seed or a given deck, and the deal rules that lay it out.
+
+``--seed N`` deals ``cards.shuffle(cards.standard_deck(decks, jokers), N)``: the
+shuffle is specified in :mod:`cardz_tools.cards`, so a seed gives the same deal on
+every machine. A given deck must be a permutation of the design's deck.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+from collections.abc import Sequence
+
+from ..cards import FACE_UP, Card, card_str, identity, shuffle, standard_deck
+from ..model import DepotType, Design
+from .rules import Compiled, RuleError, Site, compile_rule
+
+
+class DeckError(ValueError):
+    """A given deck is not a permutation of the design's deck, or the deal cannot place its cards."""
+
+
+def deck_for(design: Design, seed: int | None = None, deck: Sequence[Card] | None = None) -> list[Card]:
+    """The deck order to deal: ``deck`` checked against the design, or the shuffle for ``seed``.
+
+    :raises DeckError: when ``deck`` holds other cards than the design's deck,
+        naming the missing and the extra cards.
+    """
+    expected = standard_deck(design.decks, design.jokers)
+    if deck is None:
+        if seed is None:
+            raise ValueError("give a seed or a deck")
+        return shuffle(expected, seed)
+    given = [identity(c) for c in deck]
+    have, want = collections.Counter(given), collections.Counter(expected)
+    missing, extra = want - have, have - want
+    if missing or extra:
+        parts = [f"the deck must hold the {len(expected)} cards of the design, each once; it holds {len(given)}"]
+        if missing:
+            parts.append("missing: " + " ".join(card_str(c) for c in sorted(missing.elements())))
+        if extra:
+            parts.append("extra: " + " ".join(card_str(c) for c in sorted(extra.elements())))
+        raise DeckError("; ".join(parts))
+    return given
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DealStep:
+    """One compiled deal rule."""
+
+    kind: str
+    targets: tuple[int, ...] = ()
+    face_down: Compiled | None = None
+    face_up: Compiled | None = None
+    round_robin: bool = False
+    ranks: frozenset[int] = frozenset()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DealPlan:
+    """The compiled deal rules of a design, and where the undealt cards go."""
+
+    steps: tuple[DealStep, ...]
+    stock: int | None
+    depot_count: int
+
+    @classmethod
+    def compile(cls, design: Design) -> DealPlan:
+        """Compile the design's deal rules.
+
+        :raises RuleError: for an unknown kind or a reference that names nothing.
+        """
+        steps = []
+        for rule in design.deal_rules:
+            if rule.kind == "dealGroup":
+                targets = design.resolve(rule.to or "")
+                if targets is None:
+                    raise RuleError(f"'{rule.to}' names no depot, group or type", f"{rule.pointer}/to")
+                steps.append(
+                    DealStep(
+                        kind=rule.kind,
+                        targets=targets,
+                        face_down=compile_rule(rule.face_down, Site.DEAL, design) if rule.face_down else None,
+                        face_up=compile_rule(rule.face_up, Site.DEAL, design) if rule.face_up else None,
+                        round_robin=rule.round_robin,
+                    )
+                )
+            elif rule.kind == "remove":
+                steps.append(DealStep(kind=rule.kind, ranks=frozenset(int(r) for r in rule.ranks)))
+            else:
+                raise RuleError(f"the engine does not know the deal rule kind {rule.kind!r}", f"{rule.pointer}/kind")
+        stock = next((d.index for d in design.depots if d.type is DepotType.STOCK), None)
+        return cls(tuple(steps), stock, len(design.depots))
+
+    def deal(self, deck: Sequence[Card], state: object) -> list[tuple[Card, ...]]:
+        """Lay out ``deck`` (front first); undealt cards go to the first Stock, next card on top.
+
+        ``state`` is passed to count expressions as ``S``. A deal that asks for
+        more cards than are left deals what there is (lint reports CZ303).
+
+        :raises DeckError: when cards are left over and the design has no Stock.
+        """
+        piles: list[list[Card]] = [[] for _ in range(self.depot_count)]
+        views: list[tuple[Card, ...]] = [()] * self.depot_count
+        position = 0
+
+        def sync() -> None:
+            for i, pile in enumerate(piles):
+                views[i] = tuple(pile)
+
+        for step in self.steps:
+            if step.kind == "remove":
+                for pile in piles:
+                    pile[:] = [c for c in pile if c & 0x0F not in step.ranks]
+                continue
+            sync()
+            plans = []
+            for depot in step.targets:
+                down = int(step.face_down(views, state, depot)) if step.face_down else 0
+                up = int(step.face_up(views, state, depot)) if step.face_up else 0
+                plans.append((depot, max(down, 0), max(up, 0)))
+            if step.round_robin:
+                rounds = max((down + up for _, down, up in plans), default=0)
+                order = [(depot, r < down) for r in range(rounds) for depot, down, up in plans if r < down + up]
+            else:
+                order = [(depot, r < down) for depot, down, up in plans for r in range(down + up)]
+            for depot, hidden in order:
+                if position >= len(deck):
+                    break
+                card = deck[position]
+                position += 1
+                piles[depot].append(card if hidden else card | FACE_UP)
+        left = deck[position:]
+        if left:
+            if self.stock is None:
+                raise DeckError(f"{len(left)} cards are left after the deal but the design has no Stock to hold them")
+            piles[self.stock].extend(reversed(left))
+        return [tuple(p) for p in piles]

@@ -1,0 +1,316 @@
+"""The Game: a design with every rule compiled once, ready to deal states.
+
+Everything the hot loop of a playout needs is precomputed here as flat tuples
+indexed by depot: per source the candidate targets (depots whose accept rule is
+``"none"`` are never candidates), each with its composed accept test and the
+interned move objects, so that listing legal moves allocates only the list.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from ..cards import RANK_OF, SUIT_OF, SUITS, Card, Suit
+from ..model import Design, EjectKind
+from .deal import DealPlan, deck_for
+from .effects import CompiledEffect, compile_effects
+from .moves import Drag, Tap
+from .rules import Compiled, RuleError, Site, compile_rule, is_local, residual, static_filter
+from .state import State
+
+Accepts = Callable[..., bool]
+"""``accepts(P, S, card, cards, source, depot) -> bool``."""
+
+
+def _always(P: object, S: object, *site_args: object) -> bool:
+    return True
+
+
+class Target(NamedTuple):
+    """A depot a source's cards may be dragged to, with its composed accept test.
+
+    A named tuple, so that the move generator unpacks it instead of reading attributes.
+    """
+
+    depot: int
+    accepts: Accepts
+    single: bool
+    wild_declares: int
+    """The wild rank whose card names a suit here, or -1."""
+    move: Drag
+    """The interned one-card move without a declaration."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CompiledAction:
+    """A named tap, compiled."""
+
+    depot: int
+    name: str
+    when: Compiled | None
+    effects: tuple[CompiledEffect, ...]
+    limit: int | None
+    slot: int
+    """Index of its use counter in :attr:`State.uses`."""
+    move: Tap
+    stat: str
+
+
+class CompiledTrigger(NamedTuple):
+    """A trigger, compiled (a named tuple for the same reason as :class:`Target`)."""
+
+    depot: int
+    when: Compiled
+    effects: tuple[CompiledEffect, ...]
+    stat: str
+    local: bool
+    """The rule reads only its own depot: re-check it only after that pile changed."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CompiledDraw:
+    """A stock's draw, compiled."""
+
+    depot: int
+    to: int
+    count: int
+    redeals: int
+    face_up: bool
+    move: Tap
+    stat: str
+
+
+def _follow_accepts(when: Compiled | None, follow: bool, wild: int, declares: bool) -> Accepts:
+    """Compose the ``follow``/``wildRank``/``wildDeclares``/``when`` parts into one test."""
+
+    def accepts(P: Sequence[Sequence[Card]], S: State, card: Card, cards: Sequence[Card], source: int, depot: int) -> bool:
+        pile = P[depot]
+        if pile and RANK_OF[card] != wild:
+            named = S.declared[depot] if declares else -1
+            if named >= 0:
+                if SUIT_OF[card] != named:
+                    return False
+            elif follow:
+                top = pile[-1]
+                if RANK_OF[card] != RANK_OF[top] and SUIT_OF[card] != SUIT_OF[top]:
+                    return False
+        return when is None or bool(when(P, S, card, cards, source, depot))
+
+    return accepts
+
+
+class Game:
+    """A design with its rules compiled; deals :class:`State` objects.
+
+    :raises RuleError: when a rule does not compile or uses a kind the engine does not know.
+    """
+
+    def __init__(self, design: Design) -> None:
+        self.design = design
+        depots = design.depots
+        self.names: tuple[str, ...] = tuple(d.name for d in depots)
+        self.index: dict[str, int] = {name: i for i, name in enumerate(self.names)}
+        self.members: dict[str, tuple[int, ...]] = design.group_members()
+        n = len(depots)
+
+        self.accept_never = tuple(d.spec.accept.never for d in depots)
+        self.accept_rules = tuple(d.spec.accept for d in depots)
+        self.eject_rules = tuple(d.spec.eject for d in depots)
+        self.auto_flip = tuple(d.spec.auto_flip_top for d in depots)
+        self.wild_declares = tuple(
+            int(d.spec.accept.wild_rank)
+            if d.spec.accept.wild_rank is not None and d.spec.accept.wild_declares == "suit"
+            else -1
+            for d in depots
+        )
+        self.has_declarations = any(w >= 0 for w in self.wild_declares)
+
+        when_cache: dict[int, Compiled] = {}
+        accepts: list[Accepts | None] = []
+        self.accept_when: list[Compiled | None] = []
+        """The full accept rule of each depot (for reasons); ``accepts`` tests candidates that passed the static filter."""
+        for d in depots:
+            rule = d.spec.accept
+            when = None
+            if rule.when is not None:
+                key = id(d.spec)
+                if key not in when_cache:
+                    when_cache[key] = compile_rule(rule.when, Site.ACCEPT, design)
+                when = when_cache[key]
+            self.accept_when.append(when)
+            if rule.never:
+                accepts.append(None)
+            elif not rule.follow and rule.wild_rank is None:
+                accepts.append(when or _always)
+            else:
+                wild = int(rule.wild_rank) if rule.wild_rank is not None else -1
+                accepts.append(_follow_accepts(when, rule.follow, wild, rule.wild_declares == "suit"))
+        self.accepts: tuple[Accepts | None, ...] = tuple(accepts)
+
+        eject_cache: dict[int, Compiled] = {}
+        eject_when: list[Compiled | None] = []
+        for d in depots:
+            rule = d.spec.eject
+            if rule.kind is EjectKind.WHEN and rule.when is not None:
+                if id(d.spec) not in eject_cache:
+                    eject_cache[id(d.spec)] = compile_rule(rule.when, Site.EJECT, design)
+                eject_when.append(eject_cache[id(d.spec)])
+            else:
+                eject_when.append(None)
+        self.eject_when: tuple[Compiled | None, ...] = tuple(eject_when)
+        self.eject_kind: tuple[EjectKind, ...] = tuple(d.spec.eject.kind for d in depots)
+
+        filters = [static_filter(when) if when is not None else None for when in self.accept_when]
+        self._drags: dict[tuple[int, int, int, int], Drag] = {}
+        plan: list[tuple[int, tuple[Target, ...]]] = []
+        for source in range(n):
+            if self.eject_kind[source] is EjectKind.LOCKED:
+                continue
+            targets = tuple(
+                Target(
+                    depot=target,
+                    accepts=test,
+                    single=self.accept_rules[target].single,
+                    wild_declares=self.wild_declares[target],
+                    move=self.drag_move(source, 1, target, None),
+                )
+                for target, test in enumerate(self.accepts)
+                if test is not None
+                and target != source
+                and (filters[target] is None or filters[target](source, target))  # type: ignore[misc]
+            )
+            if targets:
+                plan.append((source, targets))
+        self.drag_plan: tuple[tuple[int, tuple[Target, ...]], ...] = tuple(plan)
+        self.local_drags = all(w is None or is_local(w) for w in (*self.accept_when, *self.eject_when))
+        """Whether a source's drags depend only on its own pile and its targets' (then they are cached)."""
+        affects: list[set[int]] = [set() for _ in range(n)]
+        for slot, (source, targets) in enumerate(plan):
+            affects[source].add(slot)
+            for target in targets:
+                affects[target.depot].add(slot)
+        self.affects: tuple[frozenset[int], ...] = tuple(frozenset(a) for a in affects)
+        """Per depot, the ``drag_plan`` slots whose drags may change when its pile changes."""
+
+        triggers: list[CompiledTrigger] = []
+        actions: list[CompiledAction] = []
+        draws: list[CompiledDraw] = []
+        taps: list[CompiledDraw | CompiledAction] = []
+        for d in depots:
+            spec = d.spec
+            for i, trigger in enumerate(spec.triggers):
+                when = compile_rule(trigger.when, Site.TRIGGER, design)
+                triggers.append(
+                    CompiledTrigger(
+                        depot=d.index,
+                        when=when,
+                        effects=compile_effects(trigger.effects, design),
+                        stat=f"trigger:{spec.name}#{i}",
+                        local=is_local(when),
+                    )
+                )
+            if spec.draw is not None:
+                to = design.resolve(spec.draw.to)
+                if not to or len(to) != 1:
+                    raise RuleError(f"the draw target '{spec.draw.to}' must name one depot", f"{spec.draw.pointer}/to")
+                draw = CompiledDraw(
+                    depot=d.index,
+                    to=to[0],
+                    count=max(spec.draw.count, 1),
+                    redeals=spec.draw.redeals,
+                    face_up=spec.draw.face_up,
+                    move=Tap(d.name, None),
+                    stat=f"draw:{spec.name}",
+                )
+                draws.append(draw)
+                taps.append(draw)
+            for action in spec.actions:
+                compiled = CompiledAction(
+                    depot=d.index,
+                    name=action.name,
+                    when=compile_rule(action.when, Site.ACTION, design) if action.when else None,
+                    effects=compile_effects(action.effects, design),
+                    limit=action.limit,
+                    slot=len(actions),
+                    move=Tap(d.name, action.name),
+                    stat=f"action:{spec.name}.{action.name}",
+                )
+                actions.append(compiled)
+                taps.append(compiled)
+        self.triggers: tuple[CompiledTrigger, ...] = tuple(triggers)
+        self.actions: tuple[CompiledAction, ...] = tuple(actions)
+        self.draws: tuple[CompiledDraw, ...] = tuple(draws)
+        self.taps: tuple[CompiledDraw | CompiledAction, ...] = tuple(taps)
+        self.draw_of: dict[int, CompiledDraw] = {draw.depot: draw for draw in draws}
+        self.action_of: dict[tuple[int, str], CompiledAction] = {(a.depot, a.name): a for a in actions}
+        tap_rank = {tap.move: rank for rank, tap in enumerate(taps)}
+        self._tap_rank = tap_rank
+        self.accept_stat = tuple(f"accept:{d.spec.name}" for d in depots)
+
+        self.deal_plan = DealPlan.compile(design)
+        self._compile_conditions()
+
+    def _compile_conditions(self) -> None:
+        design = self.design
+        win = design.win
+        self.win_depots: tuple[int, ...] = ()
+        self.win_when: Compiled | None = None
+        if win.kind in ("allCardsIn", "depotsEmpty"):
+            members = design.resolve(win.depots or "")
+            if members is None:
+                raise RuleError(f"'{win.depots}' names no depot, group or type", f"{win.pointer}/depots")
+            self.win_depots = members
+        elif win.kind == "when" and win.when is not None:
+            self.win_when = compile_rule(win.when, Site.WIN, design)
+        else:
+            raise RuleError(f"the engine does not know the win condition {win.kind!r}", f"{win.pointer}/kind")
+        self.win_kind = win.kind
+        loss = design.loss
+        self.loss_when: Compiled | None = None
+        if loss.kind == "when" and loss.when is not None:
+            self.loss_when = compile_rule(loss.when, Site.LOSS, design)
+        elif loss.kind not in ("noLegalMoves", "never"):
+            raise RuleError(f"the engine does not know the loss condition {loss.kind!r}", f"{loss.pointer}/kind")
+        self.score_rule: Compiled = compile_rule(design.scoring.value, Site.SCORING, design)
+
+    def move_order(self, move: Drag | Tap) -> int:
+        """Sort key that keeps drags in place and taps in depot order (draw, then actions)."""
+        return self._tap_rank.get(move, -1)  # type: ignore[arg-type]
+
+    def rule_labels(self) -> list[str]:
+        """The stats key of every rule that can fire (for "rule never fired" findings)."""
+        labels = [f"accept:{spec.name}" for spec in self.design.specs if not spec.accept.never]
+        labels += sorted({t.stat for t in self.triggers}, key=[t.stat for t in self.triggers].index)
+        labels += [d.stat for d in self.draws] + [a.stat for a in self.actions]
+        return labels
+
+    def drag_move(self, source: int, count: int, target: int, declare: Suit | None) -> Drag:
+        """The interned :class:`Drag` for these depot indexes."""
+        key = (source, count, target, -1 if declare is None else int(declare))
+        move = self._drags.get(key)
+        if move is None:
+            move = self._drags[key] = Drag(self.names[source], count, self.names[target], declare)
+        return move
+
+    def declarations(self, source: int, count: int, target: int) -> tuple[Drag, ...]:
+        """The moves of a wild card onto a declaring depot: one per suit it can name."""
+        return tuple(self.drag_move(source, count, target, suit) for suit in SUITS)
+
+    def new_initial_state(self, seed: int | None = None, deck: Sequence[Card] | None = None) -> State:
+        """Deal a new game from ``deck`` (checked against the design) or the shuffle of ``seed``.
+
+        With neither, a random seed is drawn (and kept in :attr:`State.seed`).
+
+        :raises DeckError: for a deck that is not the design's, or cards left without a Stock.
+        """
+        if deck is None and seed is None:
+            seed = random.SystemRandom().getrandbits(63)
+        order = deck_for(self.design, seed, deck)
+        return State.deal(self, order, seed if deck is None else None)
+
+    def __repr__(self) -> str:
+        return f"Game({self.design.name!r}, {len(self.names)} depots)"
+

@@ -1,0 +1,190 @@
+"""The one place where the engine turns rule expressions into callables.
+
+Every rule text of a design goes through :func:`compile_rule`, which returns a
+callable with the calling convention of ``docs/architecture.md``:
+``fn(P, S, *site_args)``. Plain integer and boolean literals (the usual deal and
+effect counts) are folded here into constants; everything else is handed to the
+expression compiler (``cardz_tools.expr``).
+
+Tests may swap the compiler with :func:`compiler_override`; the engine itself
+never does.
+
+Hints make the hot loop cheaper; a compiled callable may carry them as
+attributes and the engine reads them only through the functions below:
+
+``static``
+    (accept rules) ``static(source, depot) -> bool``: the part of the rule that
+    depends only on the board (``adjacent(source, depot)``). Pairs for which it is
+    false are dropped from the candidate targets once, at ``Game`` creation.
+``residual``
+    (accept rules) the rule without its static part, valid only where ``static`` holds.
+``local``
+    true when the rule reads no pile but its own depot's (triggers) or the
+    two piles of the drag (accept and eject rules: ``card``, ``cards``,
+    ``source``, ``depot``, ``top``), so that its value can change only when
+    one of those piles changes. Triggers are then re-checked, and a source's
+    drags listed again, only after such a change.
+
+The expression compiler provides ``static`` and ``residual``
+(:class:`cardz_tools.expr.CompiledRule`); ``local`` is worked out here from the
+checked tree.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..cards import COLOR_NAMES, RANK_NAMES, SUIT_NAMES
+from ..model import Design, Expr
+
+Compiled = Callable[..., Any]
+"""A compiled rule: ``fn(P, S, *site_args)``."""
+RuleCompiler = Callable[[Expr, "Site", Design], Compiled]
+"""Something that compiles one rule expression for one site of one design."""
+
+
+class Site(enum.Enum):
+    """Where an expression sits; decides the names in scope and the site arguments."""
+
+    ACCEPT = "accept"
+    EJECT = "eject"
+    TRIGGER = "trigger"
+    ACTION = "action"
+    COUNT = "count"
+    DEAL = "deal"
+    WIN = "win"
+    LOSS = "loss"
+    SCORING = "scoring"
+
+
+class RuleError(ValueError):
+    """A design the engine cannot play: a rule that does not compile, or a kind it does not know."""
+
+    def __init__(self, message: str, pointer: str = "") -> None:
+        super().__init__(f"{message} (at {pointer})" if pointer else message)
+        self.pointer = pointer
+
+
+_INT = re.compile(r"^\s*-?\d+\s*$")
+
+
+def constant_of(text: str) -> int | bool | None:
+    """The value of a literal rule text (``"2"``, ``"true"``), or None for a real expression."""
+    if _INT.match(text):
+        return int(text)
+    stripped = text.strip()
+    if stripped in ("true", "false"):
+        return stripped == "true"
+    return None
+
+
+def _constant(value: object) -> Compiled:
+    def rule(P: object, S: object, *site_args: object) -> object:
+        return value
+
+    return rule
+
+
+_ENVIRONMENTS: dict[int, tuple[Design, Any]] = {}
+
+
+def _environment(design: Design, expression_language: Any) -> Any:
+    """The expression environment of ``design``, built once per design (a few kept)."""
+    entry = _ENVIRONMENTS.get(id(design))
+    if entry is None or entry[0] is not design:
+        if len(_ENVIRONMENTS) >= 8:
+            _ENVIRONMENTS.pop(next(iter(_ENVIRONMENTS)))
+        entry = _ENVIRONMENTS[id(design)] = (design, expression_language.DesignEnv.from_design(design))
+    return entry[1]
+
+
+_LOCAL_NAMES = frozenset({"depot", "top", "true", "false"}) | frozenset(RANK_NAMES) | frozenset(SUIT_NAMES) | frozenset(COLOR_NAMES)
+_NEIGHBOUR_CALLS = frozenset({"left", "right", "above", "below"})
+
+
+_DRAG_NAMES = _LOCAL_NAMES | {"card", "cards", "source"}
+
+
+def _reads_site_piles_only(node: Any, names: frozenset[str], expression_language: Any) -> bool:
+    """Whether an expression mentions no pile but its site's (conservative: binders count as other piles)."""
+    ast = expression_language.ast
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and sub.name not in names:
+            return False
+        if isinstance(sub, ast.Index):
+            return False
+        if isinstance(sub, ast.Call) and (sub.func in _NEIGHBOUR_CALLS or getattr(sub, "var", None)):
+            return False
+    return True
+
+
+def _expression_compiler(expr: Expr, site: Site, design: Design) -> Compiled:
+    try:
+        from .. import expr as expression_language
+    except ImportError:
+        raise RuleError(
+            f"the rule {expr.text!r} needs the expression compiler (cardz_tools.expr), which is not installed",
+            expr.pointer,
+        ) from None
+    env = _environment(design, expression_language)
+    checked = expression_language.check(expr.text, expression_language.Site[site.name], env)
+    if not checked.ok or checked.node is None:
+        errors = [i for i in checked.issues if getattr(getattr(i, "severity", None), "value", "error") == "error"]
+        message = errors[0].message if errors else "it has errors"
+        raise RuleError(f"the rule {expr.text!r} does not compile: {message}", expr.pointer)
+    compiled = expression_language.compile_rule(checked, env)
+    fn = compiled.fn
+    # Hints for the engine's hot loop (see the module docstring).
+    if site is Site.ACCEPT and compiled.static is not None:
+        fn.static = compiled.static
+        fn.residual = compiled.residual
+    if site is Site.TRIGGER:
+        fn.local = _reads_site_piles_only(checked.node, _LOCAL_NAMES, expression_language)
+    elif site in (Site.ACCEPT, Site.EJECT):
+        fn.local = _reads_site_piles_only(checked.node, _DRAG_NAMES, expression_language)
+    return fn
+
+
+_compiler: RuleCompiler = _expression_compiler
+
+
+def compile_rule(expr: Expr, site: Site, design: Design) -> Compiled:
+    """Compile one rule expression of ``design`` for ``site``.
+
+    :raises RuleError: when the text does not compile (a design that lints
+        clean always compiles).
+    """
+    value = constant_of(expr.text)
+    if value is not None:
+        return _constant(value)
+    return _compiler(expr, site, design)
+
+
+def static_filter(rule: Compiled) -> Callable[[int, int], bool] | None:
+    """The board-only ``(source, depot)`` part of a compiled accept rule, if it has one."""
+    return getattr(rule, "static", None)
+
+
+def residual(rule: Compiled) -> Compiled:
+    """The rule to test on pairs that pass :func:`static_filter` (the rule itself without hints)."""
+    return getattr(rule, "residual", None) or rule
+
+
+def is_local(rule: Compiled) -> bool:
+    """Whether a compiled rule reads no pile but those of its site's depots (see ``local`` above)."""
+    return bool(getattr(rule, "local", False))
+
+
+@contextlib.contextmanager
+def compiler_override(compiler: RuleCompiler) -> Iterator[None]:
+    """Use ``compiler`` for rule expressions inside the ``with`` block (for tests)."""
+    global _compiler
+    previous, _compiler = _compiler, compiler
+    try:
+        yield
+    finally:
+        _compiler = previous

@@ -1,0 +1,548 @@
+"""A position of a game: the piles and the little state beside them.
+
+Piles are a list of tuples of card ints (bottom first), so :meth:`State.clone`
+is a shallow list copy and :meth:`State.key` a tuple of tuples. Besides the
+piles a state keeps the suit each depot's wild card named (``declared``, -1 for
+none), the redeals each stock has left, and how often each action was used.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import enum
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING
+
+from ..cards import FACE_UP, RANK_OF, SUITS, Card, Suit
+from ..model import EjectKind
+from .moves import Drag, IllegalMoveError, Move, Tap
+from .render import card_text, describe_move, render_text
+
+if TYPE_CHECKING:
+    from .game import CompiledAction, CompiledDraw, Game, Target
+
+_NO_MOVES: list[Move] = []
+
+MAX_TRIGGER_FIRINGS = 10_000
+"""More trigger firings than this in one settle: the design loops, the game ends."""
+
+
+class Termination(enum.Enum):
+    """Why a game ended (or that it has not)."""
+
+    ONGOING = "in play"
+    WON = "won"
+    LOST_NO_MOVES = "no legal moves"
+    LOST_CONDITION = "the loss condition holds"
+    CASCADE = "trigger cascade did not settle"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game stands: won, lost (or neither while in play), its score and why."""
+
+    won: bool
+    lost: bool
+    score: int
+    reason: str
+    termination: Termination = Termination.ONGOING
+
+
+class State:
+    """A position. Get one from :meth:`Game.new_initial_state`."""
+
+    __slots__ = (
+        "game",
+        "piles",
+        "declared",
+        "redeals",
+        "uses",
+        "move_count",
+        "seed",
+        "stats",
+        "cascade",
+        "cards_in_play",
+        "touched",
+        "_legal",
+        "_drags",
+        "_changed",
+        "_status",
+    )
+
+    def __init__(self, game: Game, piles: list[tuple[Card, ...]], seed: int | None = None) -> None:
+        self.game = game
+        self.piles = piles
+        self.declared: list[int] = [-1] * len(piles)
+        self.redeals: list[int] = [0] * len(piles)
+        for draw in game.draws:
+            self.redeals[draw.depot] = draw.redeals
+        self.uses: list[int] = [0] * len(game.actions)
+        self.move_count = 0
+        self.seed = seed
+        self.stats: collections.Counter[str] | None = None
+        """Rule firings (``accept:cell``, ``trigger:cell#0``, ...), counted only when set to a Counter."""
+        self.cascade = False
+        self.cards_in_play = sum(len(p) for p in piles)
+        self.touched: set[int] = set(range(len(piles)))
+        """Depots whose pile changed since triggers last settled."""
+        self._legal: list[Move] | None = None
+        self._drags: list[list[Move]] | None = None
+        """Per ``drag_plan`` slot, its drags (kept across moves when ``game.local_drags``)."""
+        self._changed: set[int] = set()
+        """Depots whose pile changed since ``_drags`` was listed."""
+        self._status: Termination | None = None
+
+    @classmethod
+    def deal(cls, game: Game, deck: Sequence[Card], seed: int | None = None) -> State:
+        """Deal ``deck`` by the game's deal rules, then let triggers settle."""
+        state = cls(game, [()] * len(game.names), seed)
+        state.piles[:] = game.deal_plan.deal(deck, state)
+        state.cards_in_play = sum(len(p) for p in state.piles)
+        state._settle()
+        return state
+
+    # ------------------------------------------------------------ copying
+
+    def clone(self) -> State:
+        """An independent copy (the stats counter, if any, is shared)."""
+        other = State.__new__(State)
+        other.game = self.game
+        other.piles = self.piles.copy()
+        other.declared = self.declared.copy()
+        other.redeals = self.redeals.copy()
+        other.uses = self.uses.copy()
+        other.move_count = self.move_count
+        other.seed = self.seed
+        other.stats = self.stats
+        other.cascade = self.cascade
+        other.cards_in_play = self.cards_in_play
+        other.touched = set()
+        other._legal = self._legal
+        other._drags = None if self._drags is None else self._drags.copy()
+        other._changed = self._changed.copy()
+        other._status = self._status
+        return other
+
+    def key(self) -> Hashable:
+        """A hashable key equal for states that play the same from here on (not the move count)."""
+        return (tuple(self.piles), tuple(self.declared), tuple(self.redeals), tuple(self.uses), self.cascade)
+
+    # ------------------------------------------------------------ card primitives
+
+    def transfer(self, source: int, target: int, count: int, face_up: bool | None = None) -> None:
+        """Move the top ``count`` cards of ``source`` onto ``target`` (for effects and moves).
+
+        ``face_up`` True/False turns the moved cards; None keeps how they lie.
+        A wild card's named suit ends on both depots; ``autoFlipTop`` applies.
+        """
+        piles = self.piles
+        pile = piles[source]
+        if count >= len(pile):
+            moved, rest = pile, ()
+        else:
+            cut = len(pile) - count
+            moved, rest = pile[cut:], pile[:cut]
+        if face_up is True:
+            moved = tuple(c | FACE_UP for c in moved)
+        elif face_up is False:
+            moved = tuple(c & ~FACE_UP for c in moved)
+        if rest and self.game.auto_flip[source] and not rest[-1] & FACE_UP:
+            rest = rest[:-1] + (rest[-1] | FACE_UP,)
+        piles[source] = rest
+        piles[target] = piles[target] + moved
+        self.declared[source] = -1
+        self.declared[target] = -1
+        touched = self.touched
+        touched.add(source)
+        touched.add(target)
+        changed = self._changed
+        changed.add(source)
+        changed.add(target)
+
+    def set_pile(self, depot: int, pile: tuple[Card, ...]) -> None:
+        """Replace a pile (for effects that rearrange cards); a wild card's named suit there ends."""
+        self.piles[depot] = pile
+        self.declared[depot] = -1
+        self.touched.add(depot)
+        self._changed.add(depot)
+
+    # ------------------------------------------------------------ legal moves
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move: drags first (by source, count, target, suit named), then taps by depot
+        (a depot's draw before its actions).
+
+        A terminal state has none.
+        """
+        if self._legal is None:
+            self._legal = [] if self._ended() else self._generate()
+        return list(self._legal)
+
+    def _runs(self, source: int, pile: tuple[Card, ...]) -> range | list[int]:
+        """The run lengths that may be dragged off ``source``."""
+        kind = self.game.eject_kind[source]
+        if kind is EjectKind.LOCKED or not pile[-1] & FACE_UP:
+            return ()  # type: ignore[return-value]
+        if kind is EjectKind.TOP_ONLY:
+            return range(1, 2)
+        up = 1
+        while up < len(pile) and pile[-1 - up] & FACE_UP:
+            up += 1
+        if kind is EjectKind.FACE_UP:
+            return range(1, up + 1)
+        when = self.game.eject_when[source]
+        if when is None:
+            return range(1, up + 1)
+        return [k for k in range(1, up + 1) if when(self.piles, self, pile[-k], pile[-k:], source)]
+
+    def _generate(self) -> list[Move]:
+        game = self.game
+        piles = self.piles
+        plan = game.drag_plan
+        drags = self._drags
+        if drags is None or not game.local_drags:
+            drags = self._drags = [self._drags_from(source, targets) for source, targets in plan]
+        elif self._changed:
+            affects = game.affects
+            stale: set[int] = set()
+            for depot in self._changed:
+                stale |= affects[depot]
+            for slot in stale:
+                source, targets = plan[slot]
+                drags[slot] = self._drags_from(source, targets)
+        self._changed = set()
+        moves: list[Move] = []
+        for listed in drags:
+            if listed:
+                moves += listed
+        append = moves.append
+        for draw in game.draws:
+            if piles[draw.depot] or (self.redeals[draw.depot] != 0 and piles[draw.to]):
+                append(draw.move)
+        for action in game.actions:
+            if (action.limit is None or self.uses[action.slot] < action.limit) and (
+                action.when is None or action.when(piles, self, action.depot)
+            ):
+                append(action.move)
+        if game.draws and game.actions:
+            moves.sort(key=game.move_order)
+        return moves
+
+    def _drags_from(self, source: int, targets: tuple[Target, ...]) -> list[Move]:
+        """The legal drags off ``source``, in order."""
+        piles = self.piles
+        pile = piles[source]
+        if not pile:
+            return _NO_MOVES
+        game = self.game
+        top = pile[-1]
+        moves: list[Move] = []
+        if game.eject_kind[source] is EjectKind.TOP_ONLY:
+            if not top & FACE_UP:
+                return _NO_MOVES
+            cards = pile[-1:]
+            for depot, accepts, _, wild, move in targets:
+                if accepts(piles, self, top, cards, source, depot):
+                    if wild == RANK_OF[top]:
+                        moves.extend(game.declarations(source, 1, depot))
+                    else:
+                        moves.append(move)
+            return moves
+        for count in self._runs(source, pile):
+            cards = pile[-count:]
+            card = cards[0]
+            for depot, accepts, single, wild, move in targets:
+                if count > 1 and single:
+                    continue
+                if accepts(piles, self, card, cards, source, depot):
+                    if wild == RANK_OF[card]:
+                        moves.extend(game.declarations(source, count, depot))
+                    else:
+                        moves.append(move if count == 1 else game.drag_move(source, count, depot, None))
+        return moves
+
+    def _tap_refusal(self, tap: CompiledDraw | CompiledAction) -> str | None:
+        game = self.game
+        name = game.names[tap.depot]
+        if hasattr(tap, "to"):
+            if self.piles[tap.depot]:
+                return None
+            if self.redeals[tap.depot] == 0:
+                return f"{name} is empty and has no redeals left"
+            if not self.piles[tap.to]:  # type: ignore[union-attr]
+                return f"{name} and {game.names[tap.to]} are both empty"  # type: ignore[union-attr]
+            return None
+        action: CompiledAction = tap  # type: ignore[assignment]
+        if action.limit is not None and self.uses[action.slot] >= action.limit:
+            return f"{action.name} may be used {action.limit} times; it has been"
+        if action.when is not None and not action.when(self.piles, self, action.depot):
+            return f"{name}: {action.name} is not possible now"
+        return None
+
+    # ------------------------------------------------------------ checking a move
+
+    def why_illegal(self, move: Move) -> str | None:
+        """Why the rules refuse ``move`` here (the rule's ``reason`` when it has one), or None if legal."""
+        if self.is_terminal():
+            return f"the game is over: {self.outcome().reason}"
+        if isinstance(move, Tap):
+            return self._tap_move_refusal(move)
+        if isinstance(move, Drag):
+            return self._drag_refusal(move)
+        return f"{move!r} is not a move"
+
+    def _tap_move_refusal(self, move: Tap) -> str | None:
+        game = self.game
+        depot = game.index.get(move.depot)
+        if depot is None:
+            return f"there is no depot named {move.depot!r}"
+        if move.action is None:
+            draw = game.draw_of.get(depot)
+            if draw is None:
+                names = [a.name for a in game.actions if a.depot == depot]
+                hint = f" (its actions: {', '.join(names)})" if names else ""
+                return f"tapping {move.depot} draws nothing{hint}"
+            return self._tap_refusal(draw)
+        action = game.action_of.get((depot, move.action))
+        if action is None:
+            return f"{move.depot} has no action named {move.action!r}"
+        return self._tap_refusal(action)
+
+    def _drag_refusal(self, move: Drag) -> str | None:
+        game = self.game
+        source, target = game.index.get(move.source), game.index.get(move.target)
+        if source is None:
+            return f"there is no depot named {move.source!r}"
+        if target is None:
+            return f"there is no depot named {move.target!r}"
+        if source == target:
+            return "the cards are already there"
+        pile = self.piles[source]
+        if not pile:
+            return f"{move.source} is empty"
+        eject = game.eject_rules[source]
+        if eject.kind is EjectKind.LOCKED:
+            return eject.reason or f"cards cannot be taken from {move.source}"
+        if move.count < 1 or move.count > len(pile):
+            return f"{move.source} holds {len(pile)} cards; {move.count} cannot be moved"
+        if move.count not in self._runs(source, pile):
+            if not all(c & FACE_UP for c in pile[-move.count:]):
+                return eject.reason or f"face-down cards cannot be moved from {move.source}"
+            if eject.kind is EjectKind.TOP_ONLY:
+                return eject.reason or f"only the top card of {move.source} can be moved"
+            return eject.reason or f"{move.source} does not let these cards go"
+        cards = pile[-move.count:]
+        card = cards[0]
+        rule = game.accept_rules[target]
+        if rule.never:
+            return f"{move.target} accepts no cards"
+        refusal = self._accept_refusal(source, target, card, cards)
+        if refusal is not None:
+            return rule.reason or refusal
+        wild = game.wild_declares[target]
+        if wild == RANK_OF[card]:
+            if move.declare is None or move.declare not in SUITS:
+                names = ", ".join(s.title for s in SUITS)
+                return f"playing {card_text(card)} on {move.target} names a suit: choose one of {names}"
+        elif move.declare is not None:
+            return f"only a wild card names a suit on {move.target}"
+        return None
+
+    def _accept_refusal(self, source: int, target: int, card: Card, cards: Sequence[Card]) -> str | None:
+        game = self.game
+        rule = game.accept_rules[target]
+        name = game.names[target]
+        if rule.single and len(cards) > 1:
+            return f"{name} takes one card at a time"
+        pile = self.piles[target]
+        wild = int(rule.wild_rank) if rule.wild_rank is not None else -1
+        if pile and RANK_OF[card] != wild:
+            named = self.declared[target] if game.wild_declares[target] >= 0 else -1
+            if named >= 0:
+                if (card >> 4) & 7 != named:
+                    suit = Suit(named).title
+                    wild_name = rule.wild_rank.title if rule.wild_rank is not None else "wild card"
+                    return f"{name} takes only {suit} or an {wild_name} after a wild card named {suit}"
+            elif rule.follow:
+                top = pile[-1]
+                if RANK_OF[card] != RANK_OF[top] and (card >> 4) & 7 != (top >> 4) & 7:
+                    return f"{card_text(card)} does not follow {card_text(top)}: it must match in rank or suit"
+        when = game.accept_when[target]
+        if when is not None and not when(self.piles, self, card, cards, source, target):
+            return f"{name} does not accept {card_text(card)} here"
+        return None
+
+    # ------------------------------------------------------------ playing
+
+    def apply(self, move: Move) -> None:
+        """Play ``move``, then let triggers settle.
+
+        :raises IllegalMoveError: with the reason the rules give, when ``move`` is not legal.
+        """
+        legal = self._legal
+        known = False
+        if legal is not None:
+            for candidate in legal:
+                if candidate is move:
+                    known = True
+                    break
+        if not known:
+            reason = self.why_illegal(move)
+            if reason is not None:
+                raise IllegalMoveError(reason)
+        game = self.game
+        stats = self.stats
+        if type(move) is Drag:
+            source, target = game.index[move.source], game.index[move.target]
+            self.transfer(source, target, move.count)
+            if move.declare is not None:
+                self.declared[target] = int(move.declare)
+            if stats is not None:
+                stats[game.accept_stat[target]] += 1
+        else:
+            depot = game.index[move.depot]  # type: ignore[union-attr]
+            if move.action is None:  # type: ignore[union-attr]
+                self._draw(game.draw_of[depot])
+            else:
+                action = game.action_of[(depot, move.action)]  # type: ignore[union-attr]
+                self.uses[action.slot] += 1
+                for effect in action.effects:
+                    effect.run(self, depot)
+                if stats is not None:
+                    stats[action.stat] += 1
+        self.move_count += 1
+        self._legal = None
+        self._status = None
+        self._settle()
+
+    def _draw(self, draw: CompiledDraw) -> None:
+        piles = self.piles
+        stock = piles[draw.depot]
+        if stock:
+            for _ in range(min(draw.count, len(stock))):
+                self.transfer(draw.depot, draw.to, 1, draw.face_up)
+            if self.stats is not None:
+                self.stats[draw.stat] += 1
+            return
+        waste = piles[draw.to]
+        self.set_pile(draw.depot, tuple(c & ~FACE_UP for c in reversed(waste)))
+        self.set_pile(draw.to, ())
+        if self.redeals[draw.depot] > 0:
+            self.redeals[draw.depot] -= 1
+        if self.stats is not None:
+            self.stats["redeal:" + draw.stat[5:]] += 1
+
+    def _settle(self) -> None:
+        """Fire triggers until none holds; mark a runaway cascade.
+
+        Each pass scans the triggers in depot order and fires every one whose
+        rule holds, as ``docs/format.md`` says. A trigger that reads only its
+        own pile is skipped while that pile is unchanged since the trigger last
+        found its rule false: skipping it changes nothing but the time taken.
+        """
+        triggers = self.game.triggers
+        if not triggers:
+            self.touched = set()
+            return
+        piles = self.piles
+        stats = self.stats
+        fired = 0
+        recheck = self.touched
+        while True:
+            self.touched = touched = set()
+            fired_here: set[int] = set()
+            for depot, when, effects, stat, local in triggers:
+                if local and depot not in recheck and depot not in touched:
+                    continue
+                if when(piles, self, depot):
+                    for effect in effects:
+                        effect.run(self, depot)
+                    fired_here.add(depot)
+                    fired += 1
+                    if stats is not None:
+                        stats[stat] += 1
+                    if fired > MAX_TRIGGER_FIRINGS:
+                        self.cascade = True
+                        return
+            if not fired_here:
+                self.touched = set()
+                return
+            recheck = touched | fired_here
+
+    # ------------------------------------------------------------ the end
+
+    def _ended(self) -> bool:
+        """Whether the game is over for a reason other than having no moves."""
+        return self._early_status() is not Termination.ONGOING
+
+    def _early_status(self) -> Termination:
+        if self.cascade:
+            return Termination.CASCADE
+        if self.is_won():
+            return Termination.WON
+        game = self.game
+        if game.loss_when is not None and game.loss_when(self.piles, self):
+            return Termination.LOST_CONDITION
+        return Termination.ONGOING
+
+    @property
+    def non_terminating(self) -> bool:
+        """Whether a trigger cascade did not settle (the game ended there)."""
+        return self.cascade
+
+    def is_won(self) -> bool:
+        """Whether the win condition holds."""
+        game = self.game
+        piles = self.piles
+        if game.win_kind == "allCardsIn":
+            return sum(len(piles[d]) for d in game.win_depots) >= self.cards_in_play
+        if game.win_kind == "depotsEmpty":
+            for d in game.win_depots:
+                if piles[d]:
+                    return False
+            return True
+        return bool(game.win_when(piles, self))  # type: ignore[misc]
+
+    def status(self) -> Termination:
+        """Why the game ended, or :attr:`Termination.ONGOING`."""
+        if self._status is None:
+            status = self._early_status()
+            if status is Termination.ONGOING:
+                if self._legal is None:
+                    self._legal = self._generate()
+                if not self._legal:
+                    status = Termination.LOST_NO_MOVES
+            self._status = status
+        return self._status
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over: won, lost, or stopped by a runaway trigger cascade."""
+        return self.status() is not Termination.ONGOING
+
+    def score(self) -> int:
+        """The scoring rule's value now."""
+        return int(self.game.score_rule(self.piles, self))
+
+    def outcome(self) -> Outcome:
+        """Won or lost, the score, and the reason."""
+        status = self.status()
+        won = status is Termination.WON
+        lost = status in (Termination.LOST_NO_MOVES, Termination.LOST_CONDITION)
+        return Outcome(won=won, lost=lost, score=self.score(), reason=status.value, termination=status)
+
+    def returns(self) -> list[float]:
+        """OpenSpiel-style returns for the one player: 1.0 for a win, 0.0 otherwise."""
+        return [1.0 if self.status() is Termination.WON else 0.0]
+
+    # ------------------------------------------------------------ text
+
+    def describe(self, move: Move) -> str:
+        """``move`` with the cards it moves: ``waste → vane (8♣, naming Hearts)``."""
+        return describe_move(self, move)
+
+    def __str__(self) -> str:
+        return render_text(self)
+
+    def __repr__(self) -> str:
+        return f"<State of {self.game.design.name!r} after {self.move_count} moves>"
