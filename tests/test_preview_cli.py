@@ -49,11 +49,11 @@ def test_watch_serve_runs_the_simulation_process_and_quits_on_ctrl_c(tmp_path: P
         assert process.stdout is not None
         os.set_blocking(process.stdout.fileno(), False)
         deadline = time.perf_counter() + 30
-        while time.perf_counter() < deadline and not re.search(r"win rate|unavailable|failed", seen):
+        while time.perf_counter() < deadline and not re.search(r"win rate|failed", seen):
             seen += (process.stdout.read() or b"").decode(errors="replace")
             time.sleep(0.05)
         # the simulation ran in its own process under ``python -m`` (a child that cannot start says "failed")
-        assert re.search(r"win rate|unavailable: the engine", seen), seen[-3000:]
+        assert "win rate" in seen, seen[-3000:]
         url = re.search(r"page at (http://127\.0\.0\.1:\d+/)", seen)
         assert url, seen[-3000:]
         with urllib.request.urlopen(url.group(1), timeout=10) as response:

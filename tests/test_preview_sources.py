@@ -9,11 +9,13 @@ import pytest
 from cardz_tools.cards import card_rank, identity, is_face_up, same_cards, shuffle, standard_deck
 from cardz_tools.diagnostics import Span
 from cardz_tools.preview.sources import (
+    BoardUnavailable,
     Summary,
     SummaryStatus,
     check_file,
     diagnose,
     excerpt,
+    quick_summary,
     safe_summary,
     sample_board,
 )
@@ -141,4 +143,22 @@ def test_summary_from_a_sim_report() -> None:
 
 def test_safe_summary_never_raises() -> None:
     summary = safe_summary("{not json", 5, 0)
-    assert summary.status in (SummaryStatus.UNAVAILABLE, SummaryStatus.FAILED) and summary.message
+    assert summary.status is SummaryStatus.FAILED and summary.message
+
+
+def test_quick_summary_of_a_seed_design_is_reproducible() -> None:
+    text = (GAMES / "monte-carlo.cardz").read_text(encoding="utf-8")
+    first = quick_summary(text, 30, 5)
+    assert first.status is SummaryStatus.DONE and first.playouts == 30
+    assert first.wins == round(first.win_rate * 30) and first.win_rate_interval[0] <= first.win_rate <= first.win_rate_interval[1]
+    assert quick_summary(text, 30, 5).wins == first.wins
+
+
+def test_a_design_the_engine_cannot_deal_says_why(tmp_path: Path) -> None:
+    path = tmp_path / "misdealt.cardz"
+    text = (GAMES / "weathervane.cardz").read_text(encoding="utf-8")
+    path.write_text(text.replace('"to": "vane", "faceUp": 1', '"to": "vain", "faceUp": 1'), encoding="utf-8")
+    checked = check_file(path)
+    assert checked.design is not None and "CZ302" in [d.code for d in checked.diagnostics]
+    with pytest.raises(BoardUnavailable, match="the engine cannot deal this design"):
+        sample_board(checked.design, 0)

@@ -1,20 +1,13 @@
 """Where the preview gets its data: diagnostics, a sample deal and a quick simulation.
 
-The preview draws on three parts of cardz-tools (the linter, the engine and the
-simulator). Every call into them goes through this module so that the board,
-the page and the watch loop depend only on the small shapes defined here.
+The preview draws on three parts of cardz-tools, and every call into them goes
+through this module, so that the board, the page and the watch loop depend only
+on the small shapes defined here:
 
-Diagnostics come from the linter (:func:`cardz_tools.lint.lint_source`), exactly
-as ``cardz lint`` reports them.
-
-INTERIM: the engine (``cardz_tools.engine``) is not on this branch yet. Until it lands:
-
-- :func:`sample_board` deals by following ``docs/format.md``'s deal rules on
-  ``cards.shuffle(standard_deck(), seed)``; deal counts written as expressions
-  deal nothing. The engine's ``Game(design).new_initial_state(seed=...)`` will
-  replace it.
-- :func:`quick_summary` calls :func:`cardz_tools.analysis.sim.simulate`, which
-  needs the engine; without it the summary says so.
+- diagnostics come from the linter (:func:`cardz_tools.lint.lint_source`), as
+  ``cardz lint`` reports them;
+- the sample board is the engine's deal (``Game(design).new_initial_state(seed=...)``);
+- the summary is :func:`cardz_tools.analysis.sim.simulate` on one worker.
 """
 
 from __future__ import annotations
@@ -25,19 +18,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..cards import Card, card_rank, face_down, face_up, shuffle, standard_deck
+from ..analysis.sim import simulate
+from ..cards import Card
 from ..config import LintConfig
 from ..diagnostics import Diagnostic, Severity, Span
+from ..engine import Game
 from ..lint import display_path, lint_source
-from ..model import Design, DepotType, ModelError, build_design
+from ..model import Design, ModelError, build_design
 from ..source import load_source
 
 Piles = tuple[tuple[Card, ...], ...]
 """One pile per depot (by depot index), each bottom card first, top card last."""
-
-class SourceUnavailable(RuntimeError):
-    """A part of cardz-tools that the preview needs is not installed on this branch."""
-
 
 # ---------------------------------------------------------------- checking a file
 
@@ -115,56 +106,20 @@ def excerpt(lines: Sequence[str], span: Span, width: int = 100) -> Excerpt | Non
 # ---------------------------------------------------------------- the sample deal
 
 
+class BoardUnavailable(ValueError):
+    """The engine cannot deal this design; the message says why."""
+
+
 def sample_board(design: Design, seed: int) -> Piles:
-    """The piles of deal ``seed``, by depot index, bottom card first.
+    """The piles of deal ``seed`` as the engine deals them, by depot index, bottom card first.
 
-    INTERIM: follows ``docs/format.md``'s deal rules on
-    ``shuffle(standard_deck(decks, jokers), seed)``; to be replaced by the
-    engine's ``Game(design).new_initial_state(seed=seed)``.
+    :raises BoardUnavailable: when the engine cannot build or deal the design.
     """
-    deck = shuffle(standard_deck(design.decks, design.jokers), seed)
-    piles: list[list[Card]] = [[] for _ in design.depots]
-    position = 0
-    for rule in design.deal_rules:
-        if rule.kind == "dealGroup" and rule.to is not None:
-            targets = design.resolve(rule.to) or ()
-            plan = [(_count(rule.face_down), _count(rule.face_up)) for _ in targets]
-            order = _deal_order(targets, plan, rule.round_robin)
-            for depot, up in order:
-                if position >= len(deck):
-                    break
-                card = deck[position]
-                position += 1
-                piles[depot].append(face_up(card) if up else face_down(card))
-        elif rule.kind == "remove":
-            ranks = {int(r) for r in rule.ranks}
-            piles = [[c for c in pile if card_rank(c) not in ranks] for pile in piles]
-    stocks = [d.index for d in design.depots if d.type is DepotType.STOCK]
-    if stocks:
-        rest = [face_down(c) for c in deck[position:]]
-        piles[stocks[0]].extend(reversed(rest))  # the next card in deck order ends on top
-    return tuple(tuple(pile) for pile in piles)
-
-
-def _count(expr: Any) -> int:
-    """A deal count written as an int; expressions count 0 until the engine evaluates them."""
-    if expr is None:
-        return 0
     try:
-        return max(0, int(str(expr.text).strip()))
-    except ValueError:
-        return 0
-
-
-def _deal_order(targets: Sequence[int], plan: Sequence[tuple[int, int]], round_robin: bool) -> list[tuple[int, bool]]:
-    """(depot, face up) for every card of a dealGroup, in dealing order."""
-    per_depot = [[False] * down + [True] * up for down, up in plan]
-    if not round_robin:
-        return [(depot, up) for depot, cards in zip(targets, per_depot) for up in cards]
-    rounds = max((len(cards) for cards in per_depot), default=0)
-    return [
-        (depot, cards[r]) for r in range(rounds) for depot, cards in zip(targets, per_depot) if r < len(cards)
-    ]
+        state = Game(design).new_initial_state(seed=seed)
+    except Exception as exc:  # RuleError, DeckError, or whatever a half-checked design trips on
+        raise BoardUnavailable(f"the engine cannot deal this design: {exc}") from exc
+    return tuple(tuple(pile) for pile in state.piles)
 
 
 # ---------------------------------------------------------------- the quick simulation
@@ -180,7 +135,6 @@ class SummaryStatus(enum.Enum):
     RUNNING = "running"
     DONE = "done"
     SKIPPED = "skipped"
-    UNAVAILABLE = "unavailable"
     FAILED = "failed"
 
 
@@ -229,16 +183,7 @@ class Summary:
 
 
 def quick_summary(design_json: str, playouts: int, seed: int) -> Summary:
-    """Random playouts of a design in this process, summarised.
-
-    :raises SourceUnavailable: when the engine is not installed.
-    """
-    try:
-        import cardz_tools.engine  # noqa: F401  (the simulator imports it lazily)
-    except ImportError as exc:
-        raise SourceUnavailable("the engine (cardz_tools.engine) is not installed yet") from exc
-    from ..analysis.sim import simulate
-
+    """Random playouts of a design in this process, summarised (raises what the simulator raises)."""
     return Summary.from_report(simulate(design_json, playouts, seed, workers=1).to_dict())
 
 
@@ -246,7 +191,5 @@ def safe_summary(design_json: str, playouts: int, seed: int) -> Summary:
     """:func:`quick_summary` that reports every failure as a summary instead of raising."""
     try:
         return quick_summary(design_json, playouts, seed)
-    except SourceUnavailable as exc:
-        return Summary(SummaryStatus.UNAVAILABLE, str(exc))
     except Exception as exc:  # a design the engine cannot play must not stop the preview
         return Summary(SummaryStatus.FAILED, f"{type(exc).__name__}: {exc}")

@@ -29,7 +29,7 @@ from ..config import LintConfig
 from ..diagnostics import Diagnostic, Severity
 from .board import Board, board_renderable
 from .html import render_page
-from .sources import DEFAULT_PLAYOUTS, CheckedFile, Summary, SummaryStatus, check_file, excerpt, safe_summary, sample_board
+from .sources import DEFAULT_PLAYOUTS, BoardUnavailable, CheckedFile, Summary, SummaryStatus, check_file, excerpt, safe_summary, sample_board
 
 CARDZ_SUFFIX = ".cardz"
 MAX_DIAGNOSTICS_SHOWN = 8
@@ -171,6 +171,8 @@ class Frame:
     seed: int
     check_seconds: float
     """How long reading and checking the file took."""
+    board_problem: str | None = None
+    """Why this save has no board of its own when the linter found nothing to say (the engine's reason)."""
 
     @property
     def path(self) -> Path:
@@ -179,7 +181,13 @@ class Frame:
     def page(self, live: bool = False) -> str:
         """This frame as the preview page."""
         return render_page(
-            self.checked, self.board, self.summary, seed=self.seed, board_is_current=self.board_is_current, live=live
+            self.checked,
+            self.board,
+            self.summary,
+            seed=self.seed,
+            board_is_current=self.board_is_current,
+            board_problem=self.board_problem,
+            live=live,
         )
 
 
@@ -249,7 +257,7 @@ class Watcher:
         with self._lock:
             self._generation += 1
             generation = self._generation
-            board = self._board_for(checked)
+            board, problem = self._board_for(checked)
             current = board is not None
             board = board or self._last_board
             runnable = checked.design is not None and checked.text is not None and not checked.has_errors and current
@@ -258,22 +266,23 @@ class Watcher:
                 summary = Summary(SummaryStatus.RUNNING, "random playouts of this save")
             else:
                 summary = Summary(SummaryStatus.SKIPPED, "the simulation waits for a save without errors")
-            frame = Frame(generation, checked, board, current, summary, self.seed, self.clock() - started)
+            frame = Frame(generation, checked, board, current, summary, self.seed, self.clock() - started, problem)
             self._frame = frame
         self._emit(frame)
         if runnable and checked.text is not None:
             self.simulator.start(checked.text, lambda result: self._summary_done(generation, result))
         return frame
 
-    def _board_for(self, checked: CheckedFile) -> Board | None:
+    def _board_for(self, checked: CheckedFile) -> tuple[Board | None, str | None]:
+        """This save's board, or None and why not."""
         if checked.design is None:
-            return None
+            return None, None
         try:
             board = Board(checked.design, sample_board(checked.design, self.seed))
-        except Exception:  # a design that models but cannot be dealt keeps the last good board
-            return None
+        except BoardUnavailable as exc:  # it models but cannot be dealt: keep the last good board
+            return None, str(exc)
         self._last_board = board
-        return board
+        return board, None
 
     def _summary_done(self, generation: int, summary: Summary) -> None:
         with self._lock:
@@ -405,7 +414,7 @@ def frame_renderable(frame: Frame | None, footer: str = "") -> RenderableType:
     board_panel = Panel(
         board,
         title=f"{name} · {frame.path.name} · deal {frame.seed}",
-        subtitle=None if frame.board_is_current else "last good board: this save has errors",
+        subtitle=None if frame.board_is_current else f"last good board: {frame.board_problem or 'this save has errors'}",
         border_style="green" if frame.board_is_current else "yellow",
         expand=False,
     )
