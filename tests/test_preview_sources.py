@@ -79,8 +79,12 @@ def test_json_syntax_errors_point_at_the_line(tmp_path: Path) -> None:
 def test_excerpt_clips_long_lines_around_the_span() -> None:
     line = "x" * 300 + "HERE" + "y" * 300
     shown = excerpt([line], Span(1, 301, 1, 305), width=60)
-    assert shown is not None and len(shown.text) == 60
+    assert shown is not None and len(shown.text) == 62 and shown.text[0] == shown.text[-1] == "…"
     assert shown.text[shown.start : shown.end] == "HERE"
+    start = excerpt([line], Span(1, 2, 1, 3), width=60)
+    assert start is not None and start.text == "x" * 60 + "…" and (start.start, start.end) == (1, 2)
+    end = excerpt([line], Span(1, 604, 1, 605), width=60)
+    assert end is not None and end.text == "…" + "y" * 60 and end.text[end.start : end.end] == "y"
     assert excerpt(["short"], Span(4, 1, 4, 2)) is None
 
 

@@ -295,7 +295,26 @@ def test_a_save_the_engine_cannot_deal_keeps_the_last_board_and_says_why(tmp_pat
     assert good is not None and frame is not None and frame.board == good.board and not frame.board_is_current
     assert frame.board_problem is not None and "vain" in frame.board_problem
     assert "CZ302" in codes(frame)
-    assert "cannot deal this design" in _render(frame) and "cannot deal this design" in frame.page()
+    assert "last good board: this save has errors" in _render(frame)  # the diagnostic explains it
+
+
+def test_when_only_the_engine_objects_its_reason_is_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardz_tools.preview.watch as watch_module
+    from cardz_tools.preview.sources import BoardUnavailable
+
+    design = tmp_path / "game.cardz"
+    design.write_text(WEATHERVANE, encoding="utf-8")
+    watcher = Watcher(design, simulator=NoSimulation())
+    good = watcher.refresh()
+
+    def refuse(*args: object) -> None:
+        raise BoardUnavailable("the engine cannot deal this design: a reason only it knows")
+
+    monkeypatch.setattr(watch_module, "sample_board", refuse)
+    frame = watcher.refresh()
+    assert good is not None and frame is not None and frame.board == good.board and codes(frame) == []
+    assert frame.summary is not None and frame.summary.status is SummaryStatus.SKIPPED
+    assert "a reason only it knows" in _render(frame) and "a reason only it knows" in frame.page()
 
 
 def test_a_crashing_simulation_is_reported_not_fatal(tmp_path: Path, running) -> None:

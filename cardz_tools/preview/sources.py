@@ -98,9 +98,13 @@ def excerpt(lines: Sequence[str], span: Span, width: int = 100) -> Excerpt | Non
     start = max(0, min(span.column - 1, len(text)))
     end = span.end_column - 1 if span.end_line == span.line else len(text)
     end = max(start + 1, min(end, len(text) + 1))
-    offset = max(0, start - width // 3) if len(text) > width else 0
+    if len(text) <= width:
+        return Excerpt(span.line, text, start, end)
+    offset = max(0, min(start - width // 3, len(text) - width))
     clipped = text[offset : offset + width]
-    return Excerpt(span.line, clipped, start - offset, min(end - offset, width))
+    head = "…" if offset > 0 else ""
+    tail = "…" if offset + width < len(text) else ""
+    return Excerpt(span.line, head + clipped + tail, start - offset + len(head), min(end - offset, width) + len(head))
 
 
 # ---------------------------------------------------------------- the sample deal

@@ -407,14 +407,18 @@ def frame_renderable(frame: Frame | None, footer: str = "") -> RenderableType:
     errors = sum(1 for d in frame.checked.diagnostics if d.severity is Severity.ERROR)
     warnings = sum(1 for d in frame.checked.diagnostics if d.severity is Severity.WARNING)
     name = frame.board.design.name if frame.board else frame.path.name
+    board_parts: list[RenderableType] = []
     if frame.board is None:
-        board: RenderableType = Text("No board yet: the design does not load.", style="yellow")
+        board_parts.append(Text("No board yet: the design does not load.", style="yellow"))
     else:
-        board = board_renderable(frame.board)
+        board_parts.append(board_renderable(frame.board))
+    if frame.board_problem and not frame.checked.has_errors:  # otherwise the diagnostics say it
+        board_parts.append(Text(frame.board_problem, style="yellow"))
+    stale = "this save has errors" if frame.checked.has_errors else "the engine cannot deal this save"
     board_panel = Panel(
-        board,
+        Group(*board_parts),
         title=f"{name} · {frame.path.name} · deal {frame.seed}",
-        subtitle=None if frame.board_is_current else f"last good board: {frame.board_problem or 'this save has errors'}",
+        subtitle=None if frame.board_is_current else f"last good board: {stale}",
         border_style="green" if frame.board_is_current else "yellow",
         expand=False,
     )
