@@ -115,6 +115,122 @@ def main() -> None:
 # Commands of the other parts go below, one small block each: parse arguments, call library code.
 
 
+# ---------------------------------------------------------------- play analysis: sim, solve, check
+
+
+class ReportFormat(str, enum.Enum):
+    """Output formats of ``cardz sim`` and ``cardz solve``."""
+
+    TEXT = "text"
+    JSON = "json"
+
+
+def _progress(total: int, label: str):  # type: ignore[no-untyped-def]
+    """A rich progress bar on stderr for long runs (nothing when stderr is not a terminal)."""
+    from .analysis.progress import progress_bar
+
+    return progress_bar(total, label)
+
+
+def _open_for_play(file: Path):  # type: ignore[no-untyped-def]
+    """The design ready to play, or the linter's report and exit 1."""
+    from .loading import DesignError, open_design
+
+    try:
+        return open_design(file)
+    except DesignError as exc:
+        typer.echo(render(exc.result, "text", ReportOptions(color=sys.stdout.isatty())), nl=False, err=True)
+        raise typer.Exit(1) from None
+    except LintPathError as exc:
+        raise fail(str(exc)) from None
+
+
+@app.command()
+def sim(
+    file: Annotated[Path, typer.Argument(help="The design to play.")],
+    playouts: Annotated[int, typer.Option("--playouts", "-n", min=1, max=10_000_000, help="How many random playouts.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run: the same seed gives the same report.")] = 0,
+    workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
+    max_moves: Annotated[int, typer.Option("--max-moves", min=1, max=10_000_000, help="Step bound per playout.")] = 5_000,
+    format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format.")] = ReportFormat.TEXT,
+) -> None:
+    """Random playouts: win rate with its interval, moves, scores, rule use and findings."""
+    from .analysis.sim import simulate
+
+    opened = _open_for_play(file)
+    try:
+        with _progress(playouts, "playouts") as advance:
+            report = simulate(opened.json_text, playouts, seed, workers, scheduler, max_moves, on_progress=advance)
+    except (RuntimeError, OSError) as exc:
+        raise fail(str(exc)) from None
+    typer.echo(report.to_json() if format is ReportFormat.JSON else report.to_text(), nl=format is ReportFormat.JSON)
+    raise typer.Exit(1 if any(f.severity == "error" for f in report.findings) else 0)
+
+
+@app.command()
+def solve(
+    file: Annotated[Path, typer.Argument(help="The design to solve.")],
+    deals: Annotated[int, typer.Option("--deals", "-n", min=1, max=1_000_000, help="How many deals.")] = 10,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run (deal i is the same as in sim).")] = 0,
+    budget: Annotated[int, typer.Option("--budget", min=1, max=100_000_000, help="Positions per deal before 'unknown'.")] = 50_000,
+    deck: Annotated[Optional[Path], typer.Option("--deck", help="Solve this one deal, a deck order file (AS 10H QC ...).")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
+    format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format.")] = ReportFormat.TEXT,
+) -> None:
+    """A solver that knows every card: won (with the line), lost (proven) or unknown, per deal."""
+    from .analysis.solve import solve as run_solve
+    from .cards import CardSyntaxError, parse_deck
+    from .engine.deal import DeckError, deck_for
+
+    opened = _open_for_play(file)
+    order = None
+    if deck is not None:
+        try:
+            order = deck_for(opened.design, None, parse_deck(deck.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError, CardSyntaxError, DeckError) as exc:
+            raise fail(f"{deck}: {exc}") from None
+    try:
+        with _progress(1 if order else deals, "deals") as advance:
+            report = run_solve(opened.json_text, deals, seed, budget, order, workers, scheduler, on_progress=advance)
+    except (RuntimeError, OSError) as exc:
+        raise fail(str(exc)) from None
+    typer.echo(report.to_json() if format is ReportFormat.JSON else report.to_text(), nl=format is ReportFormat.JSON)
+    raise typer.Exit(1 if any(f.severity == "error" for f in report.findings) else 0)
+
+
+@app.command()
+def check(
+    paths: Annotated[list[Path], typer.Argument(help="Design files, or directories to search for *.cardz.")],
+    format: Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")] = OutputFormat.TEXT,
+    strict: Annotated[Optional[bool], typer.Option("--strict/--no-strict", help="Warnings fail the run too.")] = None,
+    playouts: Annotated[Optional[int], typer.Option("--playouts", min=0, max=1_000_000, help="Random playouts per file.")] = None,
+    deals: Annotated[Optional[int], typer.Option("--deals", min=0, max=100_000, help="Deals the solver tries per file.")] = None,
+    budget: Annotated[Optional[int], typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")] = None,
+    output_file: Annotated[Optional[Path], typer.Option("--output-file", "-o", help="Write the report to this file.")] = None,
+) -> None:
+    """Lint plus a short simulation and solve per file, findings as diagnostics: the command for CI."""
+    import dataclasses as _dc
+
+    from .analysis.check import CheckOptions, check_paths
+
+    try:
+        config = load_config(paths[0]).with_overrides(strict=strict)
+        options = CheckOptions.from_config(config)
+        changes = {k: v for k, v in {"playouts": playouts, "deals": deals, "budget": budget}.items() if v is not None}
+        result = check_paths(paths, config, _dc.replace(options, **changes))
+        to_terminal = output_file is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        report = render(result, format.value, ReportOptions(color=to_terminal, strict=config.strict))
+        if output_file is not None:
+            output_file.write_text(report, encoding="utf-8")
+        else:
+            typer.echo(report, nl=False)
+    except (ConfigError, LintPathError, SchemaUnavailable) as exc:
+        raise fail(str(exc)) from None
+    raise typer.Exit(result.exit_code)
+
+
 # ---------------------------------------------------------------- watch, preview (issue #6)
 
 PREVIEW_PORT = 8765

@@ -154,7 +154,15 @@ RULES: dict[str, Rule] = _rules(
     ("CZ408", "maybe-absent", W, "A value that may be absent is used without a guard."),
     ("CZ409", "constant-condition", W, "A condition that is always true or always false."),
     ("CZ410", "expr-too-complex", E, "An expression exceeds the length or nesting bound."),
-    # CZ5xx: findings from play (cardz check)
+    # CZ5xx: findings from play (cardz check); names match analysis.findings.FindingKind
+    ("CZ501", "stuck-at-deal", E, "Some or all deals have no legal move at the start."),
+    ("CZ502", "never-won", I, "No random playout won."),
+    ("CZ503", "unwinnable", E, "The solver proved every sampled deal lost."),
+    ("CZ504", "always-won", W, "Random play wins almost every deal: choices do not matter."),
+    ("CZ505", "forced-play", W, "Almost no position offers a choice."),
+    ("CZ506", "non-terminating", E, "A playout or a trigger cascade hit its bound."),
+    ("CZ507", "rule-never-fires", I, "A rule, action or draw that no playout used."),
+    ("CZ508", "skill-gap", I, "How much a thoughtful player beats random play."),
     # CZ6xx: authoring
     ("CZ601", "todo", W, "A decision the author still has to make."),
     # CZ65x: variants (`extends`)

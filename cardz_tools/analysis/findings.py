@@ -26,6 +26,8 @@ class Finding:
     kind: FindingKind
     severity: str
     message: str
+    subject: str | None = None
+    """What the finding is about, when it is one rule: the engine's rule label (``trigger:cell#0``)."""
 
     def to_dict(self) -> dict[str, str]:
         """The JSON shape reports use: ``{"kind", "severity", "message"}``."""
@@ -39,6 +41,22 @@ class Thresholds:
     always_won: float = 0.99
     forced_play: float = 0.05
     skill_gap: float = 0.25
+
+
+def describe_rule(label: str) -> str:
+    """Words for an engine rule label: ``trigger:cell#0`` -> "trigger 1 of 'cell'"."""
+    kind, _, rest = label.partition(":")
+    if kind == "accept":
+        return f"the accept rule of '{rest}'"
+    if kind == "trigger":
+        name, _, index = rest.partition("#")
+        return f"trigger {int(index or 0) + 1} of '{name}'"
+    if kind == "draw":
+        return f"drawing from '{rest}'"
+    if kind == "action":
+        name, _, action = rest.partition(".")
+        return f"the action '{action}' of '{name}'"
+    return label
 
 
 def _percent(value: float) -> str:
@@ -104,7 +122,9 @@ def playout_findings(
             )
         )
     for rule in unused_rules:
-        found.append(Finding(FindingKind.RULE_NEVER_FIRES, "info", f"{rule} was never used in {playouts} playouts"))
+        found.append(
+            Finding(FindingKind.RULE_NEVER_FIRES, "info", f"{describe_rule(rule)} was never used in {playouts} playouts", rule)
+        )
     return found
 
 
@@ -126,12 +146,13 @@ def solver_findings(
         decided = won + lost
         winnability = won / decided if decided else 0.0
         gap = winnability - random_win_rate
-        severity = "info"
+        undecided = f", {unknown} undecided" if unknown else ""
         found.append(
             Finding(
                 FindingKind.SKILL_GAP,
-                severity,
-                f"a thoughtful player wins {_percent(winnability)} of decided deals, random play {_percent(random_win_rate)}: "
+                "info",
+                f"a thoughtful player won {won} of {decided} decided deals ({_percent(winnability)}{undecided}), "
+                f"random play {_percent(random_win_rate)}: "
                 + ("skill matters a lot" if gap >= thresholds.skill_gap else "skill matters little"),
             )
         )

@@ -1,0 +1,57 @@
+"""Opening a design to play it: lint first, flatten variants, then model.
+
+Every command that plays a design (``play``, ``deal``, ``sim``, ``solve``,
+``expr --seed``, ``preview``) goes through :func:`open_design`, so a design with
+errors is refused the same way everywhere: with the linter's diagnostics.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Severity
+from .lint import LintResult, lint_paths
+from .model import Design, build_design
+
+
+class DesignError(Exception):
+    """A design that cannot be played; :attr:`result` holds the linter's findings."""
+
+    def __init__(self, result: LintResult) -> None:
+        super().__init__(f"{result.errors} error(s) in the design")
+        self.result = result
+
+
+@dataclasses.dataclass(frozen=True)
+class OpenDesign:
+    """A design ready to play: its standalone JSON value and text, and the model."""
+
+    path: Path
+    data: Any
+    design: Design
+    lint: LintResult
+
+    @property
+    def json_text(self) -> str:
+        """The standalone design as compact, key-sorted JSON (what analysis workers rebuild from)."""
+        return json.dumps(self.data, sort_keys=True, ensure_ascii=False)
+
+
+def open_design(path: Path) -> OpenDesign:
+    """Lint ``path`` and model it.
+
+    :raises DesignError: when the linter finds errors (warnings do not stop play).
+    :raises cardz_tools.lint.LintPathError: when the path does not exist.
+    """
+    result = lint_paths([path])
+    if any(d.severity is Severity.ERROR for d in result.diagnostics) or not result.files:
+        raise DesignError(result)
+    data = result.files[0].source.data
+    if isinstance(data, dict) and "extends" in data:
+        from .variants import flatten
+
+        data, _ = flatten(path)
+    return OpenDesign(path=path, data=data, design=build_design(data), lint=result)
