@@ -335,3 +335,49 @@ def new(
     from .authoring.new import run_new
 
     raise typer.Exit(run_new(name, template, output, list_templates))
+
+
+# ---------------------------------------------------------------- watch, preview (issue #6)
+
+PREVIEW_PORT = 8765
+
+
+@app.command()
+def watch(
+    target: Annotated[Path, typer.Argument(help="A design file, or a directory (its newest .cardz file is shown).")],
+    seed: Annotated[int, typer.Option("--seed", help="The deal to draw, and the simulation's seed.")] = 0,
+    playouts: Annotated[int, typer.Option("--playouts", min=1, help="Random playouts of the quick simulation.")] = 500,
+    serve: Annotated[bool, typer.Option("--serve", help="Also serve the page on 127.0.0.1; it reloads on every save.")] = False,
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port for --serve (0: any free port).")] = PREVIEW_PORT,
+) -> None:
+    """Show the board, the diagnostics and a quick simulation, updated on every save (Ctrl-C quits)."""
+    from .preview.server import ServeError
+    from .preview.watch import run_watch
+
+    if not target.exists():
+        raise fail(f"{target}: no such file or directory")
+    try:
+        run_watch(target, seed=seed, playouts=playouts, serve=serve, port=port, config=load_config(target))
+    except (ConfigError, ServeError) as exc:
+        raise fail(str(exc)) from None
+
+
+@app.command()
+def preview(
+    path: Annotated[Path, typer.Argument(help="The design file.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the HTML page.")] = Path("board.html"),
+    seed: Annotated[int, typer.Option("--seed", help="The deal to draw, and the simulation's seed.")] = 0,
+    playouts: Annotated[int, typer.Option("--playouts", min=1, help="Random playouts of the simulation summary.")] = 500,
+) -> None:
+    """Write a self-contained HTML page: the board, the rules, the diagnostics and a simulation summary."""
+    from .preview.html import preview_page
+
+    if not path.is_file():
+        raise fail(f"{path}: no such file")
+    try:
+        output.write_text(preview_page(path, seed=seed, playouts=playouts, config=load_config(path)), encoding="utf-8")
+    except ConfigError as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"{output}: {exc.strerror or exc}") from None
+    typer.echo(f"wrote {output}")
