@@ -11,7 +11,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from . import diagnostics as dx
@@ -39,6 +39,12 @@ class FileReport:
     path: str
     diagnostics: tuple[Diagnostic, ...]
     source: SourceFile
+    other_sources: Mapping[str, SourceFile] = dataclasses.field(default_factory=dict)
+    """Files a variant extends, by display name: diagnostics about inherited parts point there."""
+
+    def source_for(self, diagnostic: Diagnostic) -> SourceFile:
+        """The file whose lines a diagnostic points at."""
+        return self.other_sources.get(diagnostic.file, self.source)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -133,8 +139,11 @@ def lint_paths(
     reports = []
     for path in collect_files(paths):
         source = load_source(path, display_path(path))
-        found = lint_source(source, checker=checker)
-        reports.append(FileReport(source.filename, tuple(_reported(found, source, config, path)), source))
+        if _is_variant(source):
+            found, others = _lint_variant(path, source, checker)
+        else:
+            found, others = lint_source(source, checker=checker), {}
+        reports.append(FileReport(source.filename, tuple(_reported(found, source, config, path)), source, others))
     return LintResult(tuple(reports), strict=config.strict)
 
 
@@ -147,8 +156,8 @@ def lint_text(text: str, filename: str = "<text>", config: LintConfig | None = N
 def lint_source(source: SourceFile, *, checker: SchemaChecker | None = None) -> list[Diagnostic]:
     """Every diagnostic for one file, unfiltered, in file order."""
     found = list(source.diagnostics)
-    if source.ok and isinstance(source.data, dict) and "extends" in source.data:
-        found.extend(_variant_diagnostics(source, checker))
+    if _is_variant(source):
+        found.extend(_lint_variant(Path(source.filename), source, checker)[0])
     elif source.ok:
         schema_found = check_source(source, checker)
         found.extend(schema_found)
@@ -160,16 +169,28 @@ def lint_source(source: SourceFile, *, checker: SchemaChecker | None = None) -> 
     return sorted(found, key=Diagnostic.sort_key)
 
 
-def _variant_diagnostics(source: SourceFile, checker: SchemaChecker | None) -> list[Diagnostic]:
-    """A variant is linted as the design it flattens to; each diagnostic goes back to
-    the file and place that wrote the value (see docs/variants.md)."""
+def _is_variant(source: SourceFile) -> bool:
+    """Whether a readable file is a variant (it says ``extends``)."""
+    return source.ok and isinstance(source.data, dict) and "extends" in source.data
+
+
+def _lint_variant(path: Path, source: SourceFile, checker: SchemaChecker | None) -> tuple[list[Diagnostic], dict[str, SourceFile]]:
+    """Lint the design a variant stands for, pointing each diagnostic at the file that wrote the value.
+
+    The chain of ``extends`` is merged (:mod:`.variants`) and the merged design
+    goes through every stage; :func:`.variants.relocate` then moves each
+    diagnostic to the file and place where its value was written. The other
+    files of the chain come back too, so that reporters can show their lines.
+    """
     try:
-        flattened = flatten_file(Path(source.filename))
+        flattened = flatten_file(path)
     except VariantError as error:
-        return list(error.diagnostics)
+        return sorted(error.diagnostics, key=Diagnostic.sort_key), {}
     merged = SourceFile.from_text(flattened.text(), source.filename)
     sources = {source.filename: source}
-    return [relocate(d, merged, flattened, sources) for d in lint_source(merged, checker=checker)]
+    moved = [relocate(d, merged, flattened, sources) for d in lint_source(merged, checker=checker)]
+    others = {name: other for name, other in sources.items() if other is not source}
+    return sorted(moved, key=Diagnostic.sort_key), others
 
 
 def _model(source: SourceFile, found: list[Diagnostic]) -> Design | None:

@@ -117,9 +117,9 @@ def _text_diagnostic(diagnostic: Diagnostic, report: FileReport) -> Text:
     gutter = " " * len(str(span.line))
     out.append(f"{gutter}--> ", style="bold blue")
     out.append(f"{diagnostic.file}:{span.line}:{span.column}\n")
-    shown_source = report.source.text and diagnostic.file == report.source.filename  # a variant's base: no line
-    if shown_source:
-        line = report.source.line_text(span.line).expandtabs(1)
+    source = report.source_for(diagnostic)
+    if source.text:
+        line = source.line_text(span.line).expandtabs(1)
         start = max(span.column, 1)
         end = span.end_column if span.end_line == span.line else len(line) + 1
         shown, start, end = _window(line, start, max(end, start + 1))
@@ -132,7 +132,7 @@ def _text_diagnostic(diagnostic: Diagnostic, report: FileReport) -> Text:
             out.append(f" (to line {span.end_line})", style=style)
         out.append("\n")
     if diagnostic.hint:
-        if shown_source:
+        if source.text:
             out.append(f"{gutter} |\n", style="bold blue")
         out.append(f"{gutter} = ", style="bold blue")
         out.append("hint", style="bold")

@@ -34,13 +34,3 @@ def _schema_for_tests(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         checker = schema.SchemaChecker(json.loads(STUB_SCHEMA.read_text(encoding="utf-8")))
         monkeypatch.setattr(schema, "packaged_checker", lambda: checker)
     yield
-
-
-@pytest.fixture(autouse=True)
-def _expression_stand_in() -> Iterator[None]:
-    """TEMPORARY (engine): seed rule texts compiled by tests/expr_stand_in.py until cardz_tools.expr is on main."""
-    from cardz_tools.engine.rules import compiler_override
-    from tests.expr_stand_in import stand_in_compiler
-
-    with compiler_override(stand_in_compiler):
-        yield

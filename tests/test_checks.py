@@ -16,9 +16,7 @@ from cardz_tools.source import SourceFile, load_source
 from .conftest import ROOT
 from .test_source import text_at
 
-SEEDS = [  # standalone designs; a variant (extends) is linted as the design it flattens to
-    path for path in sorted((ROOT / "games").glob("*.cardz")) if "extends" not in json.loads(path.read_text(encoding="utf-8"))
-]
+SEEDS = [ROOT / "games" / "monte-carlo.cardz", ROOT / "games" / "weathervane.cardz"]
 
 
 def mini() -> dict[str, Any]:

@@ -39,7 +39,7 @@ def test_the_end_shows_outcome_and_score(tmp_path: Path) -> None:
 
 def test_weathervane_typed_eight_must_name_a_suit(tmp_path: Path) -> None:
     from cardz_tools.cards import card_str
-    from test_engine_golden import weathervane_shut_deck
+    from tests.test_engine_golden import weathervane_shut_deck
 
     deck = tmp_path / "shut.txt"
     deck.write_text(" ".join(card_str(c) for c in weathervane_shut_deck()), encoding="utf-8")

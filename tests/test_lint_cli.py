@@ -20,7 +20,7 @@ from .conftest import ROOT
 EXAMPLES = ROOT / "tests" / "examples"
 VALID = sorted((EXAMPLES / "valid").glob("*.cardz"))
 INVALID = sorted((EXAMPLES / "invalid").glob("*.cardz"))
-SEEDS = sorted((ROOT / "games").glob("*.cardz")) + sorted(Path("/work/shared/seeds").glob("*.cardz"))
+SEEDS = sorted((ROOT / "games").glob("*.cardz")) + sorted((ROOT.parent / "shared" / "seeds").glob("*.cardz"))
 
 runner = CliRunner()
 
@@ -57,7 +57,7 @@ def test_every_invalid_example_has_its_expectations() -> None:
 def test_seeds_lint_clean_through_the_cli() -> None:
     result = runner.invoke(cli.app, ["lint", str(ROOT / "games")])
     assert result.exit_code == 0, result.output
-    assert "All checks passed (3 files)." in result.output
+    assert f"All checks passed ({len(list((ROOT / 'games').glob('*.cardz')))} files)." in result.output
 
 
 def test_broken_files_are_reported_with_positions_and_exit_1() -> None:
