@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from ..cards import FACE_UP, Card, card_str, identity, shuffle, standard_deck
-from ..model import DepotType, Design
+from ..model import DepotType, Design, Expr
 from .rules import Compiled, RuleError, Site, compile_rule
 
 
@@ -54,6 +54,8 @@ class DealStep:
     face_up: Compiled | None = None
     round_robin: bool = False
     ranks: frozenset[int] = frozenset()
+    match: Compiled | None = None
+    """``match(P, S, card, depot)``: deal only cards for which it holds (None: every card)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -83,6 +85,7 @@ class DealPlan:
                         face_down=compile_rule(rule.face_down, Site.DEAL, design) if rule.face_down else None,
                         face_up=compile_rule(rule.face_up, Site.DEAL, design) if rule.face_up else None,
                         round_robin=rule.round_robin,
+                        match=_compile_match(rule.raw.get("match"), f"{rule.pointer}/match", design),
                     )
                 )
             elif rule.kind == "remove":
@@ -102,6 +105,8 @@ class DealPlan:
         """
         piles: list[list[Card]] = [[] for _ in range(self.depot_count)]
         views: list[tuple[Card, ...]] = [()] * self.depot_count
+        undealt = list(deck)
+        """The cards not dealt yet, in deck order (a ``match`` rule deals from the middle)."""
         position = 0
 
         def sync() -> None:
@@ -125,14 +130,31 @@ class DealPlan:
             else:
                 order = [(depot, r < down) for depot, down, up in plans for r in range(down + up)]
             for depot, hidden in order:
-                if position >= len(deck):
-                    break
-                card = deck[position]
-                position += 1
+                if step.match is None:
+                    if position >= len(undealt):
+                        break
+                    card = undealt[position]
+                    position += 1
+                else:
+                    found = next((i for i in range(position, len(undealt)) if step.match(views, state, undealt[i], depot)), None)
+                    if found is None:
+                        continue
+                    card = undealt.pop(found)
+                    undealt.insert(position, card)
+                    position += 1
                 piles[depot].append(card if hidden else card | FACE_UP)
-        left = deck[position:]
+        left = undealt[position:]
         if left:
             if self.stock is None:
                 raise DeckError(f"{len(left)} cards are left after the deal but the design has no Stock to hold them")
             piles[self.stock].extend(reversed(left))
         return [tuple(p) for p in piles]
+
+
+def _compile_match(text: object, pointer: str, design: Design) -> Compiled | None:
+    """The compiled ``match`` of a dealGroup (read from the raw rule: the model does not carry it yet)."""
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise RuleError("'match' must be an expression string", pointer)
+    return compile_rule(Expr(text, pointer), Site.MATCH, design)

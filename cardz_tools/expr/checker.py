@@ -596,6 +596,9 @@ def design_sites(design: Design) -> Iterator[tuple[Site, str, str]]:
         for value in (rule.face_down, rule.face_up):
             if value is not None:
                 yield Site.DEAL, value.text, value.pointer
+        match = rule.raw.get("match")
+        if isinstance(match, str):
+            yield Site.MATCH, match, f"{rule.pointer}/match"
     if design.win.when is not None:
         yield Site.WIN, design.win.when.text, design.win.when.pointer
     if design.loss.when is not None:

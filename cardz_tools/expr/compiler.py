@@ -485,7 +485,7 @@ def compile_rule(checked: Checked, env: DesignEnv, targets: Sequence[int] | None
         return _build(text, params_here, emitter)
 
     fn, python = emit([checked.node])
-    static_names = frozenset(n for n in ("source", "depot") if n in site.args and site is not Site.DEAL)
+    static_names = frozenset(n for n in ("source", "depot") if n in site.args and site not in (Site.DEAL, Site.MATCH))
     static_parts: list[Node] = []
     dynamic_parts: list[Node] = []
     if site.result.kind is Kind.BOOL and static_names:

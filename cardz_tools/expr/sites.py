@@ -28,6 +28,7 @@ _DEPOT_ACCEPT = SiteName("depot", DEPOT, "The pile the cards would be dropped on
 _DEPOT_EJECT = SiteName("depot", DEPOT, "The pile the cards would be dragged off.")
 _DEPOT_OWNER = SiteName("depot", DEPOT, "The pile that owns the rule (`@self`).")
 _DEPOT_DEAL = SiteName("depot", DEPOT, "The pile being dealt to.")
+_CARD_MATCH = SiteName("card", CARD, "A card of the deck, face down, that the rule may deal.")
 _ALL = SiteName("all", INT, "Written alone (`\"all\"`): every card of the `from` pile. Its value is the "
                 "number of cards on the board, which no pile exceeds.")
 
@@ -41,6 +42,7 @@ class Site(enum.Enum):
     ACTION = "action"
     COUNT = "count"
     DEAL = "deal"
+    MATCH = "match"
     WIN = "win"
     LOSS = "loss"
     SCORING = "scoring"
@@ -78,6 +80,7 @@ _NAMES: dict[Site, dict[str, SiteName]] = {
     Site.ACTION: {n.name: n for n in (_DEPOT_OWNER, _TOP)},
     Site.COUNT: {n.name: n for n in (_DEPOT_OWNER, _TOP, _ALL)},
     Site.DEAL: {n.name: n for n in (_DEPOT_DEAL,)},
+    Site.MATCH: {n.name: n for n in (_CARD_MATCH, _DEPOT_DEAL)},
     Site.WIN: {},
     Site.LOSS: {},
     Site.SCORING: {},
@@ -89,6 +92,7 @@ _ARGS: dict[Site, tuple[str, ...]] = {
     Site.ACTION: ("depot",),
     Site.COUNT: ("depot",),
     Site.DEAL: ("depot",),
+    Site.MATCH: ("card", "depot"),
     Site.WIN: (),
     Site.LOSS: (),
     Site.SCORING: (),
@@ -100,6 +104,7 @@ _WHERE: dict[Site, str] = {
     Site.ACTION: "`actions[].when`",
     Site.COUNT: "effect `count` (a string)",
     Site.DEAL: "deal rule `faceUp`/`faceDown` when a string",
+    Site.MATCH: "deal rule `match` (extension): which cards a `dealGroup` deals",
     Site.WIN: "`winCondition.when`",
     Site.LOSS: "`lossCondition.when`",
     Site.SCORING: "`scoring.value`",
