@@ -22,6 +22,7 @@ from typing import Any
 from ..cards import Card
 from .findings import Finding, Thresholds, solver_findings
 from .playout import deal_seed
+from .position_key import key_function
 from .runner import run
 from .stats import bounded_interval
 
@@ -56,10 +57,10 @@ class _Progress:
             self._sign = 1 if win.kind == "allCardsIn" else -1
         self._score_sign = -1 if design.scoring.better.value == "Low" else 1
 
-    def __call__(self, state: Any) -> tuple[int, int]:
+    def __call__(self, state: Any) -> tuple[int, int, int]:
         piles = state.piles
         progress = self._sign * sum(len(piles[i]) for i in self._targets)
-        return (progress, self._score_sign * state.score())
+        return (progress, self._score_sign * state.score(), len(state.legal_moves()))
 
 
 def solve_state(root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None = None) -> tuple[str, list[Any], int]:
@@ -77,7 +78,8 @@ def solve_state(root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None 
         out.sort(key=lambda pair: progress(pair[1]), reverse=True)
         return out
 
-    seen = {root.key()}
+    key_of = key_function(root.game)
+    seen = {key_of(root)}
     nodes = 1
     stack: list[tuple[list[tuple[Any, Any]], int]] = [(children(root), 0)]
     path: list[Any] = []
@@ -90,7 +92,7 @@ def solve_state(root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None 
             continue
         stack[-1] = (options, position + 1)
         move, child = options[position]
-        key = child.key()
+        key = key_of(child)
         if key in seen:
             continue
         seen.add(key)
