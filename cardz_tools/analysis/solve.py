@@ -63,49 +63,66 @@ class _Progress:
         return (progress, self._score_sign * state.score(), len(state.legal_moves()))
 
 
+class _Budget(Exception):
+    """The node budget or the deadline ran out."""
+
+
 def solve_state(root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None = None) -> tuple[str, list[Any], int]:
-    """Search from ``root``: ("won", winning moves, nodes) / ("lost", [], nodes) / ("unknown", [], nodes)."""
+    """Search from ``root``: ("won", winning moves, nodes) / ("lost", [], nodes) / ("unknown", [], nodes).
+
+    ``nodes`` counts the distinct positions generated (the root included). A child
+    already generated anywhere in the search is skipped before its rules are looked
+    at, and a won child ends the search as soon as it is generated.
+    """
     progress = _Progress(root.game)
+    key_of = key_function(root.game)
     if root.is_terminal():
         return ("won" if root.outcome().won else "lost"), [], 1
+    seen = {key_of(root)}
 
-    def children(state: Any) -> list[tuple[Any, Any]]:
-        out = []
+    def expand(state: Any) -> tuple[Any, list[tuple[Any, Any]]]:
+        """(a winning move or None, the new children worth searching, best first)."""
+        fresh = []
         for move in state.legal_moves():
             child = state.clone()
             child.apply(move)
-            out.append((move, child))
-        out.sort(key=lambda pair: progress(pair[1]), reverse=True)
-        return out
+            key = key_of(child)
+            if key in seen:
+                continue
+            seen.add(key)
+            if len(seen) > budget or (deadline is not None and len(seen) % 512 == 0 and time.monotonic() > deadline):
+                raise _Budget
+            if child.is_terminal():
+                if child.outcome().won:
+                    return move, []
+                continue
+            fresh.append((progress(child), move, child))
+        fresh.sort(key=lambda entry: entry[0], reverse=True)
+        return None, [(move, child) for _, move, child in fresh]
 
-    key_of = key_function(root.game)
-    seen = {key_of(root)}
-    nodes = 1
-    stack: list[tuple[list[tuple[Any, Any]], int]] = [(children(root), 0)]
     path: list[Any] = []
-    while stack:
-        options, position = stack[-1]
-        if position >= len(options):
-            stack.pop()
-            if path:
-                path.pop()
-            continue
-        stack[-1] = (options, position + 1)
-        move, child = options[position]
-        key = key_of(child)
-        if key in seen:
-            continue
-        seen.add(key)
-        nodes += 1
-        if nodes > budget or (deadline is not None and nodes % 512 == 0 and time.monotonic() > deadline):
-            return "unknown", [], nodes
-        if child.is_terminal():
-            if child.outcome().won:
-                return "won", [*path, move], nodes
-            continue
-        stack.append((children(child), 0))
-        path.append(move)
-    return "lost", [], nodes
+    try:
+        won, options = expand(root)
+        if won is not None:
+            return "won", [won], len(seen)
+        stack = [iter(options)]
+        while stack:
+            step = next(stack[-1], None)
+            if step is None:
+                stack.pop()
+                if path:
+                    path.pop()
+                continue
+            move, child = step
+            won, options = expand(child)
+            if won is not None:
+                return "won", [*path, move, won], len(seen)
+            if options:
+                stack.append(iter(options))
+                path.append(move)
+    except _Budget:
+        return "unknown", [], len(seen)
+    return "lost", [], len(seen)
 
 
 def _solve_task(game: Any, start: int, stop: int, seed: int, options: Mapping[str, Any]) -> list[Verdict]:
