@@ -22,6 +22,7 @@ from typing import Any
 from ..cards import Card
 from .findings import Finding, Thresholds, solver_findings
 from .playout import deal_seed
+from .dead_cards import dead_card_check
 from .position_key import key_function
 from .runner import run
 from .stats import bounded_interval
@@ -76,6 +77,7 @@ def solve_state(root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None 
     """
     progress = _Progress(root.game)
     key_of = key_function(root.game)
+    dead = dead_card_check(root.game)
     if root.is_terminal():
         return ("won" if root.outcome().won else "lost"), [], 1
     seen = {key_of(root)}
@@ -95,6 +97,8 @@ def solve_state(root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None 
             if child.is_terminal():
                 if child.outcome().won:
                     return move, []
+                continue
+            if dead is not None and dead(child):
                 continue
             fresh.append((progress(child), move, child))
         fresh.sort(key=lambda entry: entry[0], reverse=True)
