@@ -255,3 +255,37 @@ def test_endless_play_is_an_info_not_a_design_error() -> None:
     report = simulate((GAMES / "klondike.cardz").read_text(encoding="utf-8"), 4, workers=1, max_moves=300)
     severities = {f.kind.value: f.severity for f in report.findings}
     assert severities.get("non-terminating") == "info"
+
+
+# ------------------------------------------------------------------ docs/deals.md
+
+DOCS = GAMES.parent / "docs"
+
+
+def pysol_board(section: str) -> list[list[str]]:
+    """The columns of the board printed in one ``## Golf`` / ``## Black Hole`` section of docs/deals.md."""
+    text = (DOCS / "deals.md").read_text(encoding="utf-8").split(f"## {section}\n", 1)[1]
+    block = text.split("```text\n", 1)[1].split("```", 1)[0]
+    return [line.split() for line in block.splitlines() if line and ":" not in line]
+
+
+@pytest.mark.parametrize(("design", "section", "columns"), [("golf", "Golf", "tab"), ("black-hole", "Black Hole", "fan")])
+def test_the_worked_examples_in_docs_deals_reproduce_their_boards(design: str, section: str, columns: str) -> None:
+    from typer.testing import CliRunner
+
+    from cardz_tools.cli import app
+
+    deck_file = DOCS / "deals" / f"{design}-example.deck"
+    game = game_of(design)
+    state = game.new_initial_state(deck=parse_deck(deck_file.read_text(encoding="utf-8")))
+    board = pysol_board(section)
+    assert [state.piles[game.index[f"{columns}[{i}]"]] for i in range(len(board))] == [cards(" ".join(c)) for c in board]
+    text = (DOCS / "deals.md").read_text(encoding="utf-8").split(f"## {section}\n", 1)[1]
+    foundation = text.split("Foundations: ", 1)[1].split()[0]
+    assert state.piles[game.index["pile" if design == "golf" else "hole"]] == cards(foundation)
+    if design == "golf":
+        talon = text.split("Talon: ", 1)[1].splitlines()[0].split()
+        stock = state.piles[game.index["stock"]]
+        assert [c | FACE_UP for c in reversed(stock)] == list(cards(" ".join(talon)))  # top of the stock first
+    result = CliRunner().invoke(app, ["deal", str(GAMES / f"{design}.cardz"), "--deck", str(deck_file)])
+    assert result.exit_code == 0, result.output
