@@ -212,8 +212,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.only and entry.file not in args.only:
             continue
         began = time.perf_counter()
-        rows.append(measure(entry, args.deals, args.workers))
-        print(f"{entry.title}: {time.perf_counter() - began:.0f} s", file=sys.stderr, flush=True)
+        row = measure(entry, args.deals, args.workers)
+        rows.append(row)
+        print(f"{entry.title}: {row.solver}; {row.decided}; random {row.random}; {row.verdict} "
+              f"({time.perf_counter() - began:.0f} s)", file=sys.stderr, flush=True)
     page = render(rows, args.deals, args.workers, time.perf_counter() - started)
     if args.write:
         OUTPUT.write_text(page, encoding="utf-8")
