@@ -267,6 +267,56 @@ def test_the_simulation_summary_arrives_in_the_background_and_a_new_save_cancels
     assert all(f.summary is None or f.summary.message != "slow one" for _, f in log.frames)
 
 
+def test_the_real_simulation_summary_follows_a_save_within_seconds(tmp_path: Path, running) -> None:
+    design = tmp_path / "game.cardz"
+    design.write_text(WEATHERVANE, encoding="utf-8")
+    log = running(Watcher(design, seed=2, simulator=ProcessSimulator(playouts=100, seed=2)))
+    log.wait(lambda f: f.summary is not None and f.summary.status is SummaryStatus.DONE, after=0, timeout=20)
+    saved = time.perf_counter()
+    design.write_text(MONTE_CARLO, encoding="utf-8")
+    arrived, done = log.wait(
+        lambda f: f.path == design and f.board is not None and f.board.design.name == "Monte Carlo"
+        and f.summary is not None and f.summary.status is SummaryStatus.DONE,
+        after=saved,
+        timeout=20,
+    )
+    assert done.summary is not None and done.summary.playouts == 100 and 0 < done.summary.win_rate < 1
+    assert arrived - saved < 5.0
+    assert "win rate" in _render(done)
+
+
+def test_a_save_the_engine_cannot_deal_keeps_the_last_board_and_says_why(tmp_path: Path) -> None:
+    design = tmp_path / "game.cardz"
+    design.write_text(WEATHERVANE, encoding="utf-8")
+    watcher = Watcher(design, simulator=NoSimulation())
+    good = watcher.refresh()
+    design.write_text(WEATHERVANE.replace('"to": "vane", "faceUp": 1', '"to": "vain", "faceUp": 1'), encoding="utf-8")
+    frame = watcher.refresh()
+    assert good is not None and frame is not None and frame.board == good.board and not frame.board_is_current
+    assert frame.board_problem is not None and "vain" in frame.board_problem
+    assert "CZ302" in codes(frame)
+    assert "last good board: this save has errors" in _render(frame)  # the diagnostic explains it
+
+
+def test_when_only_the_engine_objects_its_reason_is_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardz_tools.preview.watch as watch_module
+    from cardz_tools.preview.sources import BoardUnavailable
+
+    design = tmp_path / "game.cardz"
+    design.write_text(WEATHERVANE, encoding="utf-8")
+    watcher = Watcher(design, simulator=NoSimulation())
+    good = watcher.refresh()
+
+    def refuse(*args: object) -> None:
+        raise BoardUnavailable("the engine cannot deal this design: a reason only it knows")
+
+    monkeypatch.setattr(watch_module, "sample_board", refuse)
+    frame = watcher.refresh()
+    assert good is not None and frame is not None and frame.board == good.board and codes(frame) == []
+    assert frame.summary is not None and frame.summary.status is SummaryStatus.SKIPPED
+    assert "a reason only it knows" in _render(frame) and "a reason only it knows" in frame.page()
+
+
 def test_a_crashing_simulation_is_reported_not_fatal(tmp_path: Path, running) -> None:
     design = tmp_path / "game.cardz"
     design.write_text(MONTE_CARLO, encoding="utf-8")

@@ -12,9 +12,10 @@ import re
 from html import escape
 from pathlib import Path
 
+from ..config import LintConfig
 from ..diagnostics import Diagnostic
 from .board import Board, board_svg
-from .sources import DEFAULT_PLAYOUTS, CheckedFile, Summary, SummaryStatus, check_file, excerpt, safe_summary, sample_board
+from .sources import DEFAULT_PLAYOUTS, BoardUnavailable, CheckedFile, Summary, SummaryStatus, check_file, excerpt, safe_summary, sample_board
 
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 _BULLET = re.compile(r"^\s{0,3}[-*] +(.*)$")
@@ -150,17 +151,19 @@ def render_page(
     *,
     seed: int,
     board_is_current: bool = True,
+    board_problem: str | None = None,
     live: bool = False,
 ) -> str:
     """The whole page. ``live`` adds the script that reloads it when the server says the file changed."""
     design = checked.design or (board.design if board else None)
     title = design.name if design and design.name else checked.path.name
+    why = escape(board_problem) if board_problem and not checked.has_errors else "This save has errors"
     if board is None:
-        board_part = '<p class="muted">No board yet: the design does not load.</p>'
-    else:
-        stale = "" if board_is_current else (
-            '<p class="stale">This save has errors: showing the last board that loaded.</p>'
+        board_part = f'<p class="stale">No board yet. {why}.</p>' if board_problem else (
+            '<p class="muted">No board yet: the design does not load.</p>'
         )
+    else:
+        stale = "" if board_is_current else f'<p class="stale">{why}: showing the last board that loaded.</p>'
         board_part = stale + board_svg(board)
     rules = markdown_to_html(design.description) if design and design.description else '<p class="muted">No description.</p>'
     errors = sum(1 for d in checked.diagnostics if d.severity.value == "error")
@@ -181,12 +184,17 @@ def render_page(
     )
 
 
-def preview_page(path: Path, *, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS) -> str:
+def preview_page(path: Path, *, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, config: LintConfig | None = None) -> str:
     """The page for ``cardz preview``: checks the file, deals ``seed`` and simulates (in this process)."""
-    checked = check_file(path)
-    board = Board(checked.design, sample_board(checked.design, seed)) if checked.design else None
-    if checked.design is None or checked.has_errors or checked.text is None:
+    checked = check_file(path, config)
+    board, problem = None, None
+    if checked.design is not None:
+        try:
+            board = Board(checked.design, sample_board(checked.design, seed))
+        except BoardUnavailable as exc:
+            problem = str(exc)
+    if board is None or checked.has_errors or checked.text is None:
         summary = Summary(SummaryStatus.SKIPPED, "fix the errors first")
     else:
         summary = safe_summary(checked.text, playouts, seed)
-    return render_page(checked, board, summary, seed=seed)
+    return render_page(checked, board, summary, seed=seed, board_is_current=board is not None, board_problem=problem)

@@ -1,46 +1,34 @@
 """Where the preview gets its data: diagnostics, a sample deal and a quick simulation.
 
-The preview draws on three parts of cardz-tools (the linter, the engine and the
-simulator). Every call into them goes through this module so that the board,
-the page and the watch loop depend only on the small shapes defined here.
+The preview draws on three parts of cardz-tools, and every call into them goes
+through this module, so that the board, the page and the watch loop depend only
+on the small shapes defined here:
 
-INTERIM: the linter (``cardz_tools.lint``) and the engine (``cardz_tools.engine``)
-are not on this branch yet. Until they land:
-
-- :func:`diagnose` reads the file, parses the JSON and models the design, and
-  reports the problems it meets there (CZ1xx, CZ2xx). It does not run the
-  schema, the semantic checks or the expression checker.
-- :func:`sample_board` deals by following ``docs/format.md``'s deal rules on
-  ``cards.shuffle(standard_deck(), seed)``; deal counts written as expressions
-  deal nothing. The engine's ``Game(design).new_initial_state(seed=...)`` will
-  replace it.
-- :func:`quick_summary` calls :func:`cardz_tools.analysis.sim.simulate`, which
-  needs the engine; without it the summary says so.
+- diagnostics come from the linter (:func:`cardz_tools.lint.lint_source`), as
+  ``cardz lint`` reports them;
+- the sample board is the engine's deal (``Game(design).new_initial_state(seed=...)``);
+- the summary is :func:`cardz_tools.analysis.sim.simulate` on one worker.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..cards import Card, card_rank, face_down, face_up, shuffle, standard_deck
-from ..diagnostics import Diagnostic, Severity, Span, make
-from ..model import Design, DepotType, ModelError, build_design
+from ..analysis.sim import simulate
+from ..cards import Card
+from ..config import LintConfig
+from ..diagnostics import Diagnostic, Severity, Span
+from ..engine import Game
+from ..lint import display_path, lint_source
+from ..model import Design, ModelError, build_design
+from ..source import load_source
 
 Piles = tuple[tuple[Card, ...], ...]
 """One pile per depot (by depot index), each bottom card first, top card last."""
-
-MAX_FILE_BYTES = 4 * 1024 * 1024
-"""Larger files are not read (the linter's CZ107 bound)."""
-
-
-class SourceUnavailable(RuntimeError):
-    """A part of cardz-tools that the preview needs is not installed on this branch."""
-
 
 # ---------------------------------------------------------------- checking a file
 
@@ -67,75 +55,29 @@ class CheckedFile:
         return any(d.severity is Severity.ERROR for d in self.diagnostics)
 
 
-def check_file(path: Path) -> CheckedFile:
-    """Read, diagnose and model ``path``; never raises for bad input."""
-    name = str(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return CheckedFile(path, None, (make("CZ100", "the file does not exist (deleted, or being replaced)", name),), None)
-    except OSError as exc:
-        return CheckedFile(path, None, (make("CZ100", f"the file cannot be read: {exc.strerror or exc}", name),), None)
-    text, problems = _decode(raw, name)
-    if text is None:
-        return CheckedFile(path, None, tuple(problems), None)
-    diagnostics = list(problems) + diagnose_text(text, name)
-    design = _model(text)
-    return CheckedFile(path, text, tuple(sorted(diagnostics, key=_order)), design)
+def check_file(path: Path, config: LintConfig | None = None) -> CheckedFile:
+    """Lint ``path`` as ``cardz lint`` does (with ``config``) and model it; never raises for bad input.
 
-
-def diagnose(path: Path) -> list[Diagnostic]:
-    """Every diagnostic for the file at ``path``, errors first by position."""
-    return list(check_file(path).diagnostics)
-
-
-def _order(diagnostic: Diagnostic) -> tuple[int, int, int, str]:
-    return (diagnostic.span.line, diagnostic.span.column, diagnostic.severity.rank, diagnostic.code)
-
-
-def _decode(raw: bytes, name: str) -> tuple[str | None, list[Diagnostic]]:
-    if len(raw) > MAX_FILE_BYTES:
-        return None, [make("CZ107", f"the file is {len(raw)} bytes; at most {MAX_FILE_BYTES} are read", name)]
-    if raw.startswith(b"\xef\xbb\xbf"):
-        return None, [make("CZ102", "the file starts with a byte order mark; save it as UTF-8 without BOM", name)]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        return None, [make("CZ101", f"byte {exc.start} is not valid UTF-8", name, Span.point(line, 1))]
-    if not text.strip():
-        return None, [make("CZ103", "the file is empty", name)]
-    return text, []
-
-
-def diagnose_text(text: str, name: str) -> list[Diagnostic]:
-    """Diagnostics for a design's text.
-
-    INTERIM until ``cardz_tools.lint`` lands: JSON syntax and modelling only.
+    The design is modelled when the file reads and passes the schema, as the
+    linter models it: semantic or expression errors still leave a design to draw.
     """
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return [make("CZ104", exc.msg, name, Span.point(exc.lineno, exc.colno))]
-    except RecursionError:
-        return [make("CZ107", "the JSON nests too deeply", name)]
-    if not isinstance(data, Mapping):
-        return [make("CZ201", "a design is a JSON object { ... }", name)]
-    try:
-        build_design(data)
-    except ModelError as exc:
-        return [make("CZ299", str(exc), name, pointer=exc.pointer)]
-    except RecursionError:
-        return [make("CZ107", "the design nests too deeply", name)]
-    return []
+    config = config or LintConfig()
+    source = load_source(path, display_path(path))
+    found = lint_source(source)
+    reported = [d for d in found if config.reports(d, path)] if source.ok else found
+    design = None
+    if source.ok and not any(d.severity is Severity.ERROR and d.code[:3] in ("CZ1", "CZ2") for d in found):
+        try:
+            design = build_design(source.data)
+        except (ModelError, RecursionError):
+            design = None
+    text = source.text if source.ok or source.text else None
+    return CheckedFile(path, text, tuple(reported), design)
 
 
-def _model(text: str) -> Design | None:
-    try:
-        data = json.loads(text)
-        return build_design(data) if isinstance(data, Mapping) else None
-    except (ValueError, RecursionError):  # JSONDecodeError and ModelError are ValueErrors
-        return None
+def diagnose(path: Path, config: LintConfig | None = None) -> list[Diagnostic]:
+    """Every reported diagnostic for the file at ``path``, in file order."""
+    return list(check_file(path, config).diagnostics)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -156,64 +98,32 @@ def excerpt(lines: Sequence[str], span: Span, width: int = 100) -> Excerpt | Non
     start = max(0, min(span.column - 1, len(text)))
     end = span.end_column - 1 if span.end_line == span.line else len(text)
     end = max(start + 1, min(end, len(text) + 1))
-    offset = max(0, start - width // 3) if len(text) > width else 0
+    if len(text) <= width:
+        return Excerpt(span.line, text, start, end)
+    offset = max(0, min(start - width // 3, len(text) - width))
     clipped = text[offset : offset + width]
-    return Excerpt(span.line, clipped, start - offset, min(end - offset, width))
+    head = "…" if offset > 0 else ""
+    tail = "…" if offset + width < len(text) else ""
+    return Excerpt(span.line, head + clipped + tail, start - offset + len(head), min(end - offset, width) + len(head))
 
 
 # ---------------------------------------------------------------- the sample deal
 
 
+class BoardUnavailable(ValueError):
+    """The engine cannot deal this design; the message says why."""
+
+
 def sample_board(design: Design, seed: int) -> Piles:
-    """The piles of deal ``seed``, by depot index, bottom card first.
+    """The piles of deal ``seed`` as the engine deals them, by depot index, bottom card first.
 
-    INTERIM: follows ``docs/format.md``'s deal rules on
-    ``shuffle(standard_deck(decks, jokers), seed)``; to be replaced by the
-    engine's ``Game(design).new_initial_state(seed=seed)``.
+    :raises BoardUnavailable: when the engine cannot build or deal the design.
     """
-    deck = shuffle(standard_deck(design.decks, design.jokers), seed)
-    piles: list[list[Card]] = [[] for _ in design.depots]
-    position = 0
-    for rule in design.deal_rules:
-        if rule.kind == "dealGroup" and rule.to is not None:
-            targets = design.resolve(rule.to) or ()
-            plan = [(_count(rule.face_down), _count(rule.face_up)) for _ in targets]
-            order = _deal_order(targets, plan, rule.round_robin)
-            for depot, up in order:
-                if position >= len(deck):
-                    break
-                card = deck[position]
-                position += 1
-                piles[depot].append(face_up(card) if up else face_down(card))
-        elif rule.kind == "remove":
-            ranks = {int(r) for r in rule.ranks}
-            piles = [[c for c in pile if card_rank(c) not in ranks] for pile in piles]
-    stocks = [d.index for d in design.depots if d.type is DepotType.STOCK]
-    if stocks:
-        rest = [face_down(c) for c in deck[position:]]
-        piles[stocks[0]].extend(reversed(rest))  # the next card in deck order ends on top
-    return tuple(tuple(pile) for pile in piles)
-
-
-def _count(expr: Any) -> int:
-    """A deal count written as an int; expressions count 0 until the engine evaluates them."""
-    if expr is None:
-        return 0
     try:
-        return max(0, int(str(expr.text).strip()))
-    except ValueError:
-        return 0
-
-
-def _deal_order(targets: Sequence[int], plan: Sequence[tuple[int, int]], round_robin: bool) -> list[tuple[int, bool]]:
-    """(depot, face up) for every card of a dealGroup, in dealing order."""
-    per_depot = [[False] * down + [True] * up for down, up in plan]
-    if not round_robin:
-        return [(depot, up) for depot, cards in zip(targets, per_depot) for up in cards]
-    rounds = max((len(cards) for cards in per_depot), default=0)
-    return [
-        (depot, cards[r]) for r in range(rounds) for depot, cards in zip(targets, per_depot) if r < len(cards)
-    ]
+        state = Game(design).new_initial_state(seed=seed)
+    except Exception as exc:  # RuleError, DeckError, or whatever a half-checked design trips on
+        raise BoardUnavailable(f"the engine cannot deal this design: {exc}") from exc
+    return tuple(tuple(pile) for pile in state.piles)
 
 
 # ---------------------------------------------------------------- the quick simulation
@@ -229,7 +139,6 @@ class SummaryStatus(enum.Enum):
     RUNNING = "running"
     DONE = "done"
     SKIPPED = "skipped"
-    UNAVAILABLE = "unavailable"
     FAILED = "failed"
 
 
@@ -278,16 +187,7 @@ class Summary:
 
 
 def quick_summary(design_json: str, playouts: int, seed: int) -> Summary:
-    """Random playouts of a design in this process, summarised.
-
-    :raises SourceUnavailable: when the engine is not installed.
-    """
-    try:
-        import cardz_tools.engine  # noqa: F401  (the simulator imports it lazily)
-    except ImportError as exc:
-        raise SourceUnavailable("the engine (cardz_tools.engine) is not installed yet") from exc
-    from ..analysis.sim import simulate
-
+    """Random playouts of a design in this process, summarised (raises what the simulator raises)."""
     return Summary.from_report(simulate(design_json, playouts, seed, workers=1).to_dict())
 
 
@@ -295,7 +195,5 @@ def safe_summary(design_json: str, playouts: int, seed: int) -> Summary:
     """:func:`quick_summary` that reports every failure as a summary instead of raising."""
     try:
         return quick_summary(design_json, playouts, seed)
-    except SourceUnavailable as exc:
-        return Summary(SummaryStatus.UNAVAILABLE, str(exc))
     except Exception as exc:  # a design the engine cannot play must not stop the preview
         return Summary(SummaryStatus.FAILED, f"{type(exc).__name__}: {exc}")

@@ -25,10 +25,11 @@ from rich.live import Live
 from rich.panel import Panel
 from rich.text import Text
 
+from ..config import LintConfig
 from ..diagnostics import Diagnostic, Severity
 from .board import Board, board_renderable
 from .html import render_page
-from .sources import DEFAULT_PLAYOUTS, CheckedFile, Summary, SummaryStatus, check_file, excerpt, safe_summary, sample_board
+from .sources import DEFAULT_PLAYOUTS, BoardUnavailable, CheckedFile, Summary, SummaryStatus, check_file, excerpt, safe_summary, sample_board
 
 CARDZ_SUFFIX = ".cardz"
 MAX_DIAGNOSTICS_SHOWN = 8
@@ -170,6 +171,8 @@ class Frame:
     seed: int
     check_seconds: float
     """How long reading and checking the file took."""
+    board_problem: str | None = None
+    """Why this save has no board of its own when the linter found nothing to say (the engine's reason)."""
 
     @property
     def path(self) -> Path:
@@ -178,7 +181,13 @@ class Frame:
     def page(self, live: bool = False) -> str:
         """This frame as the preview page."""
         return render_page(
-            self.checked, self.board, self.summary, seed=self.seed, board_is_current=self.board_is_current, live=live
+            self.checked,
+            self.board,
+            self.summary,
+            seed=self.seed,
+            board_is_current=self.board_is_current,
+            board_problem=self.board_problem,
+            live=live,
         )
 
 
@@ -194,6 +203,7 @@ class Watcher:
         target: Path,
         *,
         seed: int = 0,
+        config: LintConfig | None = None,
         simulator: Simulator | None = None,
         clock: Clock = time.perf_counter,
         step_ms: int = 30,
@@ -203,6 +213,7 @@ class Watcher:
         self.watches_directory = target.is_dir()
         self.directory = target if self.watches_directory else target.parent
         self.seed = seed
+        self.config = config or LintConfig()
         self.simulator: Simulator = simulator or ProcessSimulator(seed=seed)
         self.clock = clock
         self.step_ms = step_ms
@@ -242,11 +253,11 @@ class Watcher:
         if self._file is None:
             return None
         started = self.clock()
-        checked = check_file(self._file)
+        checked = check_file(self._file, self.config)
         with self._lock:
             self._generation += 1
             generation = self._generation
-            board = self._board_for(checked)
+            board, problem = self._board_for(checked)
             current = board is not None
             board = board or self._last_board
             runnable = checked.design is not None and checked.text is not None and not checked.has_errors and current
@@ -255,22 +266,23 @@ class Watcher:
                 summary = Summary(SummaryStatus.RUNNING, "random playouts of this save")
             else:
                 summary = Summary(SummaryStatus.SKIPPED, "the simulation waits for a save without errors")
-            frame = Frame(generation, checked, board, current, summary, self.seed, self.clock() - started)
+            frame = Frame(generation, checked, board, current, summary, self.seed, self.clock() - started, problem)
             self._frame = frame
         self._emit(frame)
         if runnable and checked.text is not None:
             self.simulator.start(checked.text, lambda result: self._summary_done(generation, result))
         return frame
 
-    def _board_for(self, checked: CheckedFile) -> Board | None:
+    def _board_for(self, checked: CheckedFile) -> tuple[Board | None, str | None]:
+        """This save's board, or None and why not."""
         if checked.design is None:
-            return None
+            return None, None
         try:
             board = Board(checked.design, sample_board(checked.design, self.seed))
-        except Exception:  # a design that models but cannot be dealt keeps the last good board
-            return None
+        except BoardUnavailable as exc:  # it models but cannot be dealt: keep the last good board
+            return None, str(exc)
         self._last_board = board
-        return board
+        return board, None
 
     def _summary_done(self, generation: int, summary: Summary) -> None:
         with self._lock:
@@ -395,14 +407,18 @@ def frame_renderable(frame: Frame | None, footer: str = "") -> RenderableType:
     errors = sum(1 for d in frame.checked.diagnostics if d.severity is Severity.ERROR)
     warnings = sum(1 for d in frame.checked.diagnostics if d.severity is Severity.WARNING)
     name = frame.board.design.name if frame.board else frame.path.name
+    board_parts: list[RenderableType] = []
     if frame.board is None:
-        board: RenderableType = Text("No board yet: the design does not load.", style="yellow")
+        board_parts.append(Text("No board yet: the design does not load.", style="yellow"))
     else:
-        board = board_renderable(frame.board)
+        board_parts.append(board_renderable(frame.board))
+    if frame.board_problem and not frame.checked.has_errors:  # otherwise the diagnostics say it
+        board_parts.append(Text(frame.board_problem, style="yellow"))
+    stale = "this save has errors" if frame.checked.has_errors else "the engine cannot deal this save"
     board_panel = Panel(
-        board,
+        Group(*board_parts),
         title=f"{name} · {frame.path.name} · deal {frame.seed}",
-        subtitle=None if frame.board_is_current else "last good board: this save has errors",
+        subtitle=None if frame.board_is_current else f"last good board: {stale}",
         border_style="green" if frame.board_is_current else "yellow",
         expand=False,
     )
@@ -426,14 +442,20 @@ def run_watch(
     playouts: int = DEFAULT_PLAYOUTS,
     serve: bool = False,
     port: int = 0,
+    config: LintConfig | None = None,
     console: Console | None = None,
     stop_event: threading.Event | None = None,
 ) -> None:
-    """``cardz watch``: the live screen, and with ``serve`` the page on 127.0.0.1 that reloads on every save."""
+    """``cardz watch``: the live screen, and with ``serve`` the page on 127.0.0.1 that reloads on every save.
+
+    Returns when ``stop_event`` is set or on Ctrl-C, with the terminal restored.
+
+    :raises cardz_tools.preview.server.ServeError: when ``serve`` cannot listen on ``port``.
+    """
     from .server import PreviewServer
 
     console = console or Console()
-    watcher = Watcher(target, seed=seed, simulator=ProcessSimulator(playouts=playouts, seed=seed))
+    watcher = Watcher(target, seed=seed, config=config, simulator=ProcessSimulator(playouts=playouts, seed=seed))
     server = PreviewServer(port).start() if serve else None
     footer = f"watching {watcher.directory} · Ctrl-C quits"
     if server is not None:
