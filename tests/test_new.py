@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +20,6 @@ ROOT = Path(__file__).parent.parent
 SOURCE = ROOT / "templates"
 PACKAGED = ROOT / "cardz_tools" / "templates"
 IDS = [t.id for t in templates()]
-
-
-@pytest.fixture(autouse=True)
-def _expression_stand_in() -> Iterator[None]:
-    """Play with the real expression compiler: overrides conftest's temporary stand-in, which knows only the seeds' rules."""
-    yield
 
 
 def test_packaged_templates_are_identical_to_the_source() -> None:
