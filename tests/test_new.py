@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cardz_tools.authoring.new import DEFAULT_TEMPLATE, TemplateError, default_path, format_list, new_design, run_new, templates
-from cardz_tools.authoring.todos import find_todos
+from cardz_tools.todos import find_todos
 from cardz_tools.engine import Game
 from cardz_tools.lint import lint_text
 from cardz_tools.model import build_design
