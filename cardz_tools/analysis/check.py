@@ -38,6 +38,8 @@ class CheckOptions:
     seed: int = 0
     max_moves: int = 2_000
     workers: int | None = 1
+    deal_seconds: float | None = 10.0
+    """Time bound of the solver per deal: a slow design cannot stall CI."""
     thresholds: Thresholds = Thresholds()
 
     @classmethod
@@ -112,6 +114,7 @@ def play_findings(design_data: Any, options: CheckOptions) -> list[Finding]:
             workers=options.workers,
             random_win_rate=sim_report.win_rate if sim_report else None,
             thresholds=options.thresholds,
+            deal_seconds=options.deal_seconds,
         )
         findings.extend(solved.findings)
         if any(f.kind is FindingKind.UNWINNABLE for f in solved.findings):

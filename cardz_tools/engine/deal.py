@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..cards import FACE_UP, Card, card_str, identity, shuffle, standard_deck
 from ..model import DepotType, Design
@@ -42,6 +42,11 @@ def deck_for(design: Design, seed: int | None = None, deck: Sequence[Card] | Non
             parts.append("extra: " + " ".join(card_str(c) for c in sorted(extra.elements())))
         raise DeckError("; ".join(parts))
     return given
+
+
+def _clamp(count: object, most: int) -> int:
+    """A deal count as a number of cards: at least 0 and at most ``most``."""
+    return max(0, min(int(count), most))  # type: ignore[call-overload]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -115,15 +120,20 @@ class DealPlan:
                 continue
             sync()
             plans = []
+            # A count is written as an expression and can be any size: no depot can take
+            # more than the cards that are left, so clamp there (never loop a billion times).
+            remaining = len(deck) - position
             for depot in step.targets:
-                down = int(step.face_down(views, state, depot)) if step.face_down else 0
-                up = int(step.face_up(views, state, depot)) if step.face_up else 0
-                plans.append((depot, max(down, 0), max(up, 0)))
+                down = _clamp(step.face_down(views, state, depot), remaining) if step.face_down else 0
+                up = _clamp(step.face_up(views, state, depot), remaining - down) if step.face_up else 0
+                plans.append((depot, down, up))
             if step.round_robin:
                 rounds = max((down + up for _, down, up in plans), default=0)
-                order = [(depot, r < down) for r in range(rounds) for depot, down, up in plans if r < down + up]
+                order: Iterable[tuple[int, bool]] = (
+                    (depot, r < down) for r in range(rounds) for depot, down, up in plans if r < down + up
+                )
             else:
-                order = [(depot, r < down) for depot, down, up in plans for r in range(down + up)]
+                order = ((depot, r < down) for depot, down, up in plans for r in range(down + up))
             for depot, hidden in order:
                 if position >= len(deck):
                     break
