@@ -369,7 +369,8 @@ def read_file(path: Path) -> tuple[ParsedFile | None, list[Diagnostic]]:
     """Read and parse a JSON file; on failure the diagnostics say why (never raises for bad input)."""
     file = str(path)
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)  # enough to tell that it is too large, whatever the file is
     except OSError as exc:
         return None, [diagnostics.make("CZ100", f"cannot read the file: {exc.strerror or exc}", file)]
     text, problems = decode(data, file)
