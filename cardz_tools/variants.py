@@ -256,7 +256,7 @@ def _resolve_extends(parsed: ParsedFile, reference: str) -> tuple[Path | None, D
         real_folder = folder.resolve()
         inside = target.resolve().is_relative_to(real_folder)
         is_file = inside and target.is_file()
-    except (OSError, RuntimeError) as exc:  # a name too long, a symbolic link loop
+    except (OSError, RuntimeError, ValueError) as exc:  # a name too long, a symbolic link loop, a lone surrogate
         return refuse("CZ650", f"extends {reference!r} cannot be followed: {getattr(exc, 'strerror', None) or exc}")
     if not inside:
         if os.path.normpath(reference).split(os.sep)[0] == "..":
@@ -279,7 +279,7 @@ def _read_chain(path: Path) -> list[ParsedFile]:
         chain.append(parsed)
         try:
             real_paths.append(current.resolve())
-        except (OSError, RuntimeError):
+        except (OSError, RuntimeError, ValueError):
             real_paths.append(current.absolute())
         root = parsed.root
         reference = root.get(EXTENDS) if isinstance(root, Object) else None

@@ -18,6 +18,7 @@ from .. import diagnostics as dx
 from ..config import ConfigError, LintConfig
 from ..diagnostics import Diagnostic, Severity
 from ..lint import FileReport, LintResult, lint_paths
+from ..loading import deal_problem, with_diagnostic
 from ..model import build_design
 from ..source import SourceFile
 from .findings import Finding, FindingKind, Thresholds
@@ -150,6 +151,10 @@ def check_paths(
             on_file(report.path)
         data = _design_data(report)
         design = build_design(data)
+        problem = deal_problem(design, report)
+        if problem is not None:
+            reports.append(with_diagnostic(LintResult((report,)), problem).files[0])
+            continue
         found = [_diagnostic(finding, design, report.source) for finding in play_findings(data, options)]
         kept = [d for d in found if config.reports(d, Path(report.path))]
         merged = tuple(sorted((*report.diagnostics, *kept), key=Diagnostic.sort_key))
