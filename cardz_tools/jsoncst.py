@@ -98,7 +98,7 @@ class JsonSyntaxError(ValueError):
 # ---------------------------------------------------------------- parsing
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"')
+_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+"')  # possessive: no per-character backtracking state
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
 _NON_FINITE = re.compile(r"-?(?:NaN|Infinity)")
