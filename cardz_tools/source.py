@@ -379,6 +379,8 @@ class SourceFile:
         except RecursionError:  # pragma: no cover - the depth bound should make this impossible
             return cls._unreadable(filename, text, dx.make("CZ107", "the file is nested too deeply to read", filename))
         source = cls(filename, text, data, [])
+        if data is None:  # the JSON `null`: nothing later stages could check, so say so here
+            source.diagnostics.append(dx.make("CZ201", "the design must be an object, not null", filename, span=source.offset_span(0, len(text.rstrip()))))
         if flags.suspicious:
             source.diagnostics.extend(source._scan_findings())
         return source
