@@ -19,6 +19,7 @@ on what "safe" means.
 from __future__ import annotations
 
 import argparse
+import copy
 import dataclasses
 import hashlib
 import json
@@ -26,7 +27,7 @@ import random
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -64,16 +65,29 @@ HOSTILE_NUMBERS = (0, -1, 1, 2, 25, 1000, 1001, 10**9, -(10**9), 2**31, 2**63, 1
 HOSTILE_VALUES: tuple[Any, ...] = (None, True, False, [], {}, [[]], {"": {}}, *HOSTILE_NUMBERS, *HOSTILE_STRINGS)
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    """Every path into a JSON value (iterative: no recursion limit)."""
-    stack = [(value, prefix)]
-    while stack:
-        node, path = stack.pop()
-        yield path
-        if isinstance(node, dict):
-            stack.extend((child, (*path, key)) for key, child in node.items())
-        elif isinstance(node, list):
-            stack.extend((child, (*path, i)) for i, child in enumerate(node))
+MAX_INPUT_CHARS = 400_000
+"""A mutation that makes the JSON longer than this is undone: the inputs stay quick, and copies
+of copies of nested values cannot grow without bound (they once reached 17 GB)."""
+
+
+def _random_path(value: Any, rng: random.Random) -> tuple[Any, ...]:
+    """A path into a JSON value, by a random walk from the root (cost: the depth, not the size)."""
+    path: list[Any] = []
+    while rng.random() < 0.75:
+        if isinstance(value, dict) and value:
+            key = rng.choice(list(value))
+        elif isinstance(value, list) and value:
+            key = rng.randrange(len(value))
+        else:
+            break
+        path.append(key)
+        value = value[key]
+    return tuple(path)
+
+
+def _hostile_value(rng: random.Random) -> Any:
+    """A fresh copy of a hostile value (a shared list could end up inside itself)."""
+    return copy.deepcopy(rng.choice(HOSTILE_VALUES))
 
 
 def _get(value: Any, path: tuple[Any, ...]) -> Any:
@@ -106,8 +120,7 @@ def _corrupt_expression(text: str, rng: random.Random) -> str:
 
 def mutate_data(data: Any, rng: random.Random) -> Any:
     """One structural mutation of a JSON value (in place where it can be; returns the new root)."""
-    paths = list(_paths(data))
-    path = rng.choice(paths)
+    path = _random_path(data, rng)
     node = _get(data, path)
     how = rng.randint(0, 9)
     if how == 0 and path:  # delete
@@ -122,7 +135,7 @@ def mutate_data(data: Any, rng: random.Random) -> Any:
             parent[f"{path[-1]}{rng.choice(['', '_', 'X'])}"] = json.loads(json.dumps(node))
         return data
     if how == 2:  # retype
-        return _set(data, path, rng.choice(HOSTILE_VALUES))
+        return _set(data, path, _hostile_value(rng))
     if how == 3 and isinstance(node, str):
         return _set(data, path, _corrupt_expression(node, rng))
     if how == 4:  # nest
@@ -144,11 +157,11 @@ def mutate_data(data: Any, rng: random.Random) -> Any:
                  ("depots", 0, "triggers"), ("extends",), ("scoring", "value"))
         knob = rng.choice(knobs)
         try:
-            _set(data, knob, rng.choice(HOSTILE_VALUES))
+            _set(data, knob, _hostile_value(rng))
         except (KeyError, IndexError, TypeError):
             pass
         return data
-    return _set(data, path, rng.choice(HOSTILE_VALUES))
+    return _set(data, path, _hostile_value(rng))
 
 
 def mutate_text(text: str, rng: random.Random) -> str:
@@ -180,7 +193,14 @@ def make_input(rng: random.Random, seeds: Sequence[str]) -> str:
         data = None
     if data is not None and rng.random() < 0.8:
         for _ in range(rng.choice((1, 1, 2, 3, 6))):
-            data = mutate_data(data, rng)
+            before = json.dumps(data)
+            try:
+                data = mutate_data(data, rng)
+                too_big = len(json.dumps(data)) > MAX_INPUT_CHARS
+            except (RecursionError, ValueError):  # nested past what json.dumps can write: undo
+                too_big = True
+            if too_big:
+                data = json.loads(before)
         text = json.dumps(data, ensure_ascii=rng.random() < 0.5, indent=rng.choice((None, 2)))
     for _ in range(rng.choice((0, 0, 0, 1, 2))):
         text = mutate_text(text, rng)
@@ -274,6 +294,8 @@ def run_command(command: str, text: str, ceiling: float = CALL_CEILING_S) -> Fai
             RUNNERS[command](text, Path(folder))
         except BoundViolation as exc:
             return Failure(command, "bound", str(exc))
+        except MemoryError:
+            return Failure(command, "bound", "ran out of the memory limit (--memory-mb)")
         except Exception as exc:  # noqa: BLE001 - a crash is what we are looking for
             return Failure(command, "crash", f"{type(exc).__name__}: {exc}"[:500])
         elapsed = time.monotonic() - began
@@ -344,7 +366,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None, help="stop after this long, whatever --inputs says")
     parser.add_argument("--regressions", type=Path, default=REGRESSIONS, help="where failing inputs are written")
     parser.add_argument("--no-shrink", action="store_true")
+    parser.add_argument("--memory-mb", type=int, default=4096, help="address-space limit: using more is a bound violation")
     args = parser.parse_args(argv)
+    if args.memory_mb:
+        import resource
+
+        limit = args.memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     commands = [c.strip() for c in args.commands.split(",") if c.strip()]
     unknown = [c for c in commands if c not in RUNNERS]
     if unknown:
