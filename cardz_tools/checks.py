@@ -148,9 +148,10 @@ class _Checks:
                 for key in _ONE_DEPOT.get(kind, ()) if kind is not None else ():
                     value = effect.raw.get(key)
                     if isinstance(value, str) and value != SELF:
-                        self._one_depot(value, f"{effect.pointer}/{key}", f"a '{effect.kind}' effect's '{key}'")
+                        self._one_depot(value, f"{effect.pointer}/{key}", f"a '{effect.kind}' effect's '{key}'",
+                                        kind is EffectKind.MOVE)
 
-    def _one_depot(self, reference: str, pointer: str, what: str) -> None:
+    def _one_depot(self, reference: str, pointer: str, what: str, suggest_deal: bool = False) -> None:
         members = self._resolve(reference)
         if len(members) <= 1:
             return
@@ -160,7 +161,8 @@ class _Checks:
             f"{what} must name one depot; '{reference}' names {len(members)} ({', '.join(names[:3])}"
             f"{', ...' if len(names) > 3 else ''})",
             pointer,
-            hint=f"name one member, such as '{names[0]}'",
+            hint=f"name one member, such as '{names[0]}'"
+            + ("; to give each member a card, use a 'deal' effect" if suggest_deal else ""),
         )
 
     # -------------------------------------------------------- CZ307
