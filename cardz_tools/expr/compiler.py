@@ -456,14 +456,11 @@ class _Emitter(NodeVisitor):
             del self.vars[-2:]
         params = ["P", "S", *self.site_params, *outer, "_items"]
         name = f"_q{number}"
+        # Cards are ints, so None marks "no card below yet" (the sandbox has no iter()).
         lines = [f"def {name}({', '.join(params)}):",
-                 "    _it = iter(_items)",
-                 f"    for {previous} in _it:",
-                 "        break",
-                 "    else:",
-                 "        return True",
-                 f"    for {var} in _it:",
-                 f"        if not {body}:",
+                 f"    {previous} = None",
+                 f"    for {var} in _items:",
+                 f"        if {previous} is not None and not {body}:",
                  "            return False",
                  f"        {previous} = {var}",
                  "    return True"]
