@@ -18,7 +18,7 @@ from .. import diagnostics as dx
 from ..analysis.check import CheckOptions, finding_diagnostic, play_analysis
 from ..analysis.findings import FindingKind
 from ..config import LintConfig
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Severity
 from ..lint import FileReport, LintResult, lint_paths
 from ..model import build_design
 from ..preview.board import Board, board_svg
@@ -121,8 +121,11 @@ def _game(candidate: _Candidate, options: CheckOptions, gate: frozenset[FindingK
     except BoardUnavailable as exc:
         raise PublishError(f"{candidate.report.path}: {exc}") from exc
     played = play_analysis(candidate.data, options)
+    # A gated finding refuses the publication, so it is reported as an error whatever its usual severity.
     gated = tuple(
-        finding_diagnostic(finding, design, candidate.report.source) for finding in played.findings if finding.kind in gate
+        dataclasses.replace(finding_diagnostic(finding, design, candidate.report.source), severity=Severity.ERROR)
+        for finding in played.findings
+        if finding.kind in gate
     )
     info = GameInfo(
         name=design.name,

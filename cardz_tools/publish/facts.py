@@ -20,12 +20,14 @@ from ..model import Design, DepotType
 # ---------------------------------------------------------------- names
 
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
+_LETTERS = str.maketrans({"Œ": "OE", "œ": "oe", "Æ": "AE", "æ": "ae", "ß": "ss", "Ø": "O", "ø": "o", "Ł": "L", "ł": "l", "Đ": "D", "đ": "d", "Þ": "Th", "þ": "th"})
+"""Latin letters that Unicode does not decompose into an ASCII letter and a mark."""
 
 
 def slugify(name: str) -> str:
     """The file name stem of a game: lowercase ASCII letters and digits joined by hyphens.
 
-    Accents are dropped (``é`` -> ``e``); anything else separates words.
+    Accents are dropped (``é`` -> ``e``, ``œ`` -> ``oe``); anything else separates words.
     An empty result means the name has nothing to make a file name from.
 
     >>> slugify("Weathervane (six hidden)")
@@ -33,7 +35,7 @@ def slugify(name: str) -> str:
     >>> slugify("Reine Élise")
     'reine-elise'
     """
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    ascii_name = unicodedata.normalize("NFKD", name.translate(_LETTERS)).encode("ascii", "ignore").decode("ascii")
     return _NOT_SLUG.sub("-", ascii_name.lower()).strip("-")
 
 

@@ -27,7 +27,7 @@ a{color:#17603a}
 h1{margin:2px 0 4px;font-size:32px;line-height:1.2}
 .tagline{margin:0 0 10px;font-size:18px;opacity:.92}
 .facts{margin:0;display:flex;flex-wrap:wrap;gap:8px 18px;font-size:14px;align-items:center}
-main{padding:24px 20px 40px}
+main.wrap{padding-top:24px;padding-bottom:40px}
 section,figure{background:#fff;border-radius:10px;box-shadow:0 1px 3px rgba(0,0,0,.1);margin:0 0 20px;padding:16px 20px}
 h2{margin:0 0 10px;font-size:15px;letter-spacing:.06em;text-transform:uppercase;color:#57606a}
 figure svg{display:block;max-width:100%;height:auto;margin:0 auto}
@@ -51,7 +51,7 @@ pre{background:#f3f4f6;border-radius:6px;padding:12px;overflow:auto;font:13px/1.
 .game p{margin:0}
 .game .family{color:#57606a;opacity:1}
 .game .meta{font-size:14px;color:#57606a}
-.game .links{margin-top:auto;display:flex;gap:14px;align-items:center;font-size:14px}
+.game .links{margin-top:auto;padding-top:6px;display:flex;flex-wrap:wrap;gap:8px 14px;align-items:center;font-size:14px;white-space:nowrap}
 """
 
 
