@@ -343,7 +343,9 @@ def test_tagline_is_the_designs_own_or_its_goal_line() -> None:
         (0, 10, 0, Difficulty.VERY_HARD),
         (2, 0, 0, Difficulty.UNDECIDED),
         (3, 0, 7, Difficulty.UNDECIDED),
-        (5, 0, 5, Difficulty.EASY),
+        (5, 0, 5, Difficulty.MEDIUM),
+        (8, 0, 2, Difficulty.EASY),
+        (1, 1, 2, Difficulty.UNDECIDED),
     ],
 )
 def test_difficulty_words(won: int, lost: int, unknown: int, word: Difficulty) -> None:

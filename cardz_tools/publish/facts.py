@@ -114,7 +114,7 @@ DIFFICULTY_THRESHOLDS: tuple[tuple[float, Difficulty], ...] = (
     (0.15, Difficulty.HARD),
     (0.0, Difficulty.VERY_HARD),
 )
-"""Winnability (won among decided deals) from which each word applies, highest first."""
+"""Share of sampled deals the solver won (undecided ones counted as lost) from which each word applies, highest first."""
 
 ROUND = 4
 """Decimal places of every rate written to ``catalog.json``."""
@@ -147,18 +147,19 @@ def difficulty(won: int, lost: int, unknown: int) -> Difficulty:
 
     ``undecided`` when fewer than :data:`MIN_DECIDED` deals, or fewer than half the
     deals, were decided; otherwise the first of :data:`DIFFICULTY_THRESHOLDS` that the
-    winnability (won / decided) reaches.
+    share of sampled deals the solver won reaches. Undecided deals count as lost
+    there (they are mostly the hard ones), so the word never flatters a game.
 
     >>> difficulty(9, 1, 0).value, difficulty(2, 3, 0).value, difficulty(1, 9, 0).value
     ('easy', 'medium', 'very hard')
-    >>> difficulty(2, 0, 8).value
-    'undecided'
+    >>> difficulty(2, 0, 8).value, difficulty(3, 0, 3).value
+    ('undecided', 'medium')
     """
     decided = won + lost
     deals = decided + unknown
     if decided < MIN_DECIDED or decided < MIN_DECIDED_SHARE * deals:
         return Difficulty.UNDECIDED
-    rate = won / decided
+    rate = won / deals
     return next(word for floor, word in DIFFICULTY_THRESHOLDS if rate >= floor)
 
 

@@ -139,7 +139,7 @@ def solver_text(analysis: Analysis) -> str:
 def _thresholds_note() -> str:
     steps = ", ".join(f"{word.value} from {_percent(floor)}" for floor, word in DIFFICULTY_THRESHOLDS[:-1])
     return (
-        f"The word comes from the share of decided deals the solver won: {steps}, "
+        f"The word comes from the share of deals the solver won, undecided deals counted as lost: {steps}, "
         f"{DIFFICULTY_THRESHOLDS[-1][1].value} below; undecided while the solver has decided fewer than "
         f"{MIN_DECIDED} deals or fewer than half of them."
     )
