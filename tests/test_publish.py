@@ -219,6 +219,15 @@ def test_publishing_twice_gives_the_same_bytes(published: Path, tmp_path: Path) 
     assert leftovers(tmp_path) == []
 
 
+def test_a_publication_inside_the_designs_folder_is_not_published_again(tmp_path: Path) -> None:
+    shutil.copytree(GAMES, tmp_path / "games")
+    out = tmp_path / "games" / "site"
+    assert publish([tmp_path / "games"], out, options=SMALL).exit_code == 0
+    first = snapshot(out)
+    assert publish([tmp_path / "games"], out, options=SMALL).exit_code == 0
+    assert {k: v[0] for k, v in snapshot(out).items()} == {k: v[0] for k, v in first.items()}
+
+
 def test_a_design_with_an_error_refuses_everything_and_leaves_the_folder_as_it_was(published: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     shutil.copytree(published, out)

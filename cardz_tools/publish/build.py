@@ -19,7 +19,7 @@ from ..analysis.check import CheckOptions, finding_diagnostic, play_analysis
 from ..analysis.findings import FindingKind
 from ..config import LintConfig
 from ..diagnostics import Diagnostic, Severity
-from ..lint import FileReport, LintResult, lint_paths
+from ..lint import FileReport, LintResult, collect_files, lint_paths
 from ..model import build_design
 from ..preview.board import Board, board_svg
 from ..preview.sources import BoardUnavailable, sample_board
@@ -207,7 +207,10 @@ def publish(
     except (output.OutputError, OSError) as exc:
         raise PublishError(str(exc)) from None
     config = config or LintConfig()
-    linted = lint_paths(paths, config)
+    # A folder published into a folder of designs must not publish its own downloads next time.
+    target = out.resolve()
+    files = [f for f in collect_files(paths) if not f.resolve().is_relative_to(target)]
+    linted = lint_paths(files, config)
     if not linted.files:
         raise PublishError("no .cardz designs found in " + ", ".join(str(p) for p in paths))
     if linted.failed:
