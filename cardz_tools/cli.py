@@ -409,7 +409,8 @@ def publish_command(
     try:
         kinds = parse_gate(gate or [])
         config = load_config(paths[0])
-        result = publish(paths, out, options=_dc.replace(DEFAULT_OPTIONS, **changes), gate=kinds, config=config)
+        on_design = (lambda name: typer.echo(f"playing {name}…", err=True)) if sys.stderr.isatty() else None
+        result = publish(paths, out, options=_dc.replace(DEFAULT_OPTIONS, **changes), gate=kinds, config=config, on_design=on_design)
     except (GateError, ConfigError, LintPathError, SchemaUnavailable, PublishError) as exc:
         raise fail(str(exc)) from None
     options = ReportOptions(color=sys.stderr.isatty() and "NO_COLOR" not in os.environ)

@@ -17,6 +17,7 @@ from typing import Any
 from .. import diagnostics as dx
 from ..analysis.check import CheckOptions, finding_diagnostic, play_analysis
 from ..analysis.findings import FindingKind
+from ..analysis.solve import DEFAULT_BUDGET
 from ..config import LintConfig
 from ..diagnostics import Diagnostic, Severity
 from ..lint import FileReport, LintResult, collect_files, lint_paths
@@ -28,7 +29,7 @@ from . import output
 from .facts import analysis_of, board_summary, decks_phrase, slugify, tagline
 from .pages import GameInfo, game_page, index_page
 
-DEFAULT_OPTIONS = CheckOptions(playouts=1000, deals=20, budget=20_000, seed=0, workers=1)
+DEFAULT_OPTIONS = CheckOptions(playouts=1000, deals=10, budget=DEFAULT_BUDGET, seed=0, workers=1)
 """How much play a publication does per game unless told otherwise (one worker: the same bytes anywhere)."""
 
 
