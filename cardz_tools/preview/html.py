@@ -87,9 +87,15 @@ _RELOAD_SCRIPT = """<script>
 (function () {
   var meta = document.querySelector('meta[name="cardz-version"]');
   var shown = meta ? meta.content : "";
+  var scrolled = sessionStorage.getItem("cardz-scroll");
+  if (scrolled) { window.scrollTo(0, Number(scrolled)); }
   var events = new EventSource("/events");
   events.onmessage = function (event) {
-    if (event.data !== shown) { events.close(); location.reload(); }
+    if (event.data !== shown) {
+      events.close();
+      sessionStorage.setItem("cardz-scroll", String(window.scrollY));
+      location.reload();
+    }
   };
 })();
 </script>"""

@@ -222,6 +222,7 @@ class Watcher:
         """Set once the directory is being watched."""
         self._file: Path | None = None if self.watches_directory else target
         self._lock = threading.RLock()
+        self._emit_lock = threading.Lock()
         self._listeners: list[Listener] = []
         self._frame: Frame | None = None
         self._generation = 0
@@ -293,6 +294,12 @@ class Watcher:
         self._emit(frame)
 
     def _emit(self, frame: Frame) -> None:
+        with self._emit_lock:  # one frame at a time, newest last: a stale frame is never shown after a newer one
+            if frame is not self.frame:
+                return
+            self._call_listeners(frame)
+
+    def _call_listeners(self, frame: Frame) -> None:
         for listener in list(self._listeners):
             try:
                 listener(frame)
