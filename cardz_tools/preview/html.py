@@ -199,8 +199,8 @@ def preview_page(path: Path, *, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS,
             board = Board(checked.design, sample_board(checked.design, seed))
         except BoardUnavailable as exc:
             problem = str(exc)
-    if board is None or checked.has_errors or checked.text is None:
+    if board is None or checked.has_errors or checked.design_json is None:
         summary = Summary(SummaryStatus.SKIPPED, "fix the errors first")
     else:
-        summary = safe_summary(checked.text, playouts, seed)
+        summary = safe_summary(checked.design_json, playouts, seed)
     return render_page(checked, board, summary, seed=seed, board_is_current=board is not None, board_problem=problem)

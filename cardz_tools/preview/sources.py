@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from ..engine import Game
 from ..lint import display_path, lint_source
 from ..model import Design, ModelError, build_design
 from ..source import load_source
+from ..variants import EXTENDS, VariantError, flatten
 
 Piles = tuple[tuple[Card, ...], ...]
 """One pile per depot (by depot index), each bottom card first, top card last."""
@@ -43,6 +45,8 @@ class CheckedFile:
     diagnostics: tuple[Diagnostic, ...]
     design: Design | None
     """The modelled design, or None when the file does not model."""
+    design_json: str | None = None
+    """The standalone design as JSON text (a variant merged with what it extends), for the simulator."""
 
     @property
     def lines(self) -> list[str]:
@@ -60,19 +64,28 @@ def check_file(path: Path, config: LintConfig | None = None) -> CheckedFile:
 
     The design is modelled when the file reads and passes the schema, as the
     linter models it: semantic or expression errors still leave a design to draw.
+    A variant (``extends``) is merged with what it extends first.
     """
     config = config or LintConfig()
     source = load_source(path, display_path(path))
     found = lint_source(source)
+    text = source.text if source.ok or source.text else None
+    data = source.data
+    if source.ok and isinstance(data, Mapping) and EXTENDS in data:
+        try:
+            data, _ = flatten(path)
+        except VariantError as exc:
+            found.extend(d for d in exc.diagnostics if d not in found)
+            data = None
     reported = [d for d in found if config.reports(d, path)] if source.ok else found
     design = None
-    if source.ok and not any(d.severity is Severity.ERROR and d.code[:3] in ("CZ1", "CZ2") for d in found):
+    if data is not None and not any(d.severity is Severity.ERROR and d.code[:3] in ("CZ1", "CZ2") for d in found):
         try:
-            design = build_design(source.data)
+            design = build_design(data)
         except (ModelError, RecursionError):
             design = None
-    text = source.text if source.ok or source.text else None
-    return CheckedFile(path, text, tuple(reported), design)
+    design_json = json.dumps(data, sort_keys=True, ensure_ascii=False) if design is not None else None
+    return CheckedFile(path, text, tuple(reported), design, design_json)
 
 
 def diagnose(path: Path, config: LintConfig | None = None) -> list[Diagnostic]:

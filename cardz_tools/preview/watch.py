@@ -246,7 +246,11 @@ class Watcher:
         self._listeners.append(listener)
 
     def accepts(self, change: watchfiles.Change, path: str) -> bool:
-        """The watch filter: design files, and the watched file whatever its name."""
+        """The watch filter: design files, and the watched file whatever its name.
+
+        Any design file counts, not only the one shown: a variant is re-checked
+        when the design it extends changes.
+        """
         return path.endswith(CARDZ_SUFFIX) or (self._file is not None and Path(path) == self._file)
 
     def refresh(self) -> Frame | None:
@@ -261,7 +265,7 @@ class Watcher:
             board, problem = self._board_for(checked)
             current = board is not None
             board = board or self._last_board
-            runnable = checked.design is not None and checked.text is not None and not checked.has_errors and current
+            runnable = checked.design_json is not None and not checked.has_errors and current
             self.simulator.cancel()
             if runnable:
                 summary = Summary(SummaryStatus.RUNNING, "random playouts of this save")
@@ -270,8 +274,8 @@ class Watcher:
             frame = Frame(generation, checked, board, current, summary, self.seed, self.clock() - started, problem)
             self._frame = frame
         self._emit(frame)
-        if runnable and checked.text is not None:
-            self.simulator.start(checked.text, lambda result: self._summary_done(generation, result))
+        if runnable and checked.design_json is not None:
+            self.simulator.start(checked.design_json, lambda result: self._summary_done(generation, result))
         return frame
 
     def _board_for(self, checked: CheckedFile) -> tuple[Board | None, str | None]:
