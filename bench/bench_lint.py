@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 from cardz_tools.lint import lint_paths  # noqa: E402
 from cardz_tools.schema import packaged_checker  # noqa: E402
 
-SEEDS = sorted((ROOT / "games").glob("*.cardz"))
+SEEDS = [ROOT / "games" / "monte-carlo.cardz", ROOT / "games" / "weathervane.cardz"]
 
 
 def variation(seed: dict[str, Any], index: int) -> dict[str, Any]:

@@ -231,6 +231,112 @@ def check(
     raise typer.Exit(result.exit_code)
 
 
+# ---------------------------------------------------------------- publishing: fmt, flatten (issue 8)
+
+
+@app.command("fmt")
+def fmt_command(
+    paths: Annotated[list[Path], typer.Argument(help="Design files, or directories to search for *.cardz.")],
+    check: Annotated[bool, typer.Option("--check", help="Change nothing; list the files that would change (exit 1 if any).")] = False,
+    diff: Annotated[bool, typer.Option("--diff", help="Like --check, and print a unified diff of each change.")] = False,
+) -> None:
+    """Rewrite designs in the canonical layout; a file that does not parse is left untouched (exit 2)."""
+    from . import fmt
+
+    raise typer.Exit(fmt.run(paths, check=check, diff=diff, out=sys.stdout, err=sys.stderr))
+
+
+@app.command("flatten")
+def flatten_command(
+    file: Annotated[Path, typer.Argument(help="A variant: a design with extends.")],
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the design to this file, not to stdout.")] = None,
+) -> None:
+    """Write a variant as the standalone design it stands for, in the canonical layout."""
+    from .variants import run_flatten
+
+    raise typer.Exit(run_flatten(file, output, out=sys.stdout, err=sys.stderr))
+
+
+# ---- cardz expr (rule expressions) ----
+from .expr import Site  # noqa: E402
+
+
+@app.command("expr")
+def expr_command(
+    expression: Annotated[str, typer.Argument(help="The expression, in quotes.")],
+    site: Annotated[Site, typer.Option("--site", "-s", help="The rule site that gives the names in scope.")] = Site.ACCEPT,
+    design: Annotated[Optional[Path], typer.Option("--design", "-d", help="Design whose depots and groups are in scope.")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Evaluate on the deal of this seed (needs --design).")] = None,
+) -> None:
+    """Check one rule expression, with a caret under each problem; with --seed, evaluate it on a deal."""
+    from .expr.repl import run_expr
+
+    result = run_expr(expression, site, design, seed)
+    typer.echo(result.output)
+    raise typer.Exit(result.exit_code)
+
+
+# ---- engine: cardz deal / cardz play (cardz_tools/engine/play.py) ----
+
+
+@app.command()
+def deal(
+    file: Annotated[Path, typer.Argument(help="The design file.")],
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Deal number: the documented shuffle of the design's deck (random if omitted).")] = None,
+    deck: Annotated[Optional[Path], typer.Option("--deck", help="A deck order file (cards like AS 10H QC), instead of --seed.")] = None,
+) -> None:
+    """Print the board of a deal (exit 1 when the design or the deck cannot be played)."""
+    from .engine.play import LoadError, deal_text
+
+    try:
+        typer.echo(deal_text(file, seed, deck))
+    except LoadError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from None
+
+
+@app.command()
+def play(
+    file: Annotated[Path, typer.Argument(help="The design file.")],
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Deal number (random when neither --seed nor --deck is given).")] = None,
+    deck: Annotated[Optional[Path], typer.Option("--deck", help="A deck order file (cards like AS 10H QC), instead of --seed.")] = None,
+) -> None:
+    """Play a design in the terminal: numbered moves, 'from to', u undo, r restart, q quit."""
+    from rich.console import Console
+
+    from .engine.play import run_play
+
+    raise typer.Exit(run_play(file, seed, deck, sys.stdin, Console()))
+
+
+# ---------------------------------------------------------------- authoring: from-rules, new
+
+
+@app.command("from-rules")
+def from_rules(
+    rules: Annotated[Path, typer.Argument(help="A rules text (UTF-8) in English, French, Russian or German.")],
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the design to this file (atomically) instead of stdout.")] = None,
+    lang: Annotated[str, typer.Option("--lang", help="The text's language: auto, en, fr, ru or de.")] = "auto",
+) -> None:
+    """Turn a rules text into a .cardz design template; every open decision is a TODO (CZ601)."""
+    from .authoring.rules_text import run_from_rules
+
+    raise typer.Exit(run_from_rules(rules, output, lang))
+
+
+@app.command("new")
+def new(
+    name: Annotated[Optional[str], typer.Argument(help="The new game's name.")] = None,
+    template: Annotated[str, typer.Option("--template", "-t", help="The starting design (see --list).")] = "klondike",
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="The file to write ('-': stdout); default NAME.cardz here.")] = None,
+    list_templates: Annotated[bool, typer.Option("--list", help="List the templates and exit.")] = False,
+) -> None:
+    """Start a new design from a template (one per family of board)."""
+    from .authoring.new import run_new
+
+    raise typer.Exit(run_new(name, template, output, list_templates))
+
+
 # ---------------------------------------------------------------- watch, preview (issue #6)
 
 PREVIEW_PORT = 8765

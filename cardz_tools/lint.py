@@ -4,6 +4,10 @@ Per file: read (:mod:`.source`) -> schema (:mod:`.schema`) -> model
 (:mod:`.model`) -> semantic checks (:mod:`.checks`) -> rule expressions. A stage
 runs only when the one before it left usable input: a file that is not JSON has
 no schema errors, a design that fails the schema is not modelled.
+
+A variant (a design with ``extends``) is linted as the standalone design it
+stands for (:mod:`.variants`); each finding is moved, through the provenance of
+the merge, to the file and place where the value at fault was written.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from . import diagnostics as dx
@@ -21,7 +25,8 @@ from .diagnostics import RULES, Diagnostic, Rule, Severity
 from .expr import check_design
 from .model import Design, ModelError, build_design
 from .schema import SchemaChecker, check_source
-from .source import SourceFile, load_source
+from .source import SourceFile, load_source, parent_pointer
+from .variants import EXTENDS, Provenance, VariantError, flatten_file
 
 SUFFIX = ".cardz"
 IO_ERROR = "CZ100"
@@ -33,11 +38,19 @@ class LintPathError(FileNotFoundError):
 
 @dataclasses.dataclass(frozen=True)
 class FileReport:
-    """The reported diagnostics of one file, with the source (for showing lines)."""
+    """The reported diagnostics of one file, with the source (for showing lines).
+
+    A variant's diagnostics may lie in the files it extends: ``sources`` holds those.
+    """
 
     path: str
     diagnostics: tuple[Diagnostic, ...]
     source: SourceFile
+    sources: Mapping[str, SourceFile] = dataclasses.field(default_factory=dict)
+
+    def source_for(self, file: str) -> SourceFile:
+        """The source a diagnostic's ``file`` names (this report's own file by default)."""
+        return self.sources.get(file, self.source)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,12 +142,20 @@ def lint_paths(
     :raises cardz_tools.schema.SchemaUnavailable: if the packaged schema is missing.
     """
     config = config or LintConfig()
-    reports = []
-    for path in collect_files(paths):
-        source = load_source(path, display_path(path))
+    reports = [lint_file(path, config, checker=checker) for path in collect_files(paths)]
+    return LintResult(_without_repeats(reports), strict=config.strict)
+
+
+def lint_file(path: Path, config: LintConfig | None = None, *, checker: SchemaChecker | None = None) -> FileReport:
+    """Lint one file on disk (a variant as its flattened design)."""
+    source = load_source(path, display_path(path))
+    sources: dict[str, SourceFile] = {}
+    if source.ok and isinstance(source.data, dict) and EXTENDS in source.data:
+        found = _lint_variant(path, source, sources, checker)
+    else:
         found = lint_source(source, checker=checker)
-        reports.append(FileReport(source.filename, tuple(_reported(found, source, config, path)), source))
-    return LintResult(tuple(reports), strict=config.strict)
+    kept = _reported(found, source, config or LintConfig(), path)
+    return FileReport(source.filename, tuple(kept), source, sources)
 
 
 def lint_text(text: str, filename: str = "<text>", config: LintConfig | None = None, *, checker: SchemaChecker | None = None) -> list[Diagnostic]:
@@ -155,6 +176,51 @@ def lint_source(source: SourceFile, *, checker: SchemaChecker | None = None) -> 
                 found.extend(run_checks(design, source))
                 found.extend(_expression_diagnostics(design, source))
     return sorted(found, key=Diagnostic.sort_key)
+
+
+def _lint_variant(
+    path: Path, source: SourceFile, sources: dict[str, SourceFile], checker: SchemaChecker | None
+) -> list[Diagnostic]:
+    """Lint the design a variant stands for; ``sources`` collects the files its findings lie in."""
+    try:
+        flattened = flatten_file(path)
+    except VariantError as exc:
+        return sorted(
+            [*source.diagnostics, *(dataclasses.replace(d, file=display_path(Path(d.file))) for d in exc.diagnostics)],
+            key=Diagnostic.sort_key,
+        )
+    merged = SourceFile.from_text(flattened.text(), source.filename)
+    sources[source.filename] = source
+    found = [*source.diagnostics, *(_relocate(d, merged, flattened.provenance, sources) for d in lint_source(merged, checker=checker))]
+    return sorted(found, key=Diagnostic.sort_key)
+
+
+def _relocate(diagnostic: Diagnostic, merged: SourceFile, provenance: Provenance, sources: dict[str, SourceFile]) -> Diagnostic:
+    """Move a finding about a merged design to the file and place that wrote the value."""
+    anchor = merged.anchor(diagnostic.pointer, diagnostic.span)
+    pointer = anchor.pointer
+    while pointer not in provenance and pointer:
+        pointer = parent_pointer(pointer)
+    origin = provenance.get(pointer)
+    if origin is None:  # pragma: no cover - the root is always in the provenance
+        return diagnostic
+    name = display_path(origin.file)
+    if name not in sources:
+        sources[name] = load_source(origin.file, name)
+    target = dataclasses.replace(anchor, pointer=origin.pointer) if pointer == anchor.pointer else dataclasses.replace(anchor, pointer=origin.pointer, part="head")
+    return dataclasses.replace(diagnostic, file=name, span=sources[name].locate(target), pointer=origin.pointer)
+
+
+def _without_repeats(reports: list[FileReport]) -> tuple[FileReport, ...]:
+    """Drop from a variant's report what the report of the file it extends already says."""
+    own = {report.path: set(report.diagnostics) for report in reports}
+    return tuple(
+        dataclasses.replace(
+            report,
+            diagnostics=tuple(d for d in report.diagnostics if d.file == report.path or d not in own.get(d.file, ())),
+        )
+        for report in reports
+    )
 
 
 def _model(source: SourceFile, found: list[Diagnostic]) -> Design | None:

@@ -71,7 +71,7 @@ def summary_line(result: LintResult) -> str:
     diagnostics = result.diagnostics
     if not diagnostics:
         return f"All checks passed ({_plural(len(result.files), 'file')})."
-    with_problems = sum(1 for report in result.files if report.diagnostics)
+    with_problems = len({d.file for d in diagnostics})
     parts = [_plural(result.errors, "error"), _plural(result.warnings, "warning")]
     infos = result.count(Severity.INFO)
     if infos:
@@ -117,8 +117,9 @@ def _text_diagnostic(diagnostic: Diagnostic, report: FileReport) -> Text:
     gutter = " " * len(str(span.line))
     out.append(f"{gutter}--> ", style="bold blue")
     out.append(f"{diagnostic.file}:{span.line}:{span.column}\n")
-    if report.source.text:
-        line = report.source.line_text(span.line).expandtabs(1)
+    source = report.source_for(diagnostic.file)
+    if source.text:
+        line = source.line_text(span.line).expandtabs(1)
         start = max(span.column, 1)
         end = span.end_column if span.end_line == span.line else len(line) + 1
         shown, start, end = _window(line, start, max(end, start + 1))
@@ -131,7 +132,7 @@ def _text_diagnostic(diagnostic: Diagnostic, report: FileReport) -> Text:
             out.append(f" (to line {span.end_line})", style=style)
         out.append("\n")
     if diagnostic.hint:
-        if report.source.text:
+        if source.text:
             out.append(f"{gutter} |\n", style="bold blue")
         out.append(f"{gutter} = ", style="bold blue")
         out.append("hint", style="bold")

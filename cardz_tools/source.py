@@ -37,6 +37,20 @@ BOM_CHAR = "\ufeff"
 Part = Literal["value", "key"]
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Anchor:
+    """A span told relative to a JSON member, so that it can be found in another text of the same value.
+
+    ``part`` is ``"key"``, ``"value"``, ``"head"`` (see :meth:`SourceFile.head_span`) or
+    ``"string"``: characters ``[start, end)`` of the decoded string value.
+    """
+
+    pointer: str
+    part: Literal["key", "value", "head", "string"]
+    start: int = 0
+    end: int = 0
+
+
 # ---------------------------------------------------------------- pointers
 
 
@@ -442,6 +456,38 @@ class SourceFile:
         if raw_end <= raw_start:
             raw_end = raw_start + 1
         return self.offset_span(raw_start, raw_end)
+
+    def anchor(self, pointer: str, span: Span) -> Anchor:
+        """How ``span`` sits on the member at ``pointer`` (the inverse of :meth:`locate`).
+
+        Anything that is not the member's key, value or head, nor a range inside
+        its string value, is anchored at the head.
+        """
+        if not self.has(pointer):
+            return Anchor(pointer, "head")
+        if span == self.span(pointer, "key") and span != self.span(pointer):
+            return Anchor(pointer, "key")
+        if span == self.span(pointer):
+            return Anchor(pointer, "value")
+        entry = self._map()[pointer]
+        value = self.offset_span(entry.value_start, entry.value_end)
+        inside = span.line == span.end_line == value.line and value.column < span.column <= span.end_column < value.end_column
+        if self.text[entry.value_start] == '"' and inside:
+            offsets = decoded_offsets(self.text[entry.value_start + 1 : entry.value_end - 1])
+            first = span.column - value.column - 1
+            last = span.end_column - value.column - 1
+            start = bisect.bisect_right(offsets, first) - 1
+            end = bisect.bisect_left(offsets, last)
+            return Anchor(pointer, "string", start, end)
+        return Anchor(pointer, "head")
+
+    def locate(self, anchor: Anchor) -> Span:
+        """The span of an :class:`Anchor` in this file."""
+        if anchor.part == "string":
+            return self.string_span(anchor.pointer, anchor.start, anchor.end)
+        if anchor.part == "head":
+            return self.head_span(anchor.pointer)
+        return self.span(anchor.pointer, anchor.part)
 
     def offset_span(self, start: int, end: int) -> Span:
         """The span of character offsets ``[start, end)`` of the text."""

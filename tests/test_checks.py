@@ -16,7 +16,7 @@ from cardz_tools.source import SourceFile, load_source
 from .conftest import ROOT
 from .test_source import text_at
 
-SEEDS = sorted((ROOT / "games").glob("*.cardz"))
+SEEDS = [ROOT / "games" / "monte-carlo.cardz", ROOT / "games" / "weathervane.cardz"]
 
 
 def mini() -> dict[str, Any]:

@@ -39,7 +39,7 @@ def test_the_end_shows_outcome_and_score(tmp_path: Path) -> None:
 
 def test_weathervane_typed_eight_must_name_a_suit(tmp_path: Path) -> None:
     from cardz_tools.cards import card_str
-    from test_engine_golden import weathervane_shut_deck
+    from tests.test_engine_golden import weathervane_shut_deck
 
     deck = tmp_path / "shut.txt"
     deck.write_text(" ".join(card_str(c) for c in weathervane_shut_deck()), encoding="utf-8")
@@ -54,7 +54,15 @@ def test_bad_design_and_bad_deck_print_a_message_and_exit_1(tmp_path: Path) -> N
     broken.write_text('{"name": "x", "depots": [', encoding="utf-8")
     out = io.StringIO()
     code = run_play(broken, 1, None, io.StringIO(""), Console(file=out, width=200, color_system=None))
-    assert code == 1 and "not valid JSON" in out.getvalue()
+    assert code == 1 and "CZ104" in out.getvalue() and "cannot be played" in out.getvalue()
+    wrong_type = tmp_path / "wrong.cardz"
+    wrong_type.write_text(
+        '{"name": "x", "depots": [{"name": "a", "type": "Pile"}], "winCondition": {"kind": "allCardsIn", "depots": "a"}}',
+        encoding="utf-8",
+    )
+    out = io.StringIO()
+    code = run_play(wrong_type, 1, None, io.StringIO(""), Console(file=out, width=200, color_system=None))
+    assert code == 1 and "CZ2" in out.getvalue()
     short = tmp_path / "short.txt"
     short.write_text("AS KD", encoding="utf-8")
     code, text = run("monte-carlo", "", seed=None, deck=short)
@@ -67,3 +75,19 @@ def test_deal_prints_the_board_for_a_seed() -> None:
     assert first_lines[0] == "Weathervane · seed 1"
     assert first_lines[1].split() == ["stock", "waste", "vane"]
     assert sum(line.count("##") for line in text.splitlines()) == 35 + 1  # 35 hidden tab cards + the stock back
+
+
+def test_cli_deal_and_play() -> None:
+    from typer.testing import CliRunner
+
+    from cardz_tools.cli import app
+
+    runner = CliRunner()
+    dealt = runner.invoke(app, ["deal", str(GAMES / "monte-carlo.cardz"), "--seed", "12"])
+    assert dealt.exit_code == 0 and dealt.output.startswith("Monte Carlo · seed 12\n")
+    assert dealt.output == deal_text(GAMES / "monte-carlo.cardz", 12, None) + "\n"
+    played = runner.invoke(app, ["play", str(GAMES / "monte-carlo.cardz"), "--seed", "12"], input="cell[4] cell[5]\n1\nq\n")
+    assert played.exit_code == 0
+    assert "A card pairs with one of its rank that touches it" in played.output and "move 1 · score 2" in played.output
+    missing = runner.invoke(app, ["deal", "no-such-file.cardz", "--seed", "1"])
+    assert missing.exit_code == 1

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from cardz_tools.cards import FACE_UP, parse_deck, shuffle, standard_deck
-from cardz_tools.engine import DeckError, Drag, Game, IllegalMoveError, Tap, Termination
+from cardz_tools.engine import DeckError, Drag, Game, IllegalMoveError, RuleError, Tap, Termination
 from cardz_tools.model import build_design
 from tests.engine_support import load_design
 
@@ -171,3 +171,41 @@ def test_a_wild_card_dealt_names_nothing_and_follows_as_an_ordinary_card() -> No
     drags = [state.describe(m) for m in state.legal_moves() if isinstance(m, Drag)]
     assert drags == ["tab[0] → vane (5♣)"] + [f"tab[1] → vane (8♥, naming {s})" for s in ("Clubs", "Diamonds", "Hearts", "Spades")]
     assert state.why_illegal(Drag("tab[2]", 1, "vane")) == "K♥ does not follow 8♣: it must match in rank or suit"
+
+
+def test_a_rule_that_does_not_compile_is_a_rule_error_naming_where_it_is() -> None:
+    depots = [STOCK, {"name": "pile", "type": "Tableau", "col": 1, "acceptRule": {"when": "card.rnak == 1"}}]
+    with pytest.raises(RuleError, match=r"does not compile.*at /depots/1/acceptRule/when"):
+        design(depots)
+
+
+def test_deal_counts_and_effect_counts_may_be_expressions() -> None:
+    spill = {"when": "count(depot) > 2", "do": [{"kind": "move", "from": "@self", "to": "spill", "count": "count(depot) - 2"}]}
+    depots = [
+        STOCK,
+        {"name": "col", "type": "Tableau", "repeat": 3, "col": 1, "triggers": [spill]},
+        {"name": "spill", "type": "Reserve", "col": 5},
+    ]
+    game = design(depots, dealRules=[{"kind": "dealGroup", "to": "col", "faceUp": "index(depot) + 1"}])
+    state = game.new_initial_state(seed=4)
+    # col[0] gets 1 card, col[1] 2, col[2] 3 -- then its trigger moves the card above the second away
+    assert [len(state.piles[game.index[f"col[{i}]"]]) for i in range(3)] == [1, 2, 2]
+    assert len(state.piles[game.index["spill"]]) == 1
+    assert len(state.piles[0]) == 52 - 6
+
+
+def test_win_and_loss_conditions_written_as_expressions() -> None:
+    depots = [{**STOCK, "draw": {"to": "waste"}}, {"name": "waste", "type": "Waste", "col": 1}]
+    won = design(depots, winCondition={"kind": "when", "when": "count(waste) >= 3"})
+    state = won.new_initial_state(seed=2)
+    for _ in range(3):
+        assert not state.is_terminal()
+        state.apply(Tap("stock"))
+    assert state.outcome().won and state.returns() == [1.0]
+    lost = design(depots, lossCondition={"kind": "when", "when": "count(waste) == 2"}, scoring={"value": "count(stock)"})
+    state = lost.new_initial_state(seed=2)
+    state.apply(Tap("stock"))
+    state.apply(Tap("stock"))
+    outcome = state.outcome()
+    assert (outcome.lost, outcome.termination, outcome.score) == (True, Termination.LOST_CONDITION, 50)
+    assert state.legal_moves() == [] and state.returns() == [0.0]

@@ -186,6 +186,8 @@ def test_maybe_absent_top_is_a_warning_at_the_value() -> None:
         "empty(depot) ? false : top.rank == Ace",
         "!empty(stock) && top(stock).rank == Ace",
         "count(depot) > 0 && top(depot).suit == Hearts",
+        "count(depot) == 0 || top.suit == Hearts",
+        "0 < count(depot) ? top.faceUp : false",
         "exists(top) && top.faceUp",
         "exists(left(depot)) && empty(left(depot))",
         "!(empty(depot) || empty(stock)) && top.rank == top(stock).rank",
@@ -203,6 +205,7 @@ def test_guards_narrow_maybe_absent_values(text: str) -> None:
         ("!empty(stock) && top.rank == Ace", "top"),
         ("!empty(depot) || top.rank == Ace", "top"),
         ("empty(left(depot))", "left(depot)"),
+        ("count(depot) < 2 && top.rank == Ace", "top"),
         ("any(cell, !empty(it) && any(cell, top(it).rank == Ace))", "top(it)"),
     ],
 )

@@ -6,7 +6,7 @@ import types
 
 import pytest
 
-from cardz_tools.cards import JOKER, NO_CARD, Rank, Suit, face_up, make_card
+from cardz_tools.cards import JOKER, NO_CARD, Suit, face_up, make_card
 from cardz_tools.expr import DesignEnv, ExprCompileError, Site, check, compile_expr, compile_rule
 from cardz_tools.model import build_design
 
@@ -145,11 +145,13 @@ def test_grid_neighbours_stay_in_the_row() -> None:
 def test_declared_suit_reads_the_state() -> None:
     env = seed_env("weathervane")
     rule = compiled("declared(depot) == card.suit", Site.ACCEPT, env)
-    state = types.SimpleNamespace(declared=[None, None, Suit.HEARTS] + [None] * 7)
+    state = types.SimpleNamespace(declared=[-1, -1, Suit.HEARTS] + [-1] * 7)  # -1: nothing declared
     P: list[list[int]] = [[] for _ in range(10)]
     assert rule(P, state, card(4, Suit.HEARTS), (), 3, 2) is True
     assert rule(P, state, card(4, Suit.SPADES), (), 3, 2) is False
     assert rule(P, state, card(4, Suit.SPADES), (), 3, 1) is False  # nothing declared
+    assert compiled("exists(declared(depot))", Site.TRIGGER, env)(P, state, 1) is False
+    assert compiled("exists(declared(depot))", Site.TRIGGER, env)(P, state, 2) is True
 
 
 def test_division_by_a_runtime_zero_gives_zero() -> None:

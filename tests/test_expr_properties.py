@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardz_tools.expr import ExprSyntaxError, Site, check, parse, to_source
+from cardz_tools.cards import make_card
+from cardz_tools.expr import ExprSyntaxError, Site, check, compile_expr, parse, to_source
 from cardz_tools.expr.ast import Binary, BoolLit, Call, Conditional, Field, Index, IntLit, Name, Node, Unary
 from cardz_tools.expr.types import BOOL, INT, RANK, Kind, Type
 
@@ -98,7 +99,7 @@ def expr(kind: Type, scope: Scope = (), depth: int = 4) -> st.SearchStrategy[Nod
     )
 
 
-PROPERTY_SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY_SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @PROPERTY_SETTINGS
@@ -153,3 +154,126 @@ def test_deep_nesting_is_cz410(depth: int, opener: str) -> None:
     assert [i.code for i in checked.issues] == ["CZ410"] or checked.issues[0].code in ("CZ400", "CZ410")
     if len(text) <= 4000:
         assert [i.code for i in checked.issues] == ["CZ410"]
+
+
+# ---------------------------------------------------------------- compiled == interpreted
+
+class Interpreter:
+    """A deliberately plain reading of docs/format.md for the trees generated above."""
+
+    def __init__(self, piles: list[list[int]], depot: int) -> None:
+        self.piles = piles
+        self.scope: dict[str, object] = {"depot": depot}
+
+    def run(self, node: Node) -> object:
+        return getattr(self, type(node).__name__)(node)
+
+    def IntLit(self, node: IntLit) -> object:
+        return node.value
+
+    def BoolLit(self, node: BoolLit) -> object:
+        return node.value
+
+    def Name(self, node: Name) -> object:
+        if node.name in self.scope:
+            return self.scope[node.name]
+        if node.name == "top":
+            pile = self.piles[self.scope["depot"]]  # type: ignore[index]
+            return pile[-1] if pile else None
+        if node.name in ENV.depots:
+            return ENV.depots[node.name]
+        if node.name in ENV.groups:
+            return ENV.groups[node.name]
+        return {"Ace": 1, "Five": 5, "King": 13}[node.name]
+
+    def Field(self, node: Field) -> object:
+        value = self.run(node.value)
+        return 15 if value is None else value & 0x0F  # type: ignore[operator]
+
+    def Index(self, node: Index) -> object:
+        return self.run(node.value)[self.run(node.index)]  # type: ignore[index]
+
+    def Unary(self, node: Unary) -> object:
+        value = self.run(node.operand)
+        return (not value) if node.op == "!" else -value  # type: ignore[operator]
+
+    def Conditional(self, node: Conditional) -> object:
+        return self.run(node.then) if self.run(node.test) else self.run(node.otherwise)
+
+    def Binary(self, node: Binary) -> object:
+        op = node.op
+        if op == "&&":
+            return bool(self.run(node.left)) and bool(self.run(node.right))
+        if op == "||":
+            return bool(self.run(node.left)) or bool(self.run(node.right))
+        a, b = self.run(node.left), self.run(node.right)
+        if op == "in":
+            return a in b  # type: ignore[operator]
+        rank_sides = self.is_rank(node.left), self.is_rank(node.right)
+        if op in ("+", "-") and rank_sides[0] != rank_sides[1]:
+            rank, n = (a, b) if rank_sides[0] else (b, a)
+            total = None if rank is None else rank + (n if op == "+" else -n)  # type: ignore[operator]
+            return total if rank is not None and 1 <= rank <= 13 and 1 <= total <= 13 else None  # type: ignore
+        if op == "-" and all(rank_sides):
+            return 0 if a is None or b is None else a - b  # type: ignore[operator]
+        if a is None or b is None:  # a rank that is no rank equals nothing
+            return op == "!="
+        return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a // b,
+                "%": lambda: a % b, "==": lambda: a == b, "!=": lambda: a != b, "<": lambda: a < b,
+                "<=": lambda: a <= b, ">": lambda: a > b, ">=": lambda: a >= b}[op]()  # type: ignore
+
+    def is_rank(self, node: Node) -> bool:
+        if isinstance(node, Name):
+            return node.name in ("Ace", "Five", "King")
+        if isinstance(node, Field):
+            return True
+        return isinstance(node, Binary) and node.op in ("+", "-") and (self.is_rank(node.left) != self.is_rank(node.right))
+
+    def Call(self, node: Call) -> object:
+        args = node.args
+        if node.func in ("any", "all", "sum", "count") and len(args) == 2:
+            values = []
+            for member in self.run(args[0]):  # type: ignore[attr-defined]
+                saved = dict(self.scope)
+                self.scope[node.var or "it"] = member
+                values.append(self.run(args[1]))
+                self.scope = saved
+            return {"any": any, "all": all, "sum": sum, "count": lambda v: sum(1 for x in v if x)}[node.func](values)
+        values = [self.run(a) for a in args]
+        if node.func == "count":
+            return len(self.piles[values[0]])  # type: ignore[index]
+        if node.func == "empty":
+            return not self.piles[values[0]]  # type: ignore[index]
+        if node.func == "index":
+            return values[0] if values[0] < 25 else 0  # type: ignore[operator]
+        if node.func == "adjacent":
+            a, b = values
+            if a == b:
+                return False
+            (ca, ra), (cb, rb) = ENV.board[a], ENV.board[b]  # type: ignore[index]
+            return abs(ca - cb) <= 1 and abs(ra - rb) <= 1
+        if node.func == "abs":
+            return abs(values[0])  # type: ignore[arg-type]
+        return max(values)  # type: ignore[type-var]
+
+
+CARDS = st.builds(make_card, st.integers(1, 13), st.integers(0, 3), st.booleans())
+PILES = st.lists(st.lists(CARDS, max_size=3), min_size=27, max_size=27)
+
+
+@PROPERTY_SETTINGS
+@given(expr(BOOL), PILES, st.integers(0, 26))
+def test_compiled_conditions_agree_with_a_plain_interpreter(node: Node, piles: list[list[int]], depot: int) -> None:
+    checked = check(to_source(node), Site.TRIGGER, ENV)
+    fn = compile_expr(checked, ENV)
+    assert fn(piles, None, depot) == Interpreter(piles, depot).run(node), to_source(node)
+
+
+@PROPERTY_SETTINGS
+@given(expr(INT), PILES, st.integers(0, 26))
+def test_compiled_numbers_agree_with_a_plain_interpreter(node: Node, piles: list[list[int]], depot: int) -> None:
+    checked = check(to_source(node), Site.COUNT, ENV)
+    fn = compile_expr(checked, ENV)
+    result = fn(piles, None, depot)
+    assert result == Interpreter(piles, depot).run(node), to_source(node)
+    assert isinstance(result, int)

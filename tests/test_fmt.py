@@ -311,3 +311,22 @@ def test_check_reports_without_writing_and_sets_the_exit_code(tmp_path: Path) ->
     assert fmt.run([tmp_path], out=io.StringIO(), err=err) == 0
     assert read(messy) == '{\n  "name": "n",\n  "tools": "None"\n}\n'
     assert fmt.run([tmp_path], check=True, out=io.StringIO(), err=err) == 0
+
+
+def test_cli_fmt_and_flatten(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cardz_tools import cli
+
+    runner = CliRunner()
+    messy = tmp_path / "m.cardz"
+    messy.write_text('{"tools":"None","name":"n"}', encoding="utf-8")
+    assert runner.invoke(cli.app, ["fmt", "--check", str(GAMES)]).exit_code == 0
+    checked = runner.invoke(cli.app, ["fmt", "--diff", str(messy)])
+    assert checked.exit_code == 1 and f"would reformat {messy}" in checked.output
+    assert runner.invoke(cli.app, ["fmt", str(messy)]).exit_code == 0
+    assert read(messy) == '{\n  "name": "n",\n  "tools": "None"\n}\n'
+    flat = tmp_path / "flat.cardz"
+    assert runner.invoke(cli.app, ["flatten", str(GAMES / "weathervane-6.cardz"), "-o", str(flat)]).exit_code == 0
+    assert json.loads(read(flat))["dealRules"][0]["faceDown"] == 6
+    assert runner.invoke(cli.app, ["flatten", str(messy)]).output == read(messy)

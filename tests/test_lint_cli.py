@@ -57,7 +57,8 @@ def test_every_invalid_example_has_its_expectations() -> None:
 def test_seeds_lint_clean_through_the_cli() -> None:
     result = runner.invoke(cli.app, ["lint", str(ROOT / "games")])
     assert result.exit_code == 0, result.output
-    assert "All checks passed (2 files)." in result.output
+    shipped = len(list((ROOT / "games").glob("*.cardz")))
+    assert f"All checks passed ({shipped} files)." in result.output
 
 
 def test_broken_files_are_reported_with_positions_and_exit_1() -> None:
@@ -258,3 +259,60 @@ def test_odd_values_anywhere_give_diagnostics_not_exceptions(path: str, value: o
     else:
         target[last] = value
     lint_text(json.dumps(data, indent=1), "odd.cardz")
+
+
+# ---------------------------------------------------------------- variants
+
+
+VARIANT = """{
+  "name": "Variant",
+  "extends": "base.cardz",
+  "depots": [
+    { "name": "home", "acceptRule": { "when": "!empty(depot) && card.rnk == top.rank" } }
+  ],
+  "dealRules": { "0": { "to": "tabb" } }
+}
+"""
+
+
+def covered(report_source_text: str, line: int, column: int, end_column: int) -> str:
+    return report_source_text.splitlines()[line - 1][column - 1 : end_column - 1]
+
+
+@pytest.fixture
+def variant_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    base = (EXAMPLES / "valid" / "mini-golf.cardz").read_text(encoding="utf-8").replace('"perRow": 2 }', '"perRow": 2, "autoflip": 1 }')
+    (tmp_path / "base.cardz").write_text(base, encoding="utf-8")
+    (tmp_path / "variant.cardz").write_text(VARIANT, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_a_variant_is_linted_as_its_merged_design_with_findings_where_they_were_written(variant_dir: Path) -> None:
+    result = lint_paths([Path("variant.cardz")])
+    texts = {name: (variant_dir / name).read_text(encoding="utf-8") for name in ("base.cardz", "variant.cardz")}
+    seen = {(d.code, d.file, covered(texts[d.file], d.line, d.column, d.span.end_column)) for d in result.diagnostics}
+    assert seen == {
+        ("CZ402", "variant.cardz", "rnk"),  # an expression the variant wrote: the caret under the field
+        ("CZ302", "variant.cardz", '"tabb"'),  # the variant's change to the deal
+        ("CZ305", "base.cardz", '"tab"'),  # the group the base wrote, which the changed deal no longer reaches
+        ("CZ204", "base.cardz", '"autoflip"'),  # inherited from the base
+    }
+    text = cli_text(["lint", "variant.cardz"])
+    assert '"autoflip": 1 }' in text  # the base file's own line is shown
+
+
+def cli_text(arguments: list[str]) -> str:
+    return runner.invoke(cli.app, arguments).output
+
+
+def test_what_the_base_says_itself_is_not_repeated_for_its_variants(variant_dir: Path) -> None:
+    result = lint_paths([Path(".")])
+    autoflip = [d for d in result.diagnostics if d.code == "CZ204"]
+    assert len(autoflip) == 1 and autoflip[0].file == "base.cardz"
+
+
+def test_a_variant_of_a_missing_design(variant_dir: Path) -> None:
+    (variant_dir / "variant.cardz").write_text(VARIANT.replace("base.cardz", "nowhere.cardz"), encoding="utf-8")
+    (diagnostic,) = lint_paths([Path("variant.cardz")]).diagnostics
+    assert diagnostic.code == "CZ650" and diagnostic.file == "variant.cardz" and diagnostic.line == 3

@@ -23,18 +23,19 @@ from .conftest import ROOT
 INVALID = ROOT / "tests" / "examples" / "invalid"
 GOLDEN = ROOT / "tests" / "golden"
 MIXED = ["overlapping-depots", "trailing-comma", "unknown-depot", "unknown-key", "invalid-utf8"]
+SEEDS = [Path("games/monte-carlo.cardz"), Path("games/weathervane.cardz")]
 
 
 @pytest.fixture
 def result(monkeypatch: pytest.MonkeyPatch) -> LintResult:
     monkeypatch.chdir(ROOT)  # file names in reports are relative to the working directory
-    return lint_paths([Path("tests/examples/invalid") / f"{name}.cardz" for name in MIXED] + [Path("games")])
+    return lint_paths([Path("tests/examples/invalid") / f"{name}.cardz" for name in MIXED] + SEEDS)
 
 
 @pytest.fixture
 def clean(monkeypatch: pytest.MonkeyPatch) -> LintResult:
     monkeypatch.chdir(ROOT)
-    return lint_paths([Path("games")])
+    return lint_paths(SEEDS)
 
 
 def assert_golden(name: str, actual: str) -> None:

@@ -4,25 +4,25 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from cardz_tools.authoring import files
+from cardz_tools import fmt
 from cardz_tools.authoring.lexicon import Family, Language
 from cardz_tools.authoring.reading import Quantity, SentenceKind, analyse, detect_language, extract, numberise, split_sentences
 from cardz_tools.authoring.rules_text import convert, format_report, run_from_rules
 from cardz_tools.authoring.skeletons import NEVER, PLACEHOLDER
 from cardz_tools.authoring.todos import find_todos
+from cardz_tools.lint import lint_text
 from cardz_tools.model import build_design
 
 RULES = Path(__file__).parent / "examples" / "rules"
-ROOT = Path(__file__).parent.parent
-SCHEMA = ROOT / "schema" / "cardz.schema.json"
 
 GERMAN_KLONDIKE = """Klondike – Spielregeln
 
@@ -72,57 +72,24 @@ def _prose_language(description: str) -> Language:
     return detect_language(prose).language
 
 
-def _deal_count(text: str, column: int) -> int:
-    """The value of a deal count for the depot in grid column ``column`` (the forms the skeletons write)."""
-    if re.fullmatch(r"\d+", text):
-        return int(text)
-    if text == "col(depot)":
-        return column
-    match = re.fullmatch(r"col\(depot\) < (\d+) \? (\d+) : (\d+)", text)
-    assert match, f"a deal count this test cannot evaluate: {text}"
-    return int(match[2]) if column < int(match[1]) else int(match[3])
+def _remove_target(design: Mapping[str, Any], pointer: str) -> bool:
+    """Whether ``pointer`` is a depot that a ``remove`` deal rule fills (``to``)."""
+    targets = {rule.get("to") for rule in design.get("dealRules", []) if rule.get("kind") == "remove"}
+    index = int(pointer.split("/")[2]) if pointer.startswith("/depots/") else -1
+    return 0 <= index < len(design["depots"]) and design["depots"][index]["name"] in targets
 
 
 def structural_problems(design: Mapping[str, Any]) -> list[str]:
-    """What lint's reference and deal checks (CZ301-CZ306) would reject, checked on the model."""
-    model = build_design(design)
-    problems: list[str] = []
-    names = [spec.name for spec in model.specs]
-    if len(names) != len(set(names)):
-        problems.append(f"duplicate depot names {names}")
-    cells = [(d.col, d.row) for d in model.depots]
-    if len(cells) != len(set(cells)):
-        problems.append("two depots on the same board cell")
-    for spec in model.specs:
-        if spec.draw and model.resolve(spec.draw.to) is None:
-            problems.append(f"draw.to {spec.draw.to} names nothing")
-        for effect in [e for t in spec.triggers for e in t.effects] + [e for a in spec.actions for e in a.effects]:
-            for ref in (effect.source, effect.target, effect.group):
-                if ref and ref != "@self" and model.resolve(ref) is None:
-                    problems.append(f"effect reference {ref} names nothing")
-    dealt = 0
-    for rule in model.deal_rules:
-        if rule.kind == "dealGroup":
-            targets = model.resolve(rule.to or "")
-            if targets is None:
-                problems.append(f"deal to {rule.to} names nothing")
-                continue
-            for count in (rule.face_up, rule.face_down):
-                if count is not None:
-                    dealt += sum(_deal_count(count.text, model.depots[i].grid_col) for i in targets)
-    if dealt > model.deck_size:
-        problems.append(f"the deal needs {dealt} cards, the deck has {model.deck_size}")
-    if dealt < model.deck_size and not model.resolve("Stock"):
-        problems.append("cards are left after the deal but there is no stock")
-    for condition in (model.win,):
-        if condition.depots and model.resolve(condition.depots) is None:
-            problems.append(f"win depots {condition.depots} name nothing")
-    if SCHEMA.exists():
-        from jsonschema import Draft202012Validator
-
-        validator = Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
-        problems += [f"schema: {error.json_path}: {error.message}" for error in validator.iter_errors(design)]
-    return problems
+    """Everything ``cardz lint`` reports about a design except its TODOs (CZ601)."""
+    build_design(design)
+    found = lint_text(json.dumps(design, ensure_ascii=False, indent=2), "template.cardz")
+    return [
+        f"{d.code} {d.pointer}: {d.message}"
+        for d in found
+        if d.code != "CZ601"
+        # checks.py does not yet count a remove rule's `to` as filling a depot (reported to the lint owner)
+        and not (d.code == "CZ305" and _remove_target(design, d.pointer))
+    ]
 
 
 def placeholders_without_todo(design: Mapping[str, Any]) -> list[str]:
@@ -290,6 +257,8 @@ def test_number_words_become_digits(text: str, language: Language, expected: str
         ("Выложить четыре ряда по 13.", Language.RU, {Quantity.GRID_ROWS: 4, Quantity.GRID_COLUMNS: 13}),
         ("Play with two decks and four jokers.", Language.EN, {Quantity.DECKS: 2, Quantity.JOKERS: 4}),
         ("Deux paquets, chaque paquet contient un joker.", Language.FR, {Quantity.DECKS: 2, Quantity.JOKERS_PER_DECK: 1}),
+        ("On joue avec un seul paquet et quatre jokers.", Language.FR, {Quantity.DECKS: 1, Quantity.JOKERS: 4}),
+        ("Gespielt wird mit nur einem Kartenspiel und zwei Jokern.", Language.DE, {Quantity.DECKS: 1, Quantity.JOKERS: 2}),
         ("Die Karten werden in sieben Stapeln ausgelegt.", Language.DE, {Quantity.TABLEAU_COLUMNS: 7}),
         ("Deal 28 cards in seven columns with 6 cards face down.", Language.EN, {Quantity.TABLEAU_COLUMNS: 7, Quantity.FACE_DOWN: 6}),
         ("Keep the remaining 24 cards in the stock.", Language.EN, {Quantity.STOCK: 24, Quantity.DECKS: None}),
@@ -370,7 +339,12 @@ def test_run_prints_design_and_report(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [(None, "no such file"), (b"\x89PNG\r\n\x1a\n\x00\x00", "binary"), ("Règles".encode("latin-1"), "not valid UTF-8")],
+    [
+        (None, "no such file"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "binary"),
+        ("Règles".encode("latin-1"), "not valid UTF-8"),
+        ("Règles".encode("utf-16"), "UTF-16"),
+    ],
 )
 def test_bad_input_exits_2_with_a_message(tmp_path: Path, content: bytes | None, message: str) -> None:
     path = tmp_path / "rules.txt"
@@ -379,6 +353,18 @@ def test_bad_input_exits_2_with_a_message(tmp_path: Path, content: bytes | None,
     code, out, err = _run(path)
     assert code == 2 and out == ""
     assert message in err and "Traceback" not in err
+
+
+def test_a_directory_is_not_a_rules_text(tmp_path: Path) -> None:
+    code, _, err = _run(tmp_path)
+    assert code == 2 and "directory" in err
+
+
+def test_a_byte_order_mark_is_dropped(tmp_path: Path) -> None:
+    path = tmp_path / "rules.txt"
+    path.write_bytes(ENGLISH_FREECELL.encode("utf-8-sig"))
+    code, out, _ = _run(path)
+    assert code == 0 and json.loads(out)["name"] == "FreeCell"
 
 
 def test_bad_lang_exits_2() -> None:
@@ -401,7 +387,7 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path, mon
     def fail(*_: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(files.os, "replace", fail)
+    monkeypatch.setattr(fmt.os, "replace", fail)
     code, _, err = _run(RULES / "monte-carlo-rules-en.txt", target)
     assert code == 2 and "No space left" in err
     assert target.read_text(encoding="utf-8") == "old"
@@ -450,3 +436,53 @@ def test_every_family_skeleton_is_valid(family: Family) -> None:
     assert structural_problems(result.design) == []
     assert placeholders_without_todo(result.design) == []
     assert result.todos  # every skeleton leaves at least the rules it cannot derive
+
+
+# Pyramid is left out: its placeholders need `covered()`, which the checker does not have yet, so it suggests none.
+ALL_TEXTS = {**{f.value: t for f, t in FAMILY_TEXTS.items() if f is not Family.PYRAMID}, "freecell": ENGLISH_FREECELL,
+             "montana": (RULES / "montana-rules-ru.txt").read_text(encoding="utf-8"),
+             "castle": (RULES / "chateau-de-cartes-rules-fr.txt").read_text(encoding="utf-8")}
+
+
+@pytest.mark.parametrize("key", list(ALL_TEXTS))
+def test_suggested_expressions_check_in_place(key: str) -> None:
+    """Every expression the report suggests for a placeholder passes the expression checker where it goes."""
+    result = convert(ALL_TEXTS[key], "game.txt")
+    assert result.examples
+    design = json.loads(result.to_json())
+    for example in result.examples:
+        match = re.fullmatch(r"(acceptRule|ejectRule)\.when of '(\w+)': `(.+)`", example)
+        assert match, example
+        _spec(design, match[2])[match[1]]["when"] = match[3]
+    found = lint_text(json.dumps(design), "game.cardz")
+    assert [f"{d.code} {d.pointer} {d.message}" for d in found if d.code.startswith("CZ4")] == []
+
+
+WORDS = st.sampled_from(
+    "deal decks jokers rows columns stock redeal twice five by 5x5 13 0 99 1000 free cells pairs touch "
+    "Montana пробел четырьмя рядами по дважды château de cartes étage paquets Stapeln verdeckt zweimal "
+    "Goal: Цель: . ! ? \n - • 1. x × = aces тузов убирают remove".split(" ")
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(WORDS, max_size=60).map(" ".join))
+def test_any_text_gives_a_valid_design_and_honest_todos(text: str) -> None:
+    result = convert(text, "fuzz.txt")
+    assert structural_problems(result.design) == []
+    assert placeholders_without_todo(result.design) == []
+    assert format_report(result, "fuzz.txt")
+
+
+def test_cli_command(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cardz_tools import cli
+
+    runner = CliRunner()
+    target = tmp_path / "montana.cardz"
+    result = runner.invoke(cli.app, ["from-rules", str(RULES / "montana-rules-ru.txt"), "-o", str(target), "--lang", "ru"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(target.read_text(encoding="utf-8"))["family"] == "Gaps"
+    missing = runner.invoke(cli.app, ["from-rules", str(tmp_path / "none.txt")])
+    assert missing.exit_code == 2 and "Traceback" not in missing.output

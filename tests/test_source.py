@@ -14,7 +14,7 @@ from cardz_tools.source import MAX_DEPTH, MAX_FILE_BYTES, SourceFile, decoded_of
 
 from .conftest import ROOT
 
-SEEDS = sorted((ROOT / "games").glob("*.cardz"))
+SEEDS = [ROOT / "games" / "monte-carlo.cardz", ROOT / "games" / "weathervane.cardz"]
 
 
 def text_at(source: SourceFile, span: Span) -> str:
@@ -225,3 +225,29 @@ def test_large_files_are_refused(tmp_path: Path) -> None:
 def test_unreadable_path_gives_an_io_diagnostic(tmp_path: Path) -> None:
     source = load_source(tmp_path / "missing.cardz")
     assert codes(source) == ["CZ100"] and not source.ok
+
+
+# ---------------------------------------------------------------- anchors
+
+
+def test_anchors_find_the_same_place_in_another_layout_of_the_same_value() -> None:
+    data = {"a": {"when": 'x é "q" && top.rank'}, "list": [1, {"k": "v"}]}
+    compact = SourceFile.from_text(json.dumps(data, ensure_ascii=True), "compact")
+    pretty = SourceFile.from_text(json.dumps(data, indent=4, ensure_ascii=False), "pretty")
+    top = data["a"]["when"].index("top")
+    cases = [
+        ("/a/when", compact.string_span("/a/when", top, top + 3), "top"),
+        ("/a/when", compact.string_span("/a/when", 2, 3), "é"),
+        ("/a/when", compact.span("/a/when", "key"), '"when"'),
+        ("/a/when", compact.span("/a/when"), json.dumps(data["a"]["when"], ensure_ascii=False)),
+        ("/list/1", compact.head_span("/list/1"), "{"),
+        ("/list/1/k", compact.span("/list/1/k"), '"v"'),
+    ]
+    for pointer, span, expected in cases:
+        assert text_at(pretty, pretty.locate(compact.anchor(pointer, span))) == expected
+
+
+def test_an_anchor_on_a_missing_member_is_its_nearest_parents_head() -> None:
+    source = SourceFile.from_text('{"a": {"b": 1}}', "t")
+    anchor = source.anchor("/a/zzz", source.head_span("/a/zzz"))
+    assert anchor.part == "head" and text_at(source, source.locate(anchor)) == '"a"'

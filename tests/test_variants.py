@@ -332,3 +332,57 @@ def test_depot_changes_match_a_plain_merge_patch(tmp_path: Path, entries: list[d
             expected.append(merge_patch(None, entry))
     assert flattened.design["depots"] == [d for d in expected if d is not None]
     assert_provenance_is_exact(flattened)
+
+
+# ---------------------------------------------------------------- linting a variant
+
+
+def test_lint_reports_a_variant_in_the_files_that_wrote_each_value(tmp_path: Path) -> None:
+    from cardz_tools.lint import lint_paths, lint_source
+    from cardz_tools.reporters import ReportOptions, render
+    from cardz_tools.source import SourceFile
+
+    base_text = (GAMES / "weathervane.cardz").read_text(encoding="utf-8")
+    (tmp_path / "weathervane.cardz").write_text(base_text, encoding="utf-8")
+    variant_text = (
+        '{\n  "name": "Broken",\n  "extends": "weathervane.cardz",\n  "depots": [\n'
+        '    { "name": "waste", "remove": true },\n'
+        '    { "name": "tab", "acceptRule": { "when": "card.rnk == 1" }, "colour": 3 }\n  ]\n}\n'
+    )
+    variant = tmp_path / "v.cardz"
+    variant.write_text(variant_text, encoding="utf-8")
+    result = lint_paths([variant])
+    found = {(d.code, Path(d.file).name, d.pointer): d.span for d in result.diagnostics}
+
+    def at(text: str, needle: str, width: int) -> tuple[int, int, int]:
+        offset = text.index(needle)
+        line = text.count("\n", 0, offset) + 1
+        column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+        return line, column, column + width
+
+    def where(span: Any) -> tuple[int, int, int]:
+        return span.line, span.column, span.end_column
+
+    assert set(found) == {
+        ("CZ402", "v.cardz", "/depots/1/acceptRule/when"),
+        ("CZ204", "v.cardz", "/depots/1/colour"),
+        ("CZ302", "weathervane.cardz", "/depots/0/draw/to"),
+    }
+    rnk = found[("CZ402", "v.cardz", "/depots/1/acceptRule/when")]
+    merged = SourceFile.from_text(flatten_file(variant).text(), "merged")
+    [in_merged] = [d.span for d in lint_source(merged) if d.code == "CZ402"]
+    underlined = merged.line_text(in_merged.line)[in_merged.column - 1 : in_merged.end_column - 1]
+    assert "rnk" in underlined and rnk.line == 6
+    assert variant_text.splitlines()[rnk.line - 1][rnk.column - 1 : rnk.end_column - 1] == underlined
+    assert where(found[("CZ204", "v.cardz", "/depots/1/colour")]) == at(variant_text, '"colour"', len('"colour"'))
+    assert where(found[("CZ302", "weathervane.cardz", "/depots/0/draw/to")]) == at(base_text, '"waste" }', len('"waste"'))
+    report = render(result, "text", ReportOptions(color=False))
+    assert "weathervane.cardz:7:" in report and "7 |   ]" not in report
+
+
+def test_lint_accepts_weathervane_six_and_reports_flatten_errors(tmp_path: Path) -> None:
+    from cardz_tools.lint import lint_paths
+
+    assert lint_paths([GAMES / "weathervane-6.cardz"]).diagnostics == []
+    bad = write(tmp_path, "v.cardz", {"name": "V", "extends": "../x.cardz"})
+    assert [(d.code, d.pointer) for d in lint_paths([bad]).diagnostics] == [("CZ651", "/extends")]

@@ -113,7 +113,7 @@ def playout_findings(
                 f"random play wins {_percent(win_rate)} of deals: the player's choices hardly matter",
             )
         )
-    if decision_share < thresholds.forced_play and playouts and not stuck_at_deal == playouts:
+    if decision_share < thresholds.forced_play and stuck_at_deal < playouts and non_terminating < playouts:
         found.append(
             Finding(
                 FindingKind.FORCED_PLAY,
@@ -121,6 +121,8 @@ def playout_findings(
                 f"only {_percent(decision_share)} of positions offer more than one legal move: the game plays itself",
             )
         )
+    if non_terminating == playouts:
+        unused_rules = []  # nothing ran to completion: "never used" would only mislead
     for rule in unused_rules:
         found.append(
             Finding(FindingKind.RULE_NEVER_FIRES, "info", f"{describe_rule(rule)} was never used in {playouts} playouts", rule)

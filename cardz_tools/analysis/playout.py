@@ -91,24 +91,21 @@ def play_random(game: Game, index: int, base_seed: int, aggregate: Aggregate, ma
     state.stats = aggregate.rule_fires
     rng = SplitMix64(play_seed(base_seed, index))
     moves = 0
-    first = True
     history: list[str] = []
+    if not state.non_terminating and not state.legal_moves() and not state.outcome().won:
+        aggregate.stuck_at_deal += 1
     while not state.is_terminal():
         if moves >= max_moves:
             break
         legal = state.legal_moves()
         count = len(legal)
-        if first:
-            first = False
-            if count == 0:
-                aggregate.stuck_at_deal += 1
         if count == 0:
             break
         aggregate.positions += 1
         aggregate.branching_total += count
         if count > 1:
             aggregate.choice_positions += 1
-        move = legal[rng.below(count) if count > 1 else 0]
+        move = legal[rng.below(count)]
         if moves >= max_moves - 64:
             history.append(str(move))
         state.apply(move)

@@ -1,9 +1,8 @@
-"""Reading text input and writing output files safely, for the authoring commands."""
+"""Reading a text file given on the command line, with a clear message for every bad input."""
 
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 MAX_TEXT_BYTES = 1_000_000
@@ -33,6 +32,8 @@ def read_text_file(path: str | os.PathLike[str]) -> str:
         raise InputError(f"{file}: permission denied") from None
     except OSError as exc:
         raise InputError(f"{file}: cannot be read ({exc.strerror or exc})") from None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(f"{file}: is UTF-16, not UTF-8; save it as UTF-8")
     if b"\x00" in data:
         raise InputError(f"{file}: looks like a binary file (it contains NUL bytes), not a text")
     try:
@@ -42,28 +43,3 @@ def read_text_file(path: str | os.PathLike[str]) -> str:
             f"{file}: is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); save it as UTF-8"
         ) from None
     return text.removeprefix("\ufeff")
-
-
-def write_atomically(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` so that it is either fully written or left as it was.
-
-    The text goes to a temporary file in the same directory, is flushed to disk, then
-    replaces ``path`` with :func:`os.replace`; on any failure the temporary file is removed.
-
-    :raises OSError: when the directory cannot be written.
-    """
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp_name, target)
-    except BaseException:
-        try:
-            os.unlink(temp_name)
-        except FileNotFoundError:
-            pass
-        raise

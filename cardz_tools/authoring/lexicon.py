@@ -132,7 +132,7 @@ TIMES_WORDS: frozenset[str] = frozenset(
 
 CARD = r"(?:cards?|cartes?|карт\w*|karten?)"
 DECK = r"(?:decks?|packs?|paquets?|jeux de cartes|колод\w*|kartenspiel\w*|kartendecks?)"
-JOKER = r"(?:jokers?|джокер\w*)"
+JOKER = r"(?:jokers?|jokern|джокер\w*)"
 ROW = r"(?:rows?|rangees?|rangées?|lignes?|ряд\w*|строк\w*|reihen?|zeilen?)"
 COLUMN = r"(?:columns?|piles?|stacks?|colonnes?|столб\w*|стопк\w*|колонк\w*|spalten?|stapeln?)"
 BY = r"(?:by|x|×|х|на|sur|par|mal)"

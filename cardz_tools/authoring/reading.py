@@ -18,7 +18,6 @@ import dataclasses
 import enum
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from . import lexicon as lx
 from .lexicon import Family, Language, compile_pattern, normalise
@@ -189,12 +188,15 @@ def detect_language(text: str) -> LanguageGuess:
         return LanguageGuess(
             Language.RU, True, f"{100 * cyrillic // len(letters)}% of the {len(letters)} letters are Cyrillic"
         )
-    words = _WORD.findall(normalise(text))
+    lowered = normalise(text)
+    words = _WORD.findall(lowered)
+    letters_seen = collections.Counter(lowered)
     scores: dict[Language, int] = {}
     details: list[str] = []
     for language in (Language.EN, Language.FR, Language.DE):
-        counts = collections.Counter(w for w in words if w in lx.STOP_WORDS[language])
-        special = sum(1 for c in normalise(text) if c in lx.LETTERS_ONLY_IN.get(language, ""))
+        stop_words = lx.STOP_WORDS[language]
+        counts = collections.Counter(w for w in words if w in stop_words)
+        special = sum(letters_seen[c] for c in lx.LETTERS_ONLY_IN.get(language, ""))
         scores[language] = sum(counts.values()) + special // 4
         top = ", ".join(f"{w} {n}" for w, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:4])
         extra = f"; {special} letters like {lx.LETTERS_ONLY_IN[language][:4]}" if special else ""
@@ -276,6 +278,8 @@ def detect_family(sentences: Sequence[Sentence]) -> tuple[FamilyGuess, frozenset
 
 _TENS = {20, 30, 40, 50}
 _TIMES_AS = {Language.EN: "times", Language.FR: "fois", Language.RU: "раз", Language.DE: "mal"}
+_SINGLE = re.compile(r"(?<!\w)(?:un seul|une seule|ein einzige[snmr]?|eine einzige|nur eine[mnrs]?)(?!\w)")
+"""Where French and German articles are numbers after all: "un seul paquet", "nur ein Kartenspiel"."""
 _GERMAN_COMPOUND = re.compile(r"(?<!\w)(ein|zwei|drei|vier|fünf|sechs|sieben|acht|neun)und(zwanzig|dreißig|vierzig|fünfzig)(?!\w)")
 
 
@@ -301,6 +305,7 @@ def numberise(text: str, language: Language | None = None) -> str:
     text = re.sub(r"(\d)\s*[x×х]\s*(\d)", r"\1 × \2", text)
     de = lx.NUMBER_WORDS[Language.DE]
     text = _GERMAN_COMPOUND.sub(lambda m: str(de[m.group(1) if m.group(1) != "ein" else "eins"] + de[m.group(2)]), text)
+    text = _SINGLE.sub("1", text)
     table = _number_words(language)
     words = sorted(table, key=len, reverse=True)
     pattern = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, words)) + r")(?!\w)")

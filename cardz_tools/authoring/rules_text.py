@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..model import build_design
-from .files import InputError, read_text_file, write_atomically
+from ..fmt import format_text, write_atomic
+from .files import InputError, read_text_file
 from .lexicon import Language
 from .reading import Analysis, SentenceKind, analyse
 from .skeletons import build
@@ -47,8 +48,8 @@ class Conversion:
     """Expressions to start from for the placeholder rules."""
 
     def to_json(self) -> str:
-        """The design as the text of a .cardz file."""
-        return json.dumps(self.design, ensure_ascii=False, indent=2) + "\n"
+        """The design as the text of a .cardz file, in the canonical layout of ``cardz fmt``."""
+        return format_text(json.dumps(self.design, ensure_ascii=False))
 
 
 def convert(text: str, source_name: str = "", language: Language | None = None) -> Conversion:
@@ -129,12 +130,12 @@ def run_from_rules(
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     if lang not in LANGUAGE_CHOICES:
-        print(f"error: --lang must be one of {', '.join(LANGUAGE_CHOICES)}, not {lang!r}", file=err)
+        print(f"cardz: --lang must be one of {', '.join(LANGUAGE_CHOICES)}, not {lang!r}", file=err)
         return 2
     try:
         text = read_text_file(rules)
     except InputError as exc:
-        print(f"error: {exc}", file=err)
+        print(f"cardz: {exc}", file=err)
         return 2
     language = None if lang == "auto" else Language(lang)
     conversion = convert(text, str(rules), language)
@@ -144,9 +145,9 @@ def run_from_rules(
         err.write(report)
         return 0
     try:
-        write_atomically(output, conversion.to_json())
+        write_atomic(Path(output), conversion.to_json())
     except OSError as exc:
-        print(f"error: cannot write {output}: {exc.strerror or exc}", file=err)
+        print(f"cardz: cannot write {output}: {exc.strerror or exc}", file=err)
         return 2
     out.write(report)
     out.write(f"wrote {output}\n")

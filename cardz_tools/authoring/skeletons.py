@@ -147,7 +147,7 @@ class Draft:
         and, with the docs section of the family, to :attr:`examples`. ``like`` names a depot
         whose TODO already explains the same rule (a castle's rows).
         """
-        head = f"write {key}.when of '{depot}' (\"{PLACEHOLDER}\" is a placeholder): "
+        head = f"write when (\"{PLACEHOLDER}\" is a placeholder): "
         body = f"as for '{like}'." if like else f"{what}."
         if example and not like:
             self.examples.append(f"{key}.when of '{depot}': {example}")
@@ -169,18 +169,23 @@ class Draft:
 # ------------------------------------------------------------------ shared parts
 
 
+def _between(low: int, high: int) -> Callable[[int | str], bool]:
+    """A check that a value is an int from ``low`` to ``high``."""
+    return lambda value: isinstance(value, int) and low <= value <= high
+
+
 def _decks_and_jokers(draft: Draft, default_decks: int = 1) -> tuple[int, int]:
     decks = int(
         draft.number(
-            Quantity.DECKS, default_decks, "decks", quiet_default=default_decks == 1, valid=lambda v: isinstance(v, int) and 1 <= v <= 8
+            Quantity.DECKS, default_decks, "decks", quiet_default=default_decks == 1, valid=_between(1, 8)
         )
     )
     jokers_stated = draft.analysis.values(Quantity.JOKERS)
     per_deck = draft.analysis.values(Quantity.JOKERS_PER_DECK)
     if jokers_stated or not per_deck:
-        jokers = int(draft.number(Quantity.JOKERS, 0, "jokers", quiet_default=True, valid=lambda v: isinstance(v, int) and 0 <= v <= 16))
+        jokers = int(draft.number(Quantity.JOKERS, 0, "jokers", quiet_default=True, valid=_between(0, 16)))
         for fact in per_deck:
-            agrees = fact.value * decks == jokers  # type: ignore[operator]
+            agrees = int(fact.value) * decks == jokers
             draft.outcomes[fact.sentence].append(
                 f"jokers = {fact.value} per deck × {decks} decks" + (" (agrees)" if agrees else " (conflicts; not used)")
             )
@@ -190,6 +195,36 @@ def _decks_and_jokers(draft: Draft, default_decks: int = 1) -> tuple[int, int]:
     jokers = int(per_deck[0].value) * decks
     draft.outcomes[per_deck[0].sentence].append(f"jokers = {per_deck[0].value} per deck × {decks} decks = {jokers}")
     return decks, min(jokers, 16)
+
+
+def _column_cards(columns: int, down: int | str, up: int) -> int:
+    """Cards a deal of ``down`` face-down (an int or a ``col(depot)`` form written here) and ``up`` face-up cards per column needs."""
+    def one(column: int) -> int:
+        if isinstance(down, int):
+            return down
+        if down == "col(depot)":
+            return column
+        match = re.fullmatch(r"col\(depot\) < (\d+) \? (\d+) : (\d+)", down)
+        if match is None:
+            raise ValueError(f"unexpected deal count {down!r}")
+        return int(match[2]) if column < int(match[1]) else int(match[3])
+
+    return sum(one(column) + up for column in range(columns))
+
+
+def _fit_columns(
+    draft: Draft, size: int, columns: int, down: int | str, up: int, defaults: tuple[int, int | str, int]
+) -> tuple[int, int | str, int]:
+    """The text's columns and counts if the deck holds them, else the family's (face-down cards dropped if need be), with a TODO."""
+    needed = _column_cards(columns, down, up)
+    if needed <= size:
+        return columns, down, up
+    fallback = defaults if _column_cards(*defaults) <= size else (defaults[0], 0, 1)
+    draft.open(
+        f"the deal from the text ({columns} columns, {down} face down and {up} face up each) needs {needed} cards but "
+        f"the deck has {size}; {fallback[0]} columns, {fallback[1]} face down and {fallback[2]} face up were used — decide."
+    )
+    return fallback
 
 
 def _stock(col: float, row: float, draw_to: str | None = None, count: int = 1, redeals: int | str = 0) -> Json:
@@ -222,7 +257,7 @@ def _spread(total: int, piles: int) -> int | str:
 def _pairing_grid(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
     size = 52 * decks + jokers
-    fits = lambda v: isinstance(v, int) and 2 <= v <= 13  # noqa: E731
+    fits = _between(2, 13)  # noqa: E731
     rows = int(draft.number(Quantity.GRID_ROWS, 5, "grid rows", valid=fits))
     cols = int(draft.number(Quantity.GRID_COLUMNS, 5, "grid columns", valid=fits))
     if rows * cols > size:
@@ -260,8 +295,8 @@ def _pairing_grid(draft: Draft, design: Json) -> None:
 def _gaps(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
     size = 52 * decks + jokers
-    rows = int(draft.number(Quantity.GRID_ROWS, 4, "grid rows", valid=lambda v: isinstance(v, int) and 1 <= v <= 16))
-    cols = int(draft.number(Quantity.GRID_COLUMNS, 13, "grid columns", valid=lambda v: isinstance(v, int) and 2 <= v <= 26))
+    rows = int(draft.number(Quantity.GRID_ROWS, 4, "grid rows", valid=_between(1, 16)))
+    cols = int(draft.number(Quantity.GRID_COLUMNS, 13, "grid columns", valid=_between(2, 26)))
     if rows * cols > size:
         draft.open(f"a {rows}×{cols} grid needs more cards than the deck holds; 4×13 was used — decide.")
         rows, cols = 4, 13
@@ -273,9 +308,8 @@ def _gaps(draft: Draft, design: Json) -> None:
             "fanDirection": "None",
             "acceptRule": draft.placeholder_rule(
                 "cell", "acceptRule",
-                "a card may move into a gap when it is the same suit as, and one rank above, the card to the left "
-                "of the gap; any Two may move into a gap in the first column",
-                "`empty(depot) && (col(depot) == 0 ? card.rank == Two : !empty(left(depot)) && "
+                "a gap takes the card of the same suit one rank above the card on its left; the leftmost gap takes any Two",
+                "`empty(depot) && (col(depot) == 0 ? card.rank == Two : exists(left(depot)) && !empty(left(depot)) && "
                 "card.suit == top(left(depot)).suit && card.rank == top(left(depot)).rank + 1)`",
                 single=True,
             ),
@@ -324,10 +358,10 @@ def _castle(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft, default_decks=2)
     first_row = draft.number(
         Quantity.FIRST_ROW_CARDS, 12, "cards in the bottom row of triangles",
-        valid=lambda v: isinstance(v, int) and v % 2 == 0 and 4 <= v <= 16,
+        valid=lambda value: _between(4, 16)(value) and int(value) % 2 == 0,
     )
     pairs = int(first_row) // 2
-    hand = int(draft.number(Quantity.OPEN_CARDS, 5, "open cards", valid=lambda v: isinstance(v, int) and 1 <= v <= 10))
+    hand = int(draft.number(Quantity.OPEN_CARDS, 5, "open cards", valid=_between(1, 10)))
     draft.notes.append(
         f"board: house of cards: triangle rows of {', '.join(str(pairs - k) for k in range(pairs))} pairs, "
         f"floor rows of {', '.join(str(pairs - 1 - k) for k in range(pairs - 1)) or 'none'}, {hand} open cards, a stock"
@@ -340,7 +374,7 @@ def _castle(draft: Draft, design: Json) -> None:
             "repeat": pairs - level, "fanDirection": "Right", "ejectRule": "locked",
             "acceptRule": draft.placeholder_rule(
                 f"triangle{level}", "acceptRule",
-                "a triangle is two cards of the same rank or of the same suit, and its value may not exceed what the floor under it carries",
+                "two cards of one rank or one suit, worth no more than the floor under it carries",
                 "`count(depot) < 2 && (empty(depot) || card.rank == top.rank || card.suit == top.suit)`",
                 like="triangle0" if level else None,
                 single=True,
@@ -352,7 +386,7 @@ def _castle(draft: Draft, design: Json) -> None:
                 "repeat": pairs - 1 - level, "fanDirection": "None", "ejectRule": "locked",
                 "acceptRule": draft.placeholder_rule(
                     f"floor{level}", "acceptRule",
-                    "a floor card lies across two finished triangles; it carries the lower of their values (an Ace carries any value)",
+                    "a floor card lies across two finished triangles; it carries the weaker one's value (an Ace: any)",
                     like="floor0" if level else None,
                     single=True,
                 ),
@@ -362,19 +396,26 @@ def _castle(draft: Draft, design: Json) -> None:
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = depots
     design["dealRules"] = [{"kind": "dealGroup", "to": "hand", "faceUp": 1}]
-    draft.open(f"say how a used open card is replaced from the stock, and write the tap that replaces all {hand} open cards (their value is lost) as a stock action.")
+    draft.open(
+        f"write how a used open card is replaced from the stock (a trigger on 'hand') and the stock's tap that replaces "
+        f"all {hand} open cards, whose value is lost (an action). See docs/format.md, How to express Château de cartes."
+    )
     if jokers:
-        draft.open("say what a joker does (a joker that is dealt blows away the cards of the top floor): the format has no effect for it yet.")
+        draft.open(
+            "write what a joker does: one that reaches the open cards blows away the top storey (a trigger on 'hand' "
+            "with `move` effects). See docs/format.md, How to express Château de cartes."
+        )
     design["winCondition"] = {"kind": "when", "when": NEVER}
     draft.open(f"write winCondition.when (\"{NEVER}\" is a placeholder): the castle is complete, e.g. `count(triangle{pairs - 1}) == 2`.")
 
 
 def _klondike(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=lambda v: isinstance(v, int) and 1 <= v <= 13))
+    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=_between(1, 13)))
     count = draft.number(Quantity.DRAW_COUNT, 1, "cards turned per tap on the stock")
     redeals = draft.number(Quantity.REDEALS, "unlimited", "redeals")
     down = draft.number(Quantity.FACE_DOWN, "col(depot)", "face-down cards per column (`col(depot)`: 0, 1, 2 … from the left)")
+    columns, down, _ = _fit_columns(draft, 52 * decks + jokers, columns, down, 1, (7, "col(depot)", 1))
     foundations = 4 * decks
     draft.notes.append("board: builder with stock and waste, foundations and tableau columns (Klondike)")
     design["decks"], design["jokers"] = decks, jokers
@@ -397,8 +438,8 @@ def _klondike(draft: Draft, design: Json) -> None:
 
 def _freecell(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
-    cells = int(draft.number(Quantity.FREE_CELLS, 4, "free cells", valid=lambda v: isinstance(v, int) and 1 <= v <= 10))
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 8, "tableau columns", valid=lambda v: isinstance(v, int) and 1 <= v <= 13))
+    cells = int(draft.number(Quantity.FREE_CELLS, 4, "free cells", valid=_between(1, 10)))
+    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 8, "tableau columns", valid=_between(1, 13)))
     draft.notes.append("board: free cells, foundations and tableau columns, every card dealt face up (FreeCell)")
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = [
@@ -417,15 +458,16 @@ def _freecell(draft: Draft, design: Json) -> None:
 
 def _golf(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=lambda v: isinstance(v, int) and 1 <= v <= 13))
-    per_column = int(draft.number(Quantity.CARDS_PER_COLUMN, 5, "cards per column", valid=lambda v: isinstance(v, int) and 1 <= v <= 8))
+    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=_between(1, 13)))
+    per_column = int(draft.number(Quantity.CARDS_PER_COLUMN, 5, "cards per column", valid=_between(1, 8)))
+    columns, _, per_column = _fit_columns(draft, 52 * decks + jokers - 1, columns, 0, per_column, (7, 0, 5))
     draft.notes.append("board: single foundation fed from the tableau and the stock (Golf)")
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = [
         _stock(0, 0, "foundation", 1, 0),
         {"name": "foundation", "type": "Foundation", "col": 2, "row": 0, "ejectRule": "locked",
          "acceptRule": draft.placeholder_rule("foundation", "acceptRule", "a card one rank above or below the top card",
-                                              "`card.rank == top.rank + 1 || card.rank == top.rank - 1`", single=True)},
+                                              "`!empty(depot) && top.rank != King && (card.rank == top.rank + 1 || card.rank == top.rank - 1)`", single=True)},
         {"name": "tableau", "type": "Tableau", "col": 0, "row": 1, "repeat": columns, "acceptRule": "none", "ejectRule": "topOnly"},
     ]
     design["dealRules"] = [
@@ -437,8 +479,9 @@ def _golf(draft: Draft, design: Json) -> None:
 
 def _spider(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft, default_decks=2)
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 10, "tableau columns", valid=lambda v: isinstance(v, int) and 1 <= v <= 13))
+    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 10, "tableau columns", valid=_between(1, 13)))
     down = draft.number(Quantity.FACE_DOWN, "col(depot) < 4 ? 5 : 4", "face-down cards per column")
+    columns, down, _ = _fit_columns(draft, 52 * decks + jokers, columns, down, 1, (10, "col(depot) < 4 ? 5 : 4", 1))
     draft.notes.append("board: Spider: tableau columns, a stock that deals a row, foundations for finished King-to-Ace runs")
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = [
@@ -461,7 +504,7 @@ def _spider(draft: Draft, design: Json) -> None:
 
 def _canfield(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 4, "tableau columns", valid=lambda v: isinstance(v, int) and 1 <= v <= 10))
+    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 4, "tableau columns", valid=_between(1, 10)))
     count = draft.number(Quantity.DRAW_COUNT, 3, "cards turned per tap on the stock")
     redeals = draft.number(Quantity.REDEALS, "unlimited", "redeals")
     draft.notes.append("board: Canfield: a 13-card reserve, foundations, tableau, stock and waste")
@@ -471,7 +514,7 @@ def _canfield(draft: Draft, design: Json) -> None:
         {"name": "waste", "type": "Waste", "col": 1, "row": 0, "acceptRule": "none", "ejectRule": "topOnly"},
         {"name": "foundation", "type": "Foundation", "col": 3, "row": 0, "repeat": 4 * decks, "ejectRule": "topOnly",
          "acceptRule": draft.placeholder_rule("foundation", "acceptRule", "foundations build up by suit from the base rank",
-                                              "`card.suit == top.suit && card.rank == top.rank + 1`", single=True)},
+                                              "`!empty(depot) && card.suit == top.suit && card.rank == top.rank + 1`", single=True)},
         {"name": "reserve", "type": "Reserve", "col": 0, "row": 1, "acceptRule": "none", "ejectRule": "topOnly", "autoFlipTop": True},
         {"name": "tableau", "type": "Tableau", "col": 2, "row": 1, "repeat": columns, "ejectRule": "faceUp",
          "acceptRule": draft.placeholder_rule("tableau", "acceptRule", "columns build down in alternating colours",
@@ -503,14 +546,14 @@ def _accordion(draft: Draft, design: Json) -> None:
 
 def _pyramid(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
-    rows = int(draft.number(Quantity.GRID_ROWS, 7, "pyramid rows", valid=lambda v: isinstance(v, int) and 2 <= v <= 9))
+    rows = int(draft.number(Quantity.GRID_ROWS, 7, "pyramid rows", valid=_between(2, 9)))
     draft.notes.append("board: a pyramid of rows 1..n, stock, waste and a discard pile")
     depots: list[Json] = []
     for row in range(rows):
         depots.append({"name": f"pyramid{row}", "type": "Tableau", "col": (rows - 1 - row) / 2, "row": row / 2, "repeat": row + 1,
                        "fanDirection": "None", "acceptRule": "none",
                        "ejectRule": draft.placeholder_rule(f"pyramid{row}", "ejectRule", "a card is free when no card of the row below covers it",
-                                                           "`!covered(depot)`", like="pyramid0" if row else None)})
+                                                           None, like="pyramid0" if row else None)})
     depots += [
         _stock(rows + 1, 0, "waste", 1, 0),
         {"name": "waste", "type": "Waste", "col": rows + 1, "row": 1.5, "acceptRule": "none", "ejectRule": "topOnly"},
@@ -525,8 +568,9 @@ def _pyramid(draft: Draft, design: Json) -> None:
 
 def _other(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=lambda v: isinstance(v, int) and 1 <= v <= 13))
-    per_column = draft.number(Quantity.CARDS_PER_COLUMN, 1, "face-up cards per column")
+    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=_between(1, 13)))
+    per_column = int(draft.number(Quantity.CARDS_PER_COLUMN, 1, "face-up cards per column", valid=_between(1, 13)))
+    columns, _, per_column = _fit_columns(draft, 52 * decks + jokers, columns, 0, per_column, (7, 0, 1))
     draft.notes.append("board: a generic start (stock, waste, four foundations, tableau): the family was not recognised")
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = [

@@ -59,6 +59,17 @@ class CompiledAction:
     stat: str
 
 
+class DragSource(NamedTuple):
+    """A depot cards may be dragged off, with its candidate targets."""
+
+    source: int
+    targets: tuple[Target, ...]
+    top_only: bool
+    """Its eject rule is ``topOnly``."""
+    plain: bool
+    """No target makes a wild card name a suit (one move per accepting target)."""
+
+
 class CompiledTrigger(NamedTuple):
     """A trigger, compiled (a named tuple for the same reason as :class:`Target`)."""
 
@@ -141,13 +152,14 @@ class Game:
                     when_cache[key] = compile_rule(rule.when, Site.ACCEPT, design)
                 when = when_cache[key]
             self.accept_when.append(when)
+            rest = residual(when) if when is not None else None
             if rule.never:
                 accepts.append(None)
             elif not rule.follow and rule.wild_rank is None:
-                accepts.append(when or _always)
+                accepts.append(rest or _always)
             else:
                 wild = int(rule.wild_rank) if rule.wild_rank is not None else -1
-                accepts.append(_follow_accepts(when, rule.follow, wild, rule.wild_declares == "suit"))
+                accepts.append(_follow_accepts(rest, rule.follow, wild, rule.wild_declares == "suit"))
         self.accepts: tuple[Accepts | None, ...] = tuple(accepts)
 
         eject_cache: dict[int, Compiled] = {}
@@ -165,7 +177,7 @@ class Game:
 
         filters = [static_filter(when) if when is not None else None for when in self.accept_when]
         self._drags: dict[tuple[int, int, int, int], Drag] = {}
-        plan: list[tuple[int, tuple[Target, ...]]] = []
+        plan: list[DragSource] = []
         for source in range(n):
             if self.eject_kind[source] is EjectKind.LOCKED:
                 continue
@@ -183,12 +195,19 @@ class Game:
                 and (filters[target] is None or filters[target](source, target))  # type: ignore[misc]
             )
             if targets:
-                plan.append((source, targets))
-        self.drag_plan: tuple[tuple[int, tuple[Target, ...]], ...] = tuple(plan)
+                plan.append(
+                    DragSource(
+                        source,
+                        targets,
+                        self.eject_kind[source] is EjectKind.TOP_ONLY,
+                        all(t.wild_declares < 0 for t in targets),
+                    )
+                )
+        self.drag_plan: tuple[DragSource, ...] = tuple(plan)
         self.local_drags = all(w is None or is_local(w) for w in (*self.accept_when, *self.eject_when))
         """Whether a source's drags depend only on its own pile and its targets' (then they are cached)."""
         affects: list[set[int]] = [set() for _ in range(n)]
-        for slot, (source, targets) in enumerate(plan):
+        for slot, (source, targets, _, _) in enumerate(plan):
             affects[source].add(slot)
             for target in targets:
                 affects[target.depot].add(slot)

@@ -10,12 +10,11 @@ rule's reason.
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from ..cards import CardSyntaxError, parse_deck
-from ..model import Design, ModelError, build_design
+from ..model import Design, ModelError
 from .deal import DeckError
 from .game import Game
 from .moves import Move
@@ -35,23 +34,24 @@ class LoadError(Exception):
 
 
 def load_design(path: Path) -> Design:
-    """Read and model a design file, with the linter's diagnostics when the file is not valid.
+    """Lint, flatten (``extends``) and model a design file through :func:`cardz_tools.loading.open_design`.
 
-    :raises LoadError: listing what is wrong with the file.
+    :raises LoadError: with the linter's diagnostics when the design has errors.
     """
+    from ..lint import LintPathError
+    from ..loading import DesignError, open_design
+    from ..reporters import ReportOptions, render
+    from ..schema import SchemaUnavailable
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LoadError(f"{path}: cannot read the design: {exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LoadError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
-    try:
-        return build_design(data)
+        return open_design(path).design
+    except DesignError as exc:
+        report = render(exc.result, "concise", ReportOptions(color=False)).rstrip()
+        raise LoadError(f"{path} cannot be played: it has errors\n{report}") from None
+    except (LintPathError, SchemaUnavailable) as exc:
+        raise LoadError(f"{path}: {exc}") from None
     except ModelError as exc:
-        where = f" (at {exc.pointer})" if exc.pointer else ""
-        raise LoadError(f"{path}: the design is not valid{where}: {exc}; run 'cardz lint {path}' for details") from None
+        raise LoadError(f"{path} cannot be played: {exc}") from None
 
 
 def load_game(path: Path) -> Game:
@@ -122,6 +122,7 @@ def play_loop(state: State, commands: TextIO, console: Console) -> State:
     """
     session = Session(initial=state.clone(), state=state)
     names = state.game.names
+    echo = not commands.isatty()  # a terminal echoes what is typed; a script does not
     show = True
     console.print(HELP, style="dim")
     while True:
@@ -142,7 +143,8 @@ def play_loop(state: State, commands: TextIO, console: Console) -> State:
             console.print()
             return session.state
         command = line.strip()
-        console.print(command, highlight=False)
+        if echo:
+            console.print(command, highlight=False)
         if not command:
             show = False
             continue

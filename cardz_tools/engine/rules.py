@@ -6,9 +6,6 @@ callable with the calling convention of ``docs/architecture.md``:
 effect counts) are folded here into constants; everything else is handed to the
 expression compiler (``cardz_tools.expr``).
 
-Tests may swap the compiler with :func:`compiler_override`; the engine itself
-never does.
-
 Hints make the hot loop cheaper; a compiled callable may carry them as
 attributes and the engine reads them only through the functions below:
 
@@ -32,33 +29,20 @@ checked tree.
 
 from __future__ import annotations
 
-import contextlib
-import enum
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from ..cards import COLOR_NAMES, RANK_NAMES, SUIT_NAMES
+from ..expr import DesignEnv, Site, check
+from ..expr import ast as expr_ast
+from ..expr import compile_rule as compile_checked
 from ..model import Design, Expr
+
+__all__ = ["Compiled", "RuleError", "Site", "compile_rule", "constant_of", "is_local", "residual", "static_filter"]
 
 Compiled = Callable[..., Any]
 """A compiled rule: ``fn(P, S, *site_args)``."""
-RuleCompiler = Callable[[Expr, "Site", Design], Compiled]
-"""Something that compiles one rule expression for one site of one design."""
-
-
-class Site(enum.Enum):
-    """Where an expression sits; decides the names in scope and the site arguments."""
-
-    ACCEPT = "accept"
-    EJECT = "eject"
-    TRIGGER = "trigger"
-    ACTION = "action"
-    COUNT = "count"
-    DEAL = "deal"
-    WIN = "win"
-    LOSS = "loss"
-    SCORING = "scoring"
 
 
 class RuleError(ValueError):
@@ -89,67 +73,54 @@ def _constant(value: object) -> Compiled:
     return rule
 
 
-_ENVIRONMENTS: dict[int, tuple[Design, Any]] = {}
+_ENVIRONMENTS: dict[int, tuple[Design, DesignEnv]] = {}
 
 
-def _environment(design: Design, expression_language: Any) -> Any:
+def _environment(design: Design) -> DesignEnv:
     """The expression environment of ``design``, built once per design (a few kept)."""
     entry = _ENVIRONMENTS.get(id(design))
     if entry is None or entry[0] is not design:
         if len(_ENVIRONMENTS) >= 8:
             _ENVIRONMENTS.pop(next(iter(_ENVIRONMENTS)))
-        entry = _ENVIRONMENTS[id(design)] = (design, expression_language.DesignEnv.from_design(design))
+        entry = _ENVIRONMENTS[id(design)] = (design, DesignEnv.from_design(design))
     return entry[1]
 
 
 _LOCAL_NAMES = frozenset({"depot", "top", "true", "false"}) | frozenset(RANK_NAMES) | frozenset(SUIT_NAMES) | frozenset(COLOR_NAMES)
+_DRAG_NAMES = _LOCAL_NAMES | {"card", "cards", "source"}
 _NEIGHBOUR_CALLS = frozenset({"left", "right", "above", "below"})
 
 
-_DRAG_NAMES = _LOCAL_NAMES | {"card", "cards", "source"}
-
-
-def _reads_site_piles_only(node: Any, names: frozenset[str], expression_language: Any) -> bool:
+def _reads_site_piles_only(node: expr_ast.Node, names: frozenset[str]) -> bool:
     """Whether an expression mentions no pile but its site's (conservative: binders count as other piles)."""
-    ast = expression_language.ast
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Name) and sub.name not in names:
+    for sub in expr_ast.walk(node):
+        if isinstance(sub, expr_ast.Name) and sub.name not in names:
             return False
-        if isinstance(sub, ast.Index):
+        if isinstance(sub, expr_ast.Index):
             return False
-        if isinstance(sub, ast.Call) and (sub.func in _NEIGHBOUR_CALLS or getattr(sub, "var", None)):
+        if isinstance(sub, expr_ast.Call) and (sub.func in _NEIGHBOUR_CALLS or sub.var):
             return False
     return True
 
 
-def _expression_compiler(expr: Expr, site: Site, design: Design) -> Compiled:
-    try:
-        from .. import expr as expression_language
-    except ImportError:
-        raise RuleError(
-            f"the rule {expr.text!r} needs the expression compiler (cardz_tools.expr), which is not installed",
-            expr.pointer,
-        ) from None
-    env = _environment(design, expression_language)
-    checked = expression_language.check(expr.text, expression_language.Site[site.name], env)
+def _compile_expression(expr: Expr, site: Site, design: Design) -> Compiled:
+    env = _environment(design)
+    checked = check(expr.text, site, env)
     if not checked.ok or checked.node is None:
-        errors = [i for i in checked.issues if getattr(getattr(i, "severity", None), "value", "error") == "error"]
+        errors = [i for i in checked.issues if getattr(i.severity, "value", i.severity) == "error"]
         message = errors[0].message if errors else "it has errors"
         raise RuleError(f"the rule {expr.text!r} does not compile: {message}", expr.pointer)
-    compiled = expression_language.compile_rule(checked, env)
+    compiled = compile_checked(checked, env)
     fn = compiled.fn
     # Hints for the engine's hot loop (see the module docstring).
     if site is Site.ACCEPT and compiled.static is not None:
         fn.static = compiled.static
         fn.residual = compiled.residual
     if site is Site.TRIGGER:
-        fn.local = _reads_site_piles_only(checked.node, _LOCAL_NAMES, expression_language)
+        fn.local = _reads_site_piles_only(checked.node, _LOCAL_NAMES)
     elif site in (Site.ACCEPT, Site.EJECT):
-        fn.local = _reads_site_piles_only(checked.node, _DRAG_NAMES, expression_language)
+        fn.local = _reads_site_piles_only(checked.node, _DRAG_NAMES)
     return fn
-
-
-_compiler: RuleCompiler = _expression_compiler
 
 
 def compile_rule(expr: Expr, site: Site, design: Design) -> Compiled:
@@ -161,7 +132,7 @@ def compile_rule(expr: Expr, site: Site, design: Design) -> Compiled:
     value = constant_of(expr.text)
     if value is not None:
         return _constant(value)
-    return _compiler(expr, site, design)
+    return _compile_expression(expr, site, design)
 
 
 def static_filter(rule: Compiled) -> Callable[[int, int], bool] | None:
@@ -177,14 +148,3 @@ def residual(rule: Compiled) -> Compiled:
 def is_local(rule: Compiled) -> bool:
     """Whether a compiled rule reads no pile but those of its site's depots (see ``local`` above)."""
     return bool(getattr(rule, "local", False))
-
-
-@contextlib.contextmanager
-def compiler_override(compiler: RuleCompiler) -> Iterator[None]:
-    """Use ``compiler`` for rule expressions inside the ``with`` block (for tests)."""
-    global _compiler
-    previous, _compiler = _compiler, compiler
-    try:
-        yield
-    finally:
-        _compiler = previous

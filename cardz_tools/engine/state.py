@@ -20,7 +20,7 @@ from .moves import Drag, IllegalMoveError, Move, Tap
 from .render import card_text, describe_move, render_text
 
 if TYPE_CHECKING:
-    from .game import CompiledAction, CompiledDraw, Game, Target
+    from .game import CompiledAction, CompiledDraw, DragSource, Game
 
 _NO_MOVES: list[Move] = []
 
@@ -202,15 +202,14 @@ class State:
         plan = game.drag_plan
         drags = self._drags
         if drags is None or not game.local_drags:
-            drags = self._drags = [self._drags_from(source, targets) for source, targets in plan]
+            drags = self._drags = [self._drags_from(entry) for entry in plan]
         elif self._changed:
             affects = game.affects
             stale: set[int] = set()
             for depot in self._changed:
                 stale |= affects[depot]
             for slot in stale:
-                source, targets = plan[slot]
-                drags[slot] = self._drags_from(source, targets)
+                drags[slot] = self._drags_from(plan[slot])
         self._changed = set()
         moves: list[Move] = []
         for listed in drags:
@@ -229,19 +228,23 @@ class State:
             moves.sort(key=game.move_order)
         return moves
 
-    def _drags_from(self, source: int, targets: tuple[Target, ...]) -> list[Move]:
-        """The legal drags off ``source``, in order."""
+    def _drags_from(self, entry: DragSource) -> list[Move]:
+        """The legal drags off one source, in order."""
+        source, targets, top_only, plain = entry
         piles = self.piles
         pile = piles[source]
         if not pile:
             return _NO_MOVES
-        game = self.game
         top = pile[-1]
-        moves: list[Move] = []
-        if game.eject_kind[source] is EjectKind.TOP_ONLY:
+        if top_only:
             if not top & FACE_UP:
                 return _NO_MOVES
             cards = pile[-1:]
+            if plain:
+                return [move for depot, accepts, _, _, move in targets if accepts(piles, self, top, cards, source, depot)]
+        game = self.game
+        moves: list[Move] = []
+        if top_only:
             for depot, accepts, _, wild, move in targets:
                 if accepts(piles, self, top, cards, source, depot):
                     if wild == RANK_OF[top]:

@@ -25,7 +25,7 @@ from .env import DesignEnv
 from .parser import ExprSyntaxError, parse
 from .sites import Site
 from .types import (
-    ABSENT_DEPOT, BOOL, COLOR, DEPOT, DEPOT_OPT, ERROR, GROUP, INT, RANK, Kind, Type, CARD_OPT,
+    ABSENT_DEPOT, BOOL, CARD_OPT, DEPOT, DEPOT_OPT, ERROR, GROUP, INT, RANK, Kind, Type,
 )
 
 __all__ = ["ExprIssue", "Checked", "NodeInfo", "check", "check_design", "NOT_CONST", "design_sites"]
@@ -105,6 +105,7 @@ def _issue(code: str, message: str, node: Node | tuple[int, int], hint: str | No
 
 _COMPARABLE = frozenset({Kind.INT, Kind.RANK, Kind.SUIT, Kind.COLOR, Kind.BOOL, Kind.DEPOT})
 _ORDERED = frozenset({Kind.INT, Kind.RANK})
+_NEGATED = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
 
 
 def _nonempty_keys(depot: Node) -> frozenset[str]:
@@ -179,10 +180,8 @@ class _Checker(NodeVisitor):
                 left, right = self.facts_of(node.left, truth), self.facts_of(node.right, truth)
                 both = (node.op == "&&") == truth
                 return left | right if both else left & right
-            if node.op in ("==", "!=", "<", "<=", ">", ">=") and truth == (node.op != "!="):
-                return self.count_facts(node) if node.op != "!=" else frozenset()
-            if node.op in ("!=",) and truth:
-                return self.count_facts(node)
+            if node.op in _NEGATED:
+                return self.count_facts(node, truth)
             return frozenset()
         if isinstance(node, Call) and len(node.args) == 1:
             arg = node.args[0]
@@ -193,9 +192,9 @@ class _Checker(NodeVisitor):
                 return frozenset({key})
         return frozenset()
 
-    def count_facts(self, node: Binary) -> frozenset[str]:
+    def count_facts(self, node: Binary, truth: bool) -> frozenset[str]:
         """``count(X) > 0``, ``count(X) != 0``, ``count(X) >= 1``, ``count(X) == 2``: X is not empty."""
-        op, left, right = node.op, node.left, node.right
+        op, left, right = node.op if truth else _NEGATED[node.op], node.left, node.right
         if isinstance(left, IntLit) and isinstance(right, Call):
             flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
             op, left, right = flipped, right, left
@@ -354,8 +353,11 @@ class _Checker(NodeVisitor):
             if not consts:
                 return NodeInfo(result)
             value = left.const + right.const if op == "+" else left.const - right.const
-            if result == RANK and not 1 <= value <= 13:
+            rank_const = left.const if lt == RANK else right.const
+            if result == RANK and not (1 <= rank_const <= 13 and 1 <= value <= 13):
                 value = math.nan
+            elif lt == RANK and math.isnan(value):
+                value = 0  # Rank − Rank with no rank on a side: as at run time (compiler._rank_sub)
             return NodeInfo(result, value)
         # * / %
         if lt != INT or rt != INT:
@@ -476,8 +478,11 @@ class _Checker(NodeVisitor):
         return NodeInfo(overload.result, self.fold_call(overload, infos), overload=overload)
 
     def bad_argument(self, node: Call, position: int, message: str, candidates: list[Overload]) -> NodeInfo:
-        for arg in node.args[1:]:
-            self.visit_binder(node, arg, ERROR) if node.var or len(node.args) > 1 else self.visit(arg)
+        for position_, arg in enumerate(node.args[1:], start=1):
+            if any(o.params[position_].binder for o in candidates):
+                self.visit_binder(node, arg, ERROR)  # `it` is bound, of unknown type
+            else:
+                self.visit(arg)
         signatures = "; ".join(o.signature(node.func) for o in candidates)
         self.report(_issue("CZ405", message, node.args[position], signatures))
         return NodeInfo(ERROR)

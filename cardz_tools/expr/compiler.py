@@ -93,6 +93,11 @@ def _rank_add(rank: float, n: int) -> float:
     return total if 1 <= rank <= 13 and 1 <= total <= 13 else _NAN
 
 
+def _rank_sub(a: float, b: float) -> int:
+    # A shifted rank may be NaN (no rank); the difference must still be an Int.
+    return 0 if a != a or b != b else int(a - b)
+
+
 def _div(a: int, b: int) -> int:
     return a // b if b else 0
 
@@ -136,7 +141,8 @@ def _declared(S: Any, depot: int) -> int:
         suit = declared[depot]
     except (IndexError, KeyError):
         return ABSENT_SUIT
-    return ABSENT_SUIT if suit is None else int(suit)
+    # The engine writes -1 for "nothing declared"; None is accepted too.
+    return int(suit) if suit is not None and 0 <= suit <= 3 else ABSENT_SUIT
 
 
 _SAFE_BUILTINS: dict[str, Any] = {
@@ -149,7 +155,8 @@ _FIELD_TABLES: dict[tuple[Kind, str], str] = {
 }
 _HELPERS: dict[str, Any] = {
     "_RANK": RANK_OF, "_SUIT": SUIT_OF, "_COLOR": COLOR_OF, "_FACEUP": FACE_UP_OF, "_SUIT_COLOR": _SUIT_COLOR,
-    "_NAN": _NAN, "_pile": _pile, "_top": _top, "_bottom": _bottom, "_rank_add": _rank_add, "_div": _div,
+    "_NAN": _NAN, "_pile": _pile, "_top": _top, "_bottom": _bottom, "_rank_add": _rank_add, "_rank_sub": _rank_sub,
+    "_div": _div,
     "_mod": _mod, "_member": _member, "_card_at": _card_at, "_descending": _descending,
     "_ascending": _ascending, "_same_suit": _same_suit, "_alternating": _alternating, "_declared": _declared,
 }
@@ -295,6 +302,9 @@ class _Emitter(NodeVisitor):
             amount = self.emit(n) if sign == 1 else f"-{self.emit(n)}"
             return f"{self.helper('_rank_add')}({self.emit(rank)}, {amount})"
         left, right = self.emit(node.left), self.emit(node.right)
+        if op == "-" and left_type.kind is Kind.RANK and not all(
+                isinstance(side, Field) or self.info(side).const is not NOT_CONST for side in (node.left, node.right)):
+            return f"{self.helper('_rank_sub')}({left}, {right})"
         if op in ("/", "%"):
             divisor = self.info(node.right).const
             if divisor is not NOT_CONST and divisor != 0:

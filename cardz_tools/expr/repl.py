@@ -2,24 +2,25 @@
 
 The library side of the command: it returns text and an exit status, the CLI prints.
 Diagnostics show the expression with a caret line under the exact sub-expression.
+With a seed it deals through the engine (``Game(design).new_initial_state(seed=N)``);
+the engine sits above expressions in the module order, so it is imported late, here only.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import pathlib
 from typing import Any
 
-from ..cards import NO_CARD, Color, Rank, Suit, card_str, face_up, shuffle, standard_deck
-from ..model import Design, DepotType, ModelError, build_design
+from ..cards import NO_CARD, Color, Rank, Suit, card_str
+from ..model import Design
 from .checker import Checked, ExprIssue, check
 from .compiler import compile_expr
 from .env import DesignEnv
 from .sites import Site
 from .types import ABSENT_DEPOT, ABSENT_SUIT, Kind, Type
 
-__all__ = ["ExprRun", "run_expr", "format_issue", "initial_piles"]
+__all__ = ["ExprRun", "run_expr", "format_issue"]
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -42,72 +43,48 @@ def format_issue(text: str, issue: ExprIssue) -> str:
     return "\n".join(lines)
 
 
-def _load_design(path: pathlib.Path) -> Design:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return build_design(data)
+def _open(path: pathlib.Path, playable: bool) -> Design | ExprRun:
+    """The design at ``path``, through :func:`cardz_tools.loading.open_design` (lint, variants, model).
 
-
-def initial_piles(design: Design, seed: int) -> list[list[int]]:
-    """The piles after the deal of ``seed``: the engine's deal when it is installed, else a minimal one.
-
-    The minimal deal follows docs/format.md: ``dealGroup`` (face-down then face-up counts,
-    round robin or not), ``remove``, and the rest to the first Stock with the next deck card on top.
+    Checking an expression only needs the design's names, so a design with lint errors
+    is still used then, as far as it can be modelled; dealing (``--seed``) needs a clean one.
     """
+    from ..lint import LintPathError
+    from ..loading import DesignError, open_design
+    from ..reporters import render
+
     try:
-        from ..engine import Game  # type: ignore[attr-defined]
-    except ImportError:
-        Game = None
-    if Game is not None:
-        state = Game(design).new_initial_state(seed=seed)
-        piles = getattr(state, "piles", None)
-        if piles is not None:
-            return [list(p) for p in piles]
-    env = DesignEnv.from_design(design)
-    deck = shuffle(standard_deck(design.decks, design.jokers), seed)
-    piles: list[list[int]] = [[] for _ in design.depots]
-    position = 0
-    for rule in design.deal_rules:
-        if rule.kind == "remove":
-            for pile in piles:
-                pile[:] = [c for c in pile if (c & 0x0F) not in {int(r) for r in rule.ranks}]
-            continue
-        if rule.kind != "dealGroup" or rule.to is None:
-            continue
-        targets = design.resolve(rule.to) or ()
-        plans: dict[int, list[bool]] = {}
-        for depot in targets:
-            down = _deal_count(rule.face_down, env, piles, depot)
-            up = _deal_count(rule.face_up, env, piles, depot)
-            plans[depot] = [False] * down + [True] * up
-        rounds = max((len(p) for p in plans.values()), default=0)
-        order = ([(d, r) for r in range(rounds) for d in targets if r < len(plans[d])] if rule.round_robin
-                 else [(d, r) for d in targets for r in range(len(plans[d]))])
-        for depot, r in order:
-            if position >= len(deck):
-                break
-            card = deck[position]
-            position += 1
-            piles[depot].append(face_up(card) if plans[depot][r] else card)
-    stocks = [d.index for d in design.depots if d.type is DepotType.STOCK]
-    if stocks:
-        piles[stocks[0]].extend(reversed(deck[position:]))
-    return piles
+        return open_design(path).design
+    except LintPathError as error:
+        return ExprRun(str(error), EXIT_USAGE)
+    except DesignError as error:
+        report = render(error.result, "text")
+        design = None if playable else _model_despite_errors(path, error.result)
+        if design is None:
+            return ExprRun(report.rstrip("\n") + "\nthe design has errors: fix them to use it here", EXIT_ERRORS)
+        return design
 
 
-def _deal_count(value: Any, env: DesignEnv, piles: list[list[int]], depot: int) -> int:
-    if value is None:
-        return 0
-    checked = check(value.text, Site.DEAL, env)
-    if not checked.ok:
-        return 0
-    return max(0, int(compile_expr(checked, env)(piles, None, depot)))
+def _model_despite_errors(path: pathlib.Path, result: Any) -> Design | None:
+    from ..model import ModelError, build_design
+    from ..variants import VariantError, flatten
+
+    if not result.files or not isinstance(result.files[0].source.data, dict):
+        return None
+    data = result.files[0].source.data
+    try:
+        if "extends" in data:
+            data, _ = flatten(path)
+        return build_design(data)
+    except (ModelError, VariantError):
+        return None
 
 
-@dataclasses.dataclass
-class _State:
-    """The little of an engine state that expressions read."""
+def _deal(design: Design, seed: int) -> Any:
+    """The engine's initial state for ``seed``. The engine sits above expressions, hence the late import."""
+    from ..engine import Game
 
-    declared: list[int | None]
+    return Game(design).new_initial_state(seed=seed)
 
 
 def _show(value: Any, result: Type, env: DesignEnv) -> str:
@@ -128,9 +105,9 @@ def _show(value: Any, result: Type, env: DesignEnv) -> str:
 
 
 def _evaluate(checked: Checked, env: DesignEnv, design: Design, seed: int) -> list[str]:
-    piles = initial_piles(design, seed)
+    state = _deal(design, seed)
+    piles = state.piles
     fn = compile_expr(checked, env)
-    state = _State(declared=[None] * env.size)
     names = env.depot_names
     lines = [f"deal of seed {seed}:"]
     for index, pile in enumerate(piles):
@@ -173,10 +150,10 @@ def run_expr(text: str, site: str | Site, design_path: pathlib.Path | None = Non
         return ExprRun(f"unknown site {site!r}; sites: {', '.join(s.value for s in Site)}", EXIT_USAGE)
     design: Design | None = None
     if design_path is not None:
-        try:
-            design = _load_design(design_path)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, ModelError) as error:
-            return ExprRun(f"{design_path}: cannot load the design ({error}); run `cardz lint` on it", EXIT_USAGE)
+        opened = _open(design_path, playable=seed is not None)
+        if isinstance(opened, ExprRun):
+            return opened
+        design = opened
     if seed is not None and design is None:
         return ExprRun("--seed needs --design: a deal needs a design", EXIT_USAGE)
     env = DesignEnv.from_design(design) if design is not None else DesignEnv()
@@ -186,6 +163,12 @@ def run_expr(text: str, site: str | Site, design_path: pathlib.Path | None = Non
         return ExprRun("\n".join(lines), EXIT_ERRORS)
     lines.append(f"ok: {site.value} expression of type {checked.type}")
     if seed is not None and design is not None:
-        lines += _evaluate(checked, env, design, seed)
+        from ..engine import RuleError
+
+        try:
+            lines += _evaluate(checked, env, design, seed)
+        except RuleError as error:
+            lines.append(f"cannot deal: {error}; run `cardz lint` on the design")
+            return ExprRun("\n".join(lines), EXIT_ERRORS)
     return ExprRun("\n".join(lines), EXIT_OK)
 

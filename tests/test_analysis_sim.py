@@ -1,0 +1,167 @@
+"""cardz sim, solve and check on the seed games and on designs built to be broken."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bench.reference_games import monte_carlo_playout, weathervane_playout
+from cardz_tools.analysis.check import CheckOptions, check_paths
+from cardz_tools.analysis.findings import FindingKind
+from cardz_tools.analysis.playout import deal_seed, play_seed
+from cardz_tools.analysis.sim import simulate
+from cardz_tools.analysis.solve import solve, solve_state
+from cardz_tools.cli import app
+from cardz_tools.engine import Game
+from cardz_tools.loading import open_design
+
+ROOT = Path(__file__).parent.parent
+GAMES = ROOT / "games"
+BROKEN = Path(__file__).parent / "examples" / "analysis"
+
+
+def design_text(path: Path) -> str:
+    return open_design(path).json_text
+
+
+def kinds(report) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    return {f.kind.value: f.severity for f in report.findings}
+
+
+@pytest.mark.parametrize(
+    ("file", "reference"),
+    [("monte-carlo.cardz", monte_carlo_playout), ("weathervane.cardz", weathervane_playout)],
+)
+def test_engine_playouts_agree_with_hand_written_rules(file: str, reference) -> None:  # type: ignore[no-untyped-def]
+    """The hand-written playouts list moves in the engine's order and draw the same random
+    numbers, so the generic engine must play exactly the same games."""
+    n = 600
+    engine = simulate(design_text(GAMES / file), n, seed=11, workers=1).aggregate
+    results = [reference(deal_seed(11, i), play_seed(11, i)) for i in range(n)]
+    assert engine.wins == sum(r[0] for r in results)
+    assert engine.score_total == sum(r[1] for r in results)
+    assert engine.moves_total == sum(r[2] for r in results)
+    assert Counter(r[1] for r in results) == engine.scores
+
+
+def test_same_report_whatever_the_number_of_workers() -> None:
+    text = design_text(GAMES / "monte-carlo.cardz")
+    one = simulate(text, 120, seed=5, workers=1).to_dict()
+    two = simulate(text, 120, seed=5, workers=2).to_dict()
+    for volatile in ("elapsed_s", "playouts_per_s"):
+        one.pop(volatile)
+        two.pop(volatile)
+    assert one == two
+
+
+def test_sim_json_has_the_documented_keys() -> None:
+    result = CliRunner().invoke(app, ["sim", str(GAMES / "weathervane.cardz"), "-n", "40", "--seed", "2", "-w", "1", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    for key in (
+        "game", "playouts", "seed", "wins", "win_rate", "win_rate_interval", "stuck_at_deal", "non_terminating",
+        "mean_moves", "mean_score", "score_stdev", "decision_share", "rule_fires", "findings", "elapsed_s", "playouts_per_s",
+    ):
+        assert key in report
+    assert report["playouts"] == 40 and report["seed"] == 2
+    low, high = report["win_rate_interval"]
+    assert 0 <= low <= report["win_rate"] <= high <= 1
+    assert report["rule_fires"]["draw:stock"] > 0
+
+
+@pytest.mark.parametrize("file", ["monte-carlo.cardz", "weathervane.cardz"])
+def test_seed_games_have_no_error_finding(file: str) -> None:
+    report = simulate(design_text(GAMES / file), 300, seed=1, workers=1)
+    assert not [f for f in report.findings if f.severity == "error"]
+    assert report.aggregate.non_terminating == 0
+    # Monte Carlo deals with no touching pair are really stuck (about 2%): a warning, not an error.
+    assert report.aggregate.stuck_at_deal < 0.05 * 300
+
+
+def test_a_design_where_no_pair_forms_is_stuck_at_every_deal() -> None:
+    report = simulate(design_text(BROKEN / "no-pairs.cardz"), 50, workers=1)
+    assert kinds(report)["stuck-at-deal"] == "error"
+    assert report.aggregate.stuck_at_deal == 50
+
+
+def test_a_design_where_any_card_plays_is_always_won() -> None:
+    report = simulate(design_text(BROKEN / "any-card.cardz"), 50, workers=1)
+    assert kinds(report)["always-won"] == "warning"
+
+
+def test_triggers_that_hand_a_card_back_and_forth_are_non_terminating() -> None:
+    report = simulate(design_text(BROKEN / "ping-pong.cardz"), 10, workers=1)
+    assert kinds(report)["non-terminating"] == "error"
+    assert report.aggregate.non_terminating == 10
+
+
+def test_the_step_bound_reports_the_repeating_moves() -> None:
+    design = json.loads(design_text(BROKEN / "any-card.cardz"))
+    # Let cards go back from the pile: the game can now cycle for ever.
+    design["depots"][1]["ejectRule"] = "topOnly"
+    design["depots"][0]["acceptRule"] = "any"
+    report = simulate(json.dumps(design), 5, workers=1, max_moves=300)
+    finding = next(f for f in report.findings if f.kind is FindingKind.NON_TERMINATING)
+    assert "→" in finding.message or "->" in finding.message or "tab" in finding.message
+
+
+def test_solver_wins_a_weathervane_deal_and_the_line_replays() -> None:
+    game = Game(open_design(GAMES / "weathervane.cardz").design)
+    state = game.new_initial_state(seed=deal_seed(0, 0))
+    result, line, nodes = solve_state(state.clone(), budget=50_000)
+    assert result == "won" and nodes > 1
+    replay = state.clone()
+    for move in line:
+        assert move in replay.legal_moves()
+        replay.apply(move)
+    assert replay.is_terminal() and replay.outcome().won
+
+
+def test_solver_proves_the_no_pairs_design_unwinnable() -> None:
+    report = solve(design_text(BROKEN / "no-pairs.cardz"), 3, workers=1, budget=1000)
+    assert report.count("lost") == 3
+    assert {f.kind for f in report.findings} == {FindingKind.UNWINNABLE}
+    data = report.to_dict()
+    assert data["interval"][0] == 0.0 and data["winnability"] == 0.0
+
+
+def test_solve_interval_counts_unknown_both_ways() -> None:
+    report = solve(design_text(GAMES / "monte-carlo.cardz"), 3, budget=5, workers=1)
+    data = report.to_dict()
+    assert data["unknown"] == 3 and data["winnability"] is None
+    assert data["interval"][0] == 0.0 and data["interval"][1] == 1.0
+
+
+def test_check_reports_findings_as_diagnostics_at_the_rule() -> None:
+    options = CheckOptions(playouts=30, deals=2, budget=500)
+    result = check_paths([BROKEN / "no-pairs.cardz"], options=options)
+    codes = {d.code: d for d in result.diagnostics}
+    assert codes["CZ501"].pointer == "/dealRules" and codes["CZ501"].line == 11
+    assert codes["CZ503"].severity.value == "error"
+    assert result.exit_code == 1
+    clean = check_paths([GAMES / "monte-carlo.cardz", GAMES / "weathervane.cardz"], options=options)
+    assert clean.exit_code == 0, [d.message for d in clean.diagnostics]
+
+
+def test_check_cli_exit_codes_and_json() -> None:
+    runner = CliRunner()
+    bad = runner.invoke(app, ["check", str(BROKEN / "ping-pong.cardz"), "--playouts", "5", "--deals", "1", "--format", "json"])
+    assert bad.exit_code == 1
+    found = json.loads(bad.stdout)["diagnostics"]
+    assert any(d["code"] == "CZ506" and d["name"] == "non-terminating" for d in found)
+
+
+def test_dask_cluster_gives_the_same_report() -> None:
+    distributed = pytest.importorskip("distributed")
+    text = design_text(GAMES / "monte-carlo.cardz")
+    local = simulate(text, 60, seed=9, workers=1).to_dict()
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = simulate(text, 60, seed=9, scheduler=cluster.scheduler_address).to_dict()
+    for volatile in ("elapsed_s", "playouts_per_s"):
+        local.pop(volatile)
+        remote.pop(volatile)
+    assert local == remote
