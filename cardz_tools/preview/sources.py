@@ -4,7 +4,7 @@ The preview draws on three parts of cardz-tools, and every call into them goes
 through this module, so that the board, the page and the watch loop depend only
 on the small shapes defined here:
 
-- diagnostics come from the linter (:func:`cardz_tools.lint.lint_source`), as
+- diagnostics come from the linter (:func:`cardz_tools.lint.lint_file`), as
   ``cardz lint`` reports them;
 - the sample board is the engine's deal (``Game(design).new_initial_state(seed=...)``);
 - the summary is :func:`cardz_tools.analysis.sim.simulate` on one worker.
@@ -24,9 +24,8 @@ from ..cards import Card
 from ..config import LintConfig
 from ..diagnostics import Diagnostic, Severity, Span
 from ..engine import Game
-from ..lint import display_path, lint_source
+from ..lint import lint_file
 from ..model import Design, ModelError, build_design
-from ..source import load_source
 from ..variants import EXTENDS, VariantError, flatten
 
 Piles = tuple[tuple[Card, ...], ...]
@@ -47,6 +46,10 @@ class CheckedFile:
     """The modelled design, or None when the file does not model."""
     design_json: str | None = None
     """The standalone design as JSON text (a variant merged with what it extends), for the simulator."""
+    filename: str = ""
+    """How diagnostics name this file."""
+    other_texts: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """The text of the other files a variant's diagnostics lie in, by the name diagnostics use."""
 
     @property
     def lines(self) -> list[str]:
@@ -58,25 +61,36 @@ class CheckedFile:
         """Whether any diagnostic is an error."""
         return any(d.severity is Severity.ERROR for d in self.diagnostics)
 
+    def is_elsewhere(self, diagnostic: Diagnostic) -> bool:
+        """Whether the diagnostic lies in another file (one that a variant extends)."""
+        return bool(diagnostic.file) and diagnostic.file != self.filename
+
+    def excerpt_for(self, diagnostic: Diagnostic, width: int = 100) -> Excerpt | None:
+        """The source line of a diagnostic, from whichever file it lies in."""
+        if self.is_elsewhere(diagnostic):
+            text = self.other_texts.get(diagnostic.file)
+            return excerpt(text.splitlines(), diagnostic.span, width) if text is not None else None
+        return excerpt(self.lines, diagnostic.span, width)
+
 
 def check_file(path: Path, config: LintConfig | None = None) -> CheckedFile:
     """Lint ``path`` as ``cardz lint`` does (with ``config``) and model it; never raises for bad input.
 
     The design is modelled when the file reads and passes the schema, as the
     linter models it: semantic or expression errors still leave a design to draw.
-    A variant (``extends``) is merged with what it extends first.
+    A variant (``extends``) is linted and modelled merged with what it extends.
     """
     config = config or LintConfig()
-    source = load_source(path, display_path(path))
-    found = lint_source(source)
+    report = lint_file(path, LintConfig())  # everything: whether the design models must not depend on --ignore
+    source = report.source
+    found = list(report.diagnostics)
     text = source.text if source.ok or source.text else None
     data = source.data
     if source.ok and isinstance(data, Mapping) and EXTENDS in data:
         try:
             data, _ = flatten(path)
-        except VariantError as exc:
-            found.extend(d for d in exc.diagnostics if d not in found)
-            data = None
+        except VariantError:
+            data = None  # the linter reported why
     reported = [d for d in found if config.reports(d, path)] if source.ok else found
     design = None
     if data is not None and not any(d.severity is Severity.ERROR and d.code[:3] in ("CZ1", "CZ2") for d in found):
@@ -85,7 +99,8 @@ def check_file(path: Path, config: LintConfig | None = None) -> CheckedFile:
         except (ModelError, RecursionError):
             design = None
     design_json = json.dumps(data, sort_keys=True, ensure_ascii=False) if design is not None else None
-    return CheckedFile(path, text, tuple(reported), design, design_json)
+    others = {name: other.text for name, other in report.sources.items() if name != source.filename}
+    return CheckedFile(path, text, tuple(reported), design, design_json, source.filename, others)
 
 
 def diagnose(path: Path, config: LintConfig | None = None) -> list[Diagnostic]:

@@ -26,10 +26,10 @@ from rich.panel import Panel
 from rich.text import Text
 
 from ..config import LintConfig
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Severity
 from .board import Board, board_renderable
 from .html import render_page
-from .sources import DEFAULT_PLAYOUTS, BoardUnavailable, CheckedFile, Summary, SummaryStatus, check_file, excerpt, safe_summary, sample_board
+from .sources import DEFAULT_PLAYOUTS, BoardUnavailable, CheckedFile, Summary, SummaryStatus, check_file, safe_summary, sample_board
 
 CARDZ_SUFFIX = ".cardz"
 MAX_DIAGNOSTICS_SHOWN = 8
@@ -362,8 +362,9 @@ def _newest_design(directory: Path) -> Path | None:
 # ---------------------------------------------------------------- the terminal screen
 
 
-def diagnostics_renderable(diagnostics: tuple[Diagnostic, ...], lines: list[str]) -> RenderableType:
+def diagnostics_renderable(checked: CheckedFile) -> RenderableType:
     """Diagnostics with their source line and a caret under the span."""
+    diagnostics = checked.diagnostics
     if not diagnostics:
         return Text("No problems found.", style="green")
     styles = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold blue"}
@@ -372,10 +373,11 @@ def diagnostics_renderable(diagnostics: tuple[Diagnostic, ...], lines: list[str]
         head = Text()
         head.append(f"{d.severity.value} ", style=styles[d.severity])
         head.append(f"{d.code} {d.name} ", style="cyan")
-        head.append(f"{d.span.line}:{d.span.column} ", style="dim")
+        where = f"{d.file}:" if checked.is_elsewhere(d) else ""
+        head.append(f"{where}{d.span.line}:{d.span.column} ", style="dim")
         head.append(d.message)
         out.append(head)
-        shown = excerpt(lines, d.span, width=EXCERPT_WIDTH)
+        shown = checked.excerpt_for(d, width=EXCERPT_WIDTH)
         if shown is not None:
             gutter = f"{shown.line_number:>5} | "
             source = Text(gutter, style="dim") + Text(shown.text)
@@ -434,7 +436,7 @@ def frame_renderable(frame: Frame | None, footer: str = "") -> RenderableType:
         expand=False,
     )
     diagnostics_panel = Panel(
-        diagnostics_renderable(frame.checked.diagnostics, frame.checked.lines),
+        diagnostics_renderable(frame.checked),
         title=f"Diagnostics: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
         f" · checked in {1000 * frame.check_seconds:.0f} ms",
         border_style="red" if errors else "green",
