@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -59,12 +60,16 @@ class Simulator(Protocol):
 
 
 def _simulate_in_child(conn: Connection, summarize: Summarize, design_json: str, playouts: int, seed: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it ends this process
     try:
         result = summarize(design_json, playouts, seed)
-    except BaseException as exc:  # report, whatever it was: the parent must hear back
+    except Exception as exc:  # report it: the parent must hear back
         result = Summary(SummaryStatus.FAILED, f"{type(exc).__name__}: {exc}")
-    conn.send(result)
-    conn.close()
+    try:
+        conn.send(result)
+        conn.close()
+    except OSError:
+        pass  # the parent stopped listening (the file changed again, or the watch ended)
 
 
 @dataclasses.dataclass(eq=False)
