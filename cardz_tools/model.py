@@ -1,7 +1,8 @@
 """The design model: a .cardz file as typed, immutable Python objects.
 
 :func:`build_design` turns parsed JSON that passed the schema into a :class:`Design`.
-It expands ``repeat`` into one :class:`Depot` per pile with its board position,
+It expands ``repeat`` (or a ``perRow`` list) into one :class:`Depot` per pile with its board
+position (``align``, ``colStep``, ``rowStep``) and its place in the group's grid,
 resolves defaults, and keeps the JSON pointer of every rule so that later stages
 (expression checking, the engine's error messages) can point back into the file.
 
@@ -367,10 +368,11 @@ class Design:
         return len(RANKS) * len(self.suits) * self.decks + self.jokers
 
     def group_members(self) -> dict[str, tuple[int, ...]]:
-        """Every name a reference may use, with the depot indexes it stands for.
+        """Entry names and depot types, with the depot indexes each stands for.
 
-        Depot names and group names (a ``repeat`` entry's ``name``) come first;
-        depot types (``Tableau``) stand for every depot of that type.
+        An entry's ``name`` (a single depot or a group) wins over a depot type of the
+        same name (CZ310 warns about such a name); ``Tableau`` stands for every
+        Tableau depot. Members (``tab[2]``) are not listed: :meth:`resolve` knows them.
         """
         groups: dict[str, tuple[int, ...]] = {}
         for depot_type in DepotType:
