@@ -436,6 +436,9 @@ def _layout(raw: Mapping[str, Any], pointer: str) -> tuple[int, tuple[int, ...],
     written = tuple(int(n) for n in per_row) if isinstance(per_row, list) else None
     if written is not None and (not written or min(written) < 1):
         raise ModelError("perRow lists row lengths of at least 1", f"{pointer}/perRow")
+    if "repeat" not in raw and written is not None and sum(written) > MAX_DEPOTS:
+        raise ModelError(f"the perRow list lays out {sum(written)} depots; at most {MAX_DEPOTS} are allowed",
+                         f"{pointer}/perRow")
     repeat = int(raw.get("repeat", sum(written) if written is not None else 1))
     if repeat < 1 or repeat > MAX_DEPOTS:
         raise ModelError(f"repeat must be between 1 and {MAX_DEPOTS}", f"{pointer}/repeat")

@@ -173,6 +173,14 @@ def test_pow_computes_and_clamps_its_exponent() -> None:
     assert folded.info[id(folded.node)].const == 9
 
 
+def test_nested_powers_stay_bounded() -> None:
+    text = "pow(pow(pow(pow(pow(count(depot) + 2, 30), 30), 30), 30), 30)"
+    assert fn(text, Site.COUNT)(piles(), None, 11) == 2 ** 62
+    folded = check("pow(pow(pow(pow(2, 30), 30), 30), 30) - pow(0 - 3, 30) * 0 + pow(0 - 2, 3)", Site.SCORING, ENV)
+    assert folded.info[id(folded.node)].const == 2 ** 62 - 8
+    assert fn("pow(0 - count(depot) - 7, 29)", Site.COUNT)(piles(), None, 11) == -(2 ** 62)
+
+
 @pytest.mark.parametrize("text", ["pow(2, 31)", "pow(2, -1)", "pow(2)", "pow(Ace, 2)"])
 def test_pow_errors(text: str) -> None:
     assert any(code in ("CZ404", "CZ405") for code in codes(text, Site.SCORING))

@@ -16,7 +16,8 @@ from .types import BOOL, CARD_OPT, CARDS, COLOR, DEPOT, DEPOT_OPT, INT, RANK, SU
 
 __all__ = [
     "Constant", "FieldSpec", "Param", "Overload", "Function",
-    "CONSTANTS", "FIELDS", "FUNCTIONS", "BINDER_VARIABLE", "PREVIOUS_VARIABLE", "MAX_POW_EXPONENT", "field_names",
+    "CONSTANTS", "FIELDS", "FUNCTIONS", "BINDER_VARIABLE", "PREVIOUS_VARIABLE", "MAX_POW_EXPONENT", "POW_LIMIT",
+    "bounded_pow", "field_names",
 ]
 
 BINDER_VARIABLE = "it"
@@ -25,6 +26,16 @@ PREVIOUS_VARIABLE = "prev"
 """In ``chain(x, cond)``: the lower card of each consecutive pair (``it`` is the one on it)."""
 MAX_POW_EXPONENT = 30
 """``pow(a, b)`` takes ``b`` in 0 .. this; at run time ``b`` is clamped to that range."""
+POW_LIMIT = 2 ** 62
+"""``pow`` results are cut to ``-POW_LIMIT .. POW_LIMIT``, so nested powers cannot grow without bound."""
+
+
+def bounded_pow(a: int, b: int) -> int:
+    """``a ** b`` with ``b`` clamped to 0 .. :data:`MAX_POW_EXPONENT` and the result to ±:data:`POW_LIMIT`."""
+    b = min(max(b, 0), MAX_POW_EXPONENT)
+    if abs(a) > 1 and b * (abs(a).bit_length() - 1) > POW_LIMIT.bit_length():
+        return POW_LIMIT if a > 0 or b % 2 == 0 else -POW_LIMIT
+    return max(-POW_LIMIT, min(POW_LIMIT, a ** b))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -254,7 +265,8 @@ def _functions() -> dict[str, Function]:
         ),
         "pow": (
             Overload((Param("a", (I_,)), Param("b", (I_,))), INT, "pow",
-                     f"`a` to the power `b`, for `b` in 0..{MAX_POW_EXPONENT} (clamped to that range).",
+                     f"`a` to the power `b`, for `b` in 0..{MAX_POW_EXPONENT} (clamped to that range); results "
+                     "beyond ±2^62 are cut to ±2^62.",
                      static=True),
         ),
         "kept": (

@@ -21,7 +21,8 @@ from .ast import (
     iter_child_nodes, to_source, walk,
 )
 from .builtins import (
-    BINDER_VARIABLE, CONSTANTS, FIELDS, FUNCTIONS, MAX_POW_EXPONENT, PREVIOUS_VARIABLE, Overload, field_names,
+    BINDER_VARIABLE, CONSTANTS, FIELDS, FUNCTIONS, MAX_POW_EXPONENT, PREVIOUS_VARIABLE, Overload, bounded_pow,
+    field_names,
 )
 from .env import DesignEnv
 from .parser import ExprSyntaxError, parse
@@ -553,7 +554,7 @@ class _Checker(NodeVisitor):
         if impl == "abs":
             return abs(args[0])
         if impl == "pow":
-            return args[0] ** min(max(args[1], 0), MAX_POW_EXPONENT)
+            return bounded_pow(args[0], args[1])
         if impl == "at":
             return env.at(args[0], args[1], args[2])
         if impl == "min_int":

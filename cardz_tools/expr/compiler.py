@@ -37,7 +37,7 @@ from typing import Any
 
 from ..cards import COLOR_OF, FACE_UP_OF, NO_CARD, RANK_OF, SUIT_OF, Suit
 from .ast import Binary, BoolLit, Call, Conditional, Field, Index, IntLit, Name, Node, NodeVisitor, Unary, walk
-from .builtins import MAX_POW_EXPONENT, PREVIOUS_VARIABLE
+from .builtins import PREVIOUS_VARIABLE, bounded_pow
 from .checker import NOT_CONST, Checked, NodeInfo
 from .env import DesignEnv
 from .sites import Site
@@ -119,10 +119,6 @@ def _top_cards(pile: Sequence[int], n: int) -> Sequence[int]:
     return pile[max(len(pile) - n, 0):] if n > 0 else ()
 
 
-def _pow(a: int, b: int) -> int:
-    return a ** min(max(b, 0), MAX_POW_EXPONENT)
-
-
 def _covered(P: Sequence[Sequence[int]], later: tuple[int, ...]) -> bool:
     for depot in later:
         if P[depot]:
@@ -177,7 +173,7 @@ _HELPERS: dict[str, Any] = {
     "_div": _div,
     "_mod": _mod, "_member": _member, "_card_at": _card_at, "_descending": _descending,
     "_ascending": _ascending, "_same_suit": _same_suit, "_alternating": _alternating, "_declared": _declared,
-    "_top_cards": _top_cards, "_pow": _pow, "_covered": _covered,
+    "_top_cards": _top_cards, "_pow": bounded_pow, "_covered": _covered,
 }
 _LITERAL_KINDS = frozenset({Kind.INT, Kind.BOOL, Kind.RANK, Kind.SUIT, Kind.COLOR, Kind.DEPOT})
 
