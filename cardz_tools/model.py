@@ -158,7 +158,7 @@ class Effect:
 
     Which fields a kind reads is :data:`EFFECT_KEYS`. ``count`` is the effect's
     ``count`` as an expression (``"all"`` included); for ``redeal`` it is an
-    expression of the redeal count site, which may call ``kept(d)``.
+    expression of the redeal-count site, which may call ``kept(d)``.
     """
 
     kind: str

@@ -47,7 +47,7 @@ class Site(enum.Enum):
     MATCH = "match"
     WHERE = "where"
     KEEP = "keep"
-    REDEAL = "redeal count"
+    REDEAL = "redeal-count"
     WIN = "win"
     LOSS = "loss"
     SCORING = "scoring"
