@@ -381,3 +381,16 @@ def preview(
     except OSError as exc:
         raise fail(f"{output}: {exc.strerror or exc}") from None
     typer.echo(f"wrote {output}")
+
+
+# ---------------------------------------------------------------- lsp (issue #11)
+
+
+@app.command("lsp")
+def lsp() -> None:
+    """Run the language server over stdio, for editors (see docs/editors.md)."""
+    try:
+        from .lsp.server import run as run_language_server
+    except ImportError:
+        raise fail("the language server needs pygls: pip install 'cardz-tools[lsp]'") from None
+    run_language_server()

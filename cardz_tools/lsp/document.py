@@ -10,6 +10,7 @@ does not parse, the server keeps the last context that did.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -20,9 +21,11 @@ from ..lint import lint_file, lint_text
 from ..model import Design, DepotSpec, ModelError, build_design
 from ..source import SourceFile, load_source
 from ..variants import EXTENDS, Origin, VariantError, flatten_file
-from .positions import Range, TextIndex
+from .positions import Encoding, Range, TextIndex
 
-__all__ = ["EditorDiagnostic", "Related", "DesignContext", "Target", "lint_document", "design_context", "target_range"]
+__all__ = [
+    "EditorDiagnostic", "Related", "DesignContext", "Target", "Snapshot", "lint_document", "design_context", "target_range",
+]
 
 UNTITLED = "untitled.cardz"
 
@@ -67,14 +70,14 @@ def _config(path: Path | None) -> LintConfig:
         return LintConfig()  # the editor still gets diagnostics; `cardz lint` reports the bad config
 
 
-def lint_document(text: str, path: Path | None) -> list[EditorDiagnostic]:
+def lint_document(text: str, path: Path | None, encoding: Encoding = Encoding.UTF16) -> list[EditorDiagnostic]:
     """The diagnostics of ``cardz lint`` for a document's text, in editor coordinates.
 
     ``path`` is where the document lives on disk (None for an unsaved buffer). A
     variant's finding that lies in a design it extends is shown on ``extends``,
     with the place in that file as related information.
     """
-    index = TextIndex(text)
+    index = TextIndex(text, encoding)
     if path is None:
         return [EditorDiagnostic(index.span_range(d.span), d.severity, d.code, _message(d))
                 for d in lint_text(text, UNTITLED, _config(None))]
@@ -86,7 +89,7 @@ def lint_document(text: str, path: Path | None) -> list[EditorDiagnostic]:
                                           _message(diagnostic)))
             continue
         other = report.source_for(diagnostic.file)
-        where = TextIndex(other.text).span_range(diagnostic.span)
+        where = TextIndex(other.text, encoding).span_range(diagnostic.span)
         found.append(EditorDiagnostic(
             index.span_range(report.source.span("/" + EXTENDS)),
             diagnostic.severity,
@@ -167,10 +170,34 @@ def design_context(text: str, path: Path | None) -> DesignContext | None:
     return dataclasses.replace(context, sites=sites)
 
 
-def target_range(target: Target, text: str) -> tuple[Path | None, Range]:
+def target_range(target: Target, text: str, encoding: Encoding = Encoding.UTF16) -> tuple[Path | None, Range]:
     """The file (None: this document) and range of a target's value."""
     if target.file is None:
         source = SourceFile.from_text(text, UNTITLED)
     else:
         source = load_source(target.file)
-    return target.file, TextIndex(source.text).span_range(source.span(target.pointer))
+    return target.file, TextIndex(source.text, encoding).span_range(source.span(target.pointer))
+
+
+@dataclasses.dataclass(frozen=True)
+class Snapshot:
+    """A document's text at one moment, with the design context the features use.
+
+    ``context`` may come from an earlier text that could be modelled (the server
+    keeps the last one while the designer is typing).
+    """
+
+    text: str
+    context: DesignContext | None = None
+    path: Path | None = None
+    encoding: Encoding = Encoding.UTF16
+
+    @functools.cached_property
+    def index(self) -> TextIndex:
+        """Offsets <-> LSP positions in :attr:`text`."""
+        return TextIndex(self.text, self.encoding)
+
+    @classmethod
+    def of(cls, text: str, path: Path | None = None, encoding: Encoding = Encoding.UTF16) -> Snapshot:
+        """A snapshot with the context of this very text."""
+        return cls(text, design_context(text, path), path, encoding)
