@@ -207,6 +207,9 @@ class _Checks:
         dealt = 0
         exact = True
         for rule in design.deal_rules:
+            if rule.kind == "remove":
+                touched.update(self._resolve(rule.to))  # removed cards go there
+                continue
             per_depot, known = self._dealt_per_depot(rule)
             targets = self._resolve(rule.to)
             if per_depot or not known:
@@ -218,8 +221,8 @@ class _Checks:
             touched.add(stocks[0])
         for spec in design.specs:
             own = [d.index for d in self.members[id(spec)]]
-            if not spec.accept.never:
-                touched.update(own)
+            if not spec.accept.never or spec.actions:
+                touched.update(own)  # a depot with actions is a button even if it never holds a card
             if spec.draw is not None:
                 touched.update(own)
                 touched.update(self._resolve(spec.draw.to))

@@ -24,6 +24,7 @@ from typing import Any, TypeAlias
 
 from . import diagnostics
 from .diagnostics import Diagnostic, Span
+from .source import escape_token
 
 MAX_DEPTH = 200
 """Deepest nesting of arrays and objects a file may have (CZ107 beyond it)."""
@@ -270,14 +271,9 @@ def from_python(value: Any) -> Node:
 # ---------------------------------------------------------------- pointers
 
 
-def escape_pointer_token(key: str) -> str:
-    """Escape one reference token of a JSON pointer (RFC 6901)."""
-    return key.replace("~", "~0").replace("/", "~1")
-
-
 def child_pointer(pointer: str, key: str | int) -> str:
     """The pointer of a member or item below ``pointer``."""
-    return f"{pointer}/{escape_pointer_token(str(key))}"
+    return f"{pointer}/{escape_token(str(key))}"
 
 
 def walk(node: Node, pointer: str = "") -> Iterator[tuple[str, Node]]:

@@ -25,6 +25,7 @@ from .diagnostics import RULES, Diagnostic, Rule, Severity
 from .expr import check_design
 from .model import Design, ModelError, build_design
 from .schema import SchemaChecker, check_source
+from .todos import find_todos
 from .source import SourceFile, load_source, parent_pointer
 from .variants import EXTENDS, Provenance, VariantError, flatten_file
 
@@ -181,6 +182,7 @@ def lint_source(source: SourceFile, *, checker: SchemaChecker | None = None) -> 
             if design is not None:
                 found.extend(run_checks(design, source))
                 found.extend(_expression_diagnostics(design, source))
+        found.extend(_todo_diagnostics(source))
     return sorted(found, key=Diagnostic.sort_key)
 
 
@@ -235,6 +237,30 @@ def _model(source: SourceFile, found: list[Diagnostic]) -> Design | None:
     except ModelError as exc:
         found.append(dx.make("CZ299", str(exc), source.filename, span=source.head_span(exc.pointer), pointer=exc.pointer))
         return None
+
+
+def _todo_diagnostics(source: SourceFile) -> list[Diagnostic]:
+    """A CZ601 warning under every ``TODO:`` marker a template or ``from-rules`` left."""
+    found = []
+    for pointer, message in find_todos(source.data):
+        text = _value_at(source.data, pointer)
+        start = text.find(message) if isinstance(text, str) else -1
+        span = source.string_span(pointer, start, start + len(message)) if start >= 0 else source.span(pointer)
+        found.append(dx.make("CZ601", message, source.filename, span=span, pointer=pointer, hint="make the decision, then delete the marker"))
+    return found
+
+
+def _value_at(data: object, pointer: str) -> object:
+    """The value a JSON pointer names in parsed data (None when it names nothing)."""
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(data, dict):
+            data = data.get(token)
+        elif isinstance(data, list) and token.isdigit() and int(token) < len(data):
+            data = data[int(token)]
+        else:
+            return None
+    return data
 
 
 def _expression_diagnostics(design: Design, source: SourceFile) -> list[Diagnostic]:

@@ -105,7 +105,7 @@ def play_random(game: Game, index: int, base_seed: int, aggregate: Aggregate, ma
         aggregate.branching_total += count
         if count > 1:
             aggregate.choice_positions += 1
-        move = legal[rng.below(count) if count > 1 else 0]
+        move = legal[rng.below(count)]
         if moves >= max_moves - 64:
             history.append(str(move))
         state.apply(move)
