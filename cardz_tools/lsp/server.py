@@ -18,6 +18,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
 from ..diagnostics import Severity
+from ..lint import SUFFIX
 from .completion import ItemKind, complete
 from .definition import definition
 from .document import DesignContext, EditorDiagnostic, Snapshot, design_context, lint_document
@@ -81,6 +82,15 @@ class CardzLanguageServer(LanguageServer):
         path = to_fs_path(uri)
         return Path(path) if path else None
 
+    def is_design(self, uri: str) -> bool:
+        """Whether the server speaks about this document: a ``.cardz`` file or an unsaved buffer.
+
+        Editors often hand every JSON file to the server (``.cardz`` is associated
+        with JSON); other JSON files are left alone.
+        """
+        path = self.document_path(uri)
+        return path is None or path.suffix == SUFFIX
+
     def snapshot(self, uri: str) -> Snapshot:
         """The document's current text with the freshest design context there is."""
         text = self.workspace.get_text_document(uri).source
@@ -95,6 +105,8 @@ class CardzLanguageServer(LanguageServer):
 
     def publish(self, uri: str) -> None:
         """Lint the document's current text and publish the diagnostics."""
+        if not self.is_design(uri):
+            return
         document = self.workspace.get_text_document(uri)
         path = self.document_path(uri)
         found = lint_document(document.source, path, self.encoding)
@@ -171,6 +183,8 @@ def build_server() -> CardzLanguageServer:
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def on_hover(ls: CardzLanguageServer, params: types.HoverParams) -> types.Hover | None:
+        if not ls.is_design(params.text_document.uri):
+            return None
         position = Position(params.position.line, params.position.character)
         found = hover(ls.snapshot(params.text_document.uri), position)
         if found is None:
@@ -180,6 +194,8 @@ def build_server() -> CardzLanguageServer:
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[".", '"']))
     def on_completion(ls: CardzLanguageServer, params: types.CompletionParams) -> types.CompletionList:
+        if not ls.is_design(params.text_document.uri):
+            return types.CompletionList(is_incomplete=False, items=[])
         position = Position(params.position.line, params.position.character)
         items = [
             types.CompletionItem(
@@ -198,6 +214,8 @@ def build_server() -> CardzLanguageServer:
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def on_definition(ls: CardzLanguageServer, params: types.DefinitionParams) -> list[types.Location]:
         uri = params.text_document.uri
+        if not ls.is_design(uri):
+            return []
         position = Position(params.position.line, params.position.character)
         return [
             types.Location(uri=uri if file is None else _uri(file), range=_range(found))
