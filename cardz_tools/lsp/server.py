@@ -109,8 +109,13 @@ class CardzLanguageServer(LanguageServer):
             return
         document = self.workspace.get_text_document(uri)
         path = self.document_path(uri)
-        found = lint_document(document.source, path, self.encoding)
-        self.snapshot(uri)  # keep the design context in step with the text
+        try:
+            found = lint_document(document.source, path, self.encoding)
+            self.snapshot(uri)  # keep the design context in step with the text
+        except Exception as exc:  # noqa: BLE001 - a broken installation must not kill the server
+            self.window_log_message(types.LogMessageParams(
+                type=types.MessageType.Error, message=f"cardz: cannot lint {uri}: {type(exc).__name__}: {exc}"))
+            return
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=[_diagnostic(d) for d in found], version=document.version)
         )
@@ -170,7 +175,8 @@ def build_server() -> CardzLanguageServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     async def did_save(ls: CardzLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
-        ls.schedule(params.text_document.uri, delay=0)  # a design this one extends may have changed
+        for uri in list(ls.workspace.text_documents):  # open variants of the saved design change with it
+            ls.schedule(uri, delay=0)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: CardzLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
