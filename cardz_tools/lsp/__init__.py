@@ -2,6 +2,6 @@
 
 :mod:`.server` only wires pygls to the features; the features themselves are
 pure functions over text and offsets (:mod:`.positions`, :mod:`.locate`,
-:mod:`.schemadoc`, :mod:`.document`, :mod:`.hover`, :mod:`.completion`,
-:mod:`.definition`), so tests call them without a server.
+:mod:`.schemadoc`, :mod:`.document`, :mod:`.expressions`, :mod:`.hover`,
+:mod:`.completion`, :mod:`.definition`), so tests call them without a server.
 """

@@ -95,12 +95,12 @@ def lint_document(text: str, path: Path | None, encoding: Encoding = Encoding.UT
             diagnostic.severity,
             diagnostic.code,
             f"in {diagnostic.file}:{diagnostic.line}:{diagnostic.column}: {_message(diagnostic)}",
-            (Related(_on_disk(path, diagnostic.file), where, diagnostic.message),),
+            (Related(_on_disk(diagnostic.file), where, diagnostic.message),),
         ))
     return found
 
 
-def _on_disk(path: Path, file: str) -> Path:
+def _on_disk(file: str) -> Path:
     """The path of a file a report names (relative to the working directory, or absolute)."""
     named = Path(file)
     return named if named.is_absolute() else (Path.cwd() / named).resolve()
