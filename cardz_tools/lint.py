@@ -25,7 +25,7 @@ from .diagnostics import RULES, Diagnostic, Rule, Severity
 from .expr import check_design
 from .model import Design, ModelError, build_design
 from .schema import SchemaChecker, check_source
-from .todos import find_todos
+from .todos import TODO_MARKER, find_todos
 from .source import SourceFile, load_source, parent_pointer
 from .variants import EXTENDS, Provenance, VariantError, flatten_file
 
@@ -241,7 +241,9 @@ def _model(source: SourceFile, found: list[Diagnostic]) -> Design | None:
 
 def _todo_diagnostics(source: SourceFile) -> list[Diagnostic]:
     """A CZ601 warning under every ``TODO:`` marker a template or ``from-rules`` left."""
-    found = []
+    found: list[Diagnostic] = []
+    if TODO_MARKER not in source.text:  # the common case: no need to walk every string
+        return found
     for pointer, message in find_todos(source.data):
         text = _value_at(source.data, pointer)
         start = text.find(message) if isinstance(text, str) else -1
