@@ -421,3 +421,16 @@ def publish_command(
     if result.warnings is not None and result.warnings.diagnostics:
         typer.echo(render(result.warnings, "text", options), nl=False, err=True)
     typer.echo(f"published {len(result.games)} game{'s' if len(result.games) != 1 else ''} to {out}")
+
+
+# ---------------------------------------------------------------- lsp (issue #11)
+
+
+@app.command("lsp")
+def lsp() -> None:
+    """Run the language server over stdio, for editors (see docs/editors.md)."""
+    try:
+        from .lsp.server import run as run_language_server
+    except ImportError:
+        raise fail("the language server needs pygls: pip install 'cardz-tools[lsp]'") from None
+    run_language_server()
