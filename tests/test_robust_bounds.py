@@ -214,3 +214,28 @@ def test_deck_and_depot_counts_are_bounded(change: Callable[[dict[str, Any]], No
     found, cost = lint_measured(json.dumps(design))
     assert any(d.severity.value == "error" for d in found)
     assert cost["seconds"] < 2 * SECOND
+
+
+# ---------------------------------------------------------------- deck order files
+
+
+def test_a_deck_order_longer_than_any_deck_is_refused_at_once() -> None:
+    from cardz_tools.cards import MAX_DECK_CARDS, CardSyntaxError, parse_deck
+
+    assert len(parse_deck("AS " * MAX_DECK_CARDS)) == MAX_DECK_CARDS
+    began = time.perf_counter()
+    with pytest.raises(CardSyntaxError, match=str(MAX_DECK_CARDS)):
+        parse_deck("AS " * 1_000_000)
+    assert time.perf_counter() - began < SECOND
+
+
+def test_a_wrong_deck_names_a_bounded_number_of_cards() -> None:
+    from cardz_tools.cards import parse_deck
+    from cardz_tools.engine.deal import LISTED_CARDS, DeckError, deck_for
+
+    design = seed()
+    design["decks"] = 8
+    with pytest.raises(DeckError) as caught:
+        deck_for(build_design(design), deck=parse_deck("AS " * 400))
+    message = str(caught.value)
+    assert "more" in message and len(message) < 20 * LISTED_CARDS * 2

@@ -37,11 +37,20 @@ def deck_for(design: Design, seed: int | None = None, deck: Sequence[Card] | Non
     if missing or extra:
         parts = [f"the deck must hold the {len(expected)} cards of the design, each once; it holds {len(given)}"]
         if missing:
-            parts.append("missing: " + " ".join(card_str(c) for c in sorted(missing.elements())))
+            parts.append("missing: " + _listed(sorted(missing.elements())))
         if extra:
-            parts.append("extra: " + " ".join(card_str(c) for c in sorted(extra.elements())))
+            parts.append("extra: " + _listed(sorted(extra.elements())))
         raise DeckError("; ".join(parts))
     return given
+
+
+LISTED_CARDS = 60
+"""A message names at most this many cards, then says how many more there are."""
+
+
+def _listed(cards: Sequence[Card]) -> str:
+    shown = " ".join(card_str(c) for c in cards[:LISTED_CARDS])
+    return shown + (f" ... and {len(cards) - LISTED_CARDS} more" if len(cards) > LISTED_CARDS else "")
 
 
 def _clamp(count: object, most: int) -> int:
