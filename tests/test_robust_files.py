@@ -240,3 +240,77 @@ def test_fmt_on_a_file_replaced_between_listing_and_reading(tmp_path: Path, monk
     code, _, err = run_fmt(design)
     assert code == 2 and "does not parse" in err
     assert design.read_text(encoding="utf-8") == UGLY[: len(UGLY) // 2]  # left as it was found
+
+
+# ---------------------------------------------------------------- publish
+
+FAST_PLAY = None
+
+
+def publish_options() -> Any:
+    from cardz_tools.analysis.check import CheckOptions
+
+    return CheckOptions(playouts=3, deals=1, budget=50, max_moves=50, deal_seconds=1.0)
+
+
+def test_publish_refuses_calmly_a_design_deleted_after_it_was_linted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardz_tools.publish import build
+
+    designs = tmp_path / "designs"
+    designs.mkdir()
+    doomed = designs / "game.cardz"
+    doomed.write_text(SEED_TEXT, encoding="utf-8")
+    real_lint = build.lint_paths
+
+    def lint_then_delete(*args: Any, **kwargs: Any) -> Any:
+        result = real_lint(*args, **kwargs)
+        doomed.unlink()
+        return result
+
+    monkeypatch.setattr(build, "lint_paths", lint_then_delete)
+    result = build.publish([designs], tmp_path / "site", options=publish_options())
+    assert result.refused is not None and "CZ100" in {d.code for d in result.refused.diagnostics}
+    assert not (tmp_path / "site").exists()
+
+
+def test_publish_reports_a_folder_it_cannot_write_and_keeps_the_old_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardz_tools.publish import PublishError, build
+
+    designs = tmp_path / "designs"
+    designs.mkdir()
+    (designs / "game.cardz").write_text(SEED_TEXT, encoding="utf-8")
+    site = tmp_path / "site"
+    build.publish([designs], site, options=publish_options())
+    before = sorted(p.name for p in site.iterdir())
+
+    def refuse(*args: Any) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(build.output, "write_files", refuse)
+    with pytest.raises(PublishError, match="Permission denied"):
+        build.publish([designs], site, options=publish_options())
+    assert sorted(p.name for p in site.iterdir()) == before
+
+
+def test_publish_refuses_a_file_in_place_of_its_folder(tmp_path: Path) -> None:
+    from cardz_tools.publish import PublishError, build
+
+    designs = tmp_path / "designs"
+    designs.mkdir()
+    (designs / "game.cardz").write_text(SEED_TEXT, encoding="utf-8")
+    site = tmp_path / "site"
+    site.write_text("not a folder", encoding="utf-8")
+    with pytest.raises(PublishError):
+        build.publish([designs], site, options=publish_options())
+    assert site.read_text(encoding="utf-8") == "not a folder"
+
+
+def test_publish_takes_a_design_whose_file_name_is_not_utf8(tmp_path: Path) -> None:
+    from cardz_tools.publish import build
+
+    designs = tmp_path / "designs"
+    designs.mkdir()
+    with open(os.path.join(os.fsencode(designs), NON_UTF8_NAME), "w", encoding="utf-8") as handle:
+        handle.write(SEED_TEXT)
+    result = build.publish([designs], tmp_path / "site", options=publish_options())
+    assert result.refused is None and [g.slug for g in result.games] == ["monte-carlo"]

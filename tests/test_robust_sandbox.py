@@ -219,3 +219,23 @@ def test_extends_into_a_symbolic_link_loop_is_a_diagnostic(tmp_path: Path) -> No
     (games / "a.cardz").symlink_to(games / "b.cardz")
     (games / "b.cardz").symlink_to(games / "a.cardz")
     assert refusal(write(games, "v.cardz", {"extends": "a.cardz"})) == "CZ650"
+
+
+def test_published_pages_escape_every_text_of_the_design(tmp_path: Path) -> None:
+    from cardz_tools.analysis.check import CheckOptions
+    from cardz_tools.publish import publish
+
+    design = monte_carlo()
+    design["name"] = "Hostile " + PAYLOAD
+    design["aliases"] = [PAYLOAD]
+    design["description"] = f"**Goal:** {PAYLOAD}\n\n- {PAYLOAD}"
+    design["depots"][0]["acceptRule"]["reason"] = PAYLOAD
+    folder = tmp_path / "designs"
+    folder.mkdir()
+    (folder / "hostile.cardz").write_text(json.dumps(design), encoding="utf-8")
+    result = publish([folder], tmp_path / "site", options=CheckOptions(playouts=3, deals=1, budget=50, max_moves=50))
+    assert result.refused is None, result.refused.diagnostics
+    assert PAYLOAD[:20] not in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    for page in (tmp_path / "site").glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert "<script>alert" not in text and "<img src=x" not in text, page.name
