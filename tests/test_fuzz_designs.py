@@ -127,3 +127,26 @@ def test_the_cli_exits_0_1_or_2_without_a_traceback(arguments: list[str], tmp_pa
         assert result.exit_code in (0, 1, 2), (command, result.exit_code, output[-2000:], result.exception)
         assert "Traceback" not in output, output[-2000:]
         assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+
+
+# ---------------------------------------------------------------- the editor's language server
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(designs, st.lists(st.tuples(st.integers(0, 120), st.integers(0, 300)), min_size=1, max_size=6))
+def test_the_language_server_answers_anything_anywhere(text: str, places: list[tuple[int, int]]) -> None:
+    from cardz_tools.lsp.completion import complete
+    from cardz_tools.lsp.definition import definition
+    from cardz_tools.lsp.document import Snapshot, lint_document
+    from cardz_tools.lsp.hover import hover
+    from cardz_tools.lsp.positions import Position
+
+    began = time.monotonic()
+    lint_document(text, None)
+    snapshot = Snapshot.of(text)
+    for line, character in places:
+        position = Position(line, character)
+        complete(snapshot, position)
+        hover(snapshot, position)
+        definition(snapshot, position)
+    assert time.monotonic() - began < CEILING_S
