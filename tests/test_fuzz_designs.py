@@ -9,6 +9,7 @@ The nightly run with many more inputs is ``python bench/fuzz.py``.
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import time
@@ -150,3 +151,36 @@ def test_the_language_server_answers_anything_anywhere(text: str, places: list[t
         hover(snapshot, position)
         definition(snapshot, position)
     assert time.monotonic() - began < CEILING_S
+
+
+# ---------------------------------------------------------------- the board: deal, preview, watch
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(designs)
+def test_deal_preview_and_watch_show_any_design(text: str) -> None:
+    import tempfile
+
+    from cardz_tools.engine.play import LoadError, deal_text
+    from cardz_tools.preview.html import preview_page
+    from cardz_tools.preview.watch import Watcher, frame_renderable
+
+    class NoSimulation:
+        def start(self, design_json: str, done: object) -> None: ...
+        def cancel(self) -> None: ...
+        def close(self) -> None: ...
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "design.cardz"
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        began = time.monotonic()
+        try:
+            deal_text(path, 1, None)
+        except LoadError:
+            pass
+        assert "<html" in preview_page(path, playouts=2).lower()
+        frame = Watcher(path, simulator=NoSimulation()).refresh()
+        from rich.console import Console
+
+        Console(file=io.StringIO(), width=120).print(frame_renderable(frame))
+        assert time.monotonic() - began < CEILING_S
