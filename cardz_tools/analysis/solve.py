@@ -68,13 +68,23 @@ class _Progress:
         return (progress, self._score_sign * state.score())
 
 
+KEPT_CHILDREN = 64
+"""A position with more legal moves than this keeps only the moves on the search stack, not the
+positions they lead to (replayed when visited): a hostile design with thousands of moves per
+position cannot fill the memory with copies of its board."""
+
+MAX_LINE = 10_000
+"""The deepest line the solver follows; a deal whose search was cut there is "unknown", never "lost"."""
+
+
 def solve_state(
     root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None = None, max_positions: int = MAX_POSITIONS
 ) -> tuple[str, list[Any], int]:
     """Search from ``root``: ("won", winning moves, nodes) / ("lost", [], nodes) / ("unknown", [], nodes).
 
     The search stops with "unknown" after ``min(budget, max_positions)`` positions or
-    at ``deadline`` (a :func:`time.monotonic` time), whichever comes first.
+    at ``deadline`` (a :func:`time.monotonic` time), whichever comes first; lines
+    deeper than :data:`MAX_LINE` are not followed (then it is never "lost").
     """
     budget = min(budget, max_positions)
     progress = _Progress(root.game)
@@ -82,27 +92,34 @@ def solve_state(
         return ("won" if root.outcome().won else "lost"), [], 1
 
     def children(state: Any) -> list[tuple[Any, Any]]:
-        out = []
-        for move in state.legal_moves():
+        """(move, child) best first; past :data:`KEPT_CHILDREN` moves the child is None (replayed when visited)."""
+        moves = state.legal_moves()
+        keep = len(moves) <= KEPT_CHILDREN
+        scored = []
+        for number, move in enumerate(moves):
             child = state.clone()
             child.apply(move)
-            out.append((move, child))
-        out.sort(key=lambda pair: progress(pair[1]), reverse=True)
-        return out
+            scored.append((progress(child), number, move, child if keep else None))
+        scored.sort(key=lambda entry: (entry[0], -entry[1]), reverse=True)
+        return [(move, child) for _, _, move, child in scored]
 
     seen = {root.key()}
     nodes = 1
-    stack: list[tuple[list[tuple[Any, Any]], int]] = [(children(root), 0)]
+    cut = False  # a line was cut at MAX_LINE: "lost" can no longer be proven
+    stack: list[tuple[Any, list[tuple[Any, Any]], int]] = [(root, children(root), 0)]
     path: list[Any] = []
     while stack:
-        options, position = stack[-1]
+        parent, options, position = stack[-1]
         if position >= len(options):
             stack.pop()
             if path:
                 path.pop()
             continue
-        stack[-1] = (options, position + 1)
+        stack[-1] = (parent, options, position + 1)
         move, child = options[position]
+        if child is None:
+            child = parent.clone()
+            child.apply(move)
         key = child.key()
         if key in seen:
             continue
@@ -115,9 +132,12 @@ def solve_state(
             if child.outcome().won:
                 return "won", [*path, move], nodes
             continue
-        stack.append((children(child), 0))
+        if len(stack) >= MAX_LINE:
+            cut = True
+            continue
+        stack.append((child, children(child), 0))
         path.append(move)
-    return "lost", [], nodes
+    return ("unknown" if cut else "lost"), [], nodes
 
 
 def _solve_task(game: Any, start: int, stop: int, seed: int, options: Mapping[str, Any]) -> list[Verdict]:
