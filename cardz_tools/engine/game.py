@@ -17,6 +17,7 @@ from ..cards import RANK_OF, SUIT_OF, SUITS, Card, Suit
 from ..model import Design, EjectKind
 from .deal import DealPlan, deck_for
 from .effects import CompiledEffect, compile_effects
+from .lister import build_drag_lister
 from .moves import Drag, Tap
 from .rules import Compiled, RuleError, Site, compile_rule, is_local, residual, static_filter
 from .state import State
@@ -177,6 +178,8 @@ class Game:
 
         filters = [static_filter(when) if when is not None else None for when in self.accept_when]
         self._drags: dict[tuple[int, int, int, int], Drag] = {}
+        self.drag_indexes: dict[int, tuple[int, int, int, int]] = {}
+        """``id(move)`` of every interned drag -> (source, target, count, named suit or -1)."""
         plan: list[DragSource] = []
         for source in range(n):
             if self.eject_kind[source] is EjectKind.LOCKED:
@@ -204,6 +207,8 @@ class Game:
                     )
                 )
         self.drag_plan: tuple[DragSource, ...] = tuple(plan)
+        self.drag_lister, self.drag_lister_source = build_drag_lister(self, design)
+        """``drag_lister(P, S)``: every legal drag in order, generated from ``drag_plan`` (see lister.py)."""
         self.local_drags = all(w is None or is_local(w) for w in (*self.accept_when, *self.eject_when))
         """Whether a source's drags depend only on its own pile and its targets' (then they are cached)."""
         affects: list[set[int]] = [set() for _ in range(n)]
@@ -260,6 +265,13 @@ class Game:
                 actions.append(compiled)
                 taps.append(compiled)
         self.triggers: tuple[CompiledTrigger, ...] = tuple(triggers)
+        by_depot: list[list[CompiledTrigger]] = [[] for _ in range(n)]
+        for trigger in triggers:
+            by_depot[trigger.depot].append(trigger)
+        self.triggers_of: tuple[tuple[CompiledTrigger, ...], ...] = tuple(tuple(t) for t in by_depot)
+        """Per depot, its triggers in file order."""
+        self.always_checked: tuple[int, ...] = tuple(sorted({t.depot for t in triggers if not t.local}))
+        """Depots with a trigger that is not local: checked in every settle pass."""
         self.actions: tuple[CompiledAction, ...] = tuple(actions)
         self.draws: tuple[CompiledDraw, ...] = tuple(draws)
         self.taps: tuple[CompiledDraw | CompiledAction, ...] = tuple(taps)
@@ -312,6 +324,7 @@ class Game:
         move = self._drags.get(key)
         if move is None:
             move = self._drags[key] = Drag(self.names[source], count, self.names[target], declare)
+            self.drag_indexes[id(move)] = (source, target, count, -1 if declare is None else int(declare))
         return move
 
     def declarations(self, source: int, count: int, target: int) -> tuple[Drag, ...]:
