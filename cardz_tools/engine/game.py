@@ -18,6 +18,7 @@ from ..model import Design, EjectKind
 from .deal import DealPlan, deck_for
 from .effects import CompiledEffect, compile_effects
 from .lister import build_drag_lister
+from .triggers import build_trigger_scan
 from .moves import Drag, Tap
 from .rules import Compiled, RuleError, Site, compile_rule, is_local, residual, static_filter
 from .state import State
@@ -272,6 +273,8 @@ class Game:
         """Per depot, its triggers in file order."""
         self.always_checked: tuple[int, ...] = tuple(sorted({t.depot for t in triggers if not t.local}))
         """Depots with a trigger that is not local: checked in every settle pass."""
+        self.trigger_scan, self.trigger_scan_source = build_trigger_scan(self, design)
+        """Finds the next due depot whose trigger holds (see triggers.py)."""
         self.actions: tuple[CompiledAction, ...] = tuple(actions)
         self.draws: tuple[CompiledDraw, ...] = tuple(draws)
         self.taps: tuple[CompiledDraw | CompiledAction, ...] = tuple(taps)

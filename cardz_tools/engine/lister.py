@@ -31,6 +31,7 @@ DragLister = Callable[[Sequence[tuple[int, ...]], Any], list[Move]]
 
 _ACCEPT_NAMES = {"card": "_card", "cards": "_cards", "source": "_source", "depot": "_depot"}
 _EJECT_NAMES = {"card": "_card", "cards": "_cards", "depot": "_source"}
+_SOURCE_SIDE = frozenset({"card", "cards", "source"})
 
 
 class _Run(NamedTuple):
@@ -57,28 +58,30 @@ class _Writer:
         kind = self.game.eject_kind[source]
         rule = self.game.eject_rules[source]
         if kind is EjectKind.WHEN and rule.when is not None:
-            return kind, inline_rule(self.code, rule.when, Site.EJECT, self.design, _EJECT_NAMES, "_ps")
+            return kind, inline_rule(self.code, rule.when, Site.EJECT, self.design, _EJECT_NAMES, "_ps")[0]
         return (EjectKind.FACE_UP if kind is EjectKind.WHEN else kind), ""
 
-    def residual(self, target: int) -> str:
-        """The accept rule's ``when`` without its static part, inline."""
-        if target not in self.residuals:
-            when = self.game.accept_rules[target].when
-            self.residuals[target] = (
-                "True"
-                if when is None
-                else inline_rule(self.code, when, Site.ACCEPT, self.design, _ACCEPT_NAMES, "_pd", residual=True)
+    def residual(self, target: int) -> tuple[str, list[tuple[str, str]]]:
+        """The accept rule's ``when`` without its static part, inline, and what to hoist out of
+        the loop over targets (written once per rule text: equal texts give equal code)."""
+        when = self.game.accept_rules[target].when
+        if when is None:
+            return "True", []
+        if when.text not in self.residuals:
+            self.residuals[when.text] = inline_rule(
+                self.code, when, Site.ACCEPT, self.design, _ACCEPT_NAMES, "_pd", residual=True, outer=_SOURCE_SIDE
             )
-        return self.residuals[target]
+        return self.residuals[when.text]
 
-    def accept_block(self, target: int, runs: bool) -> list[str]:
-        """Lines that ``continue`` when ``target`` refuses the cards, else append the move(s)."""
+    def accept_block(self, target: int, runs: bool) -> tuple[list[str], list[tuple[str, str]]]:
+        """Lines that ``continue`` when ``target`` refuses the cards, else append the move(s);
+        and the assignments they need before the loop over targets."""
         rule = self.game.accept_rules[target]
         rank, suit = self.rank, self.suit
         lines: list[str] = []
         if runs and rule.single:
             lines.append("if _count > 1: continue")
-        residual = self.residual(target)
+        residual, hoisted = self.residual(target)
         checks_pile = rule.follow or rule.wild_rank is not None
         if checks_pile or "_pd" in residual:
             lines.append("_pd = P[_depot]")
@@ -97,33 +100,46 @@ class _Writer:
         if residual != "True":
             lines.append(f"if not {residual}: continue")
         wild_declares = self.game.wild_declares[target]
-        plain = "_append(_move if _count == 1 else _run_move(_source, _count, _depot, None))" if runs else "_append(_move)"
+        plain = (
+            "_append(_moves_to[_depot] if _count == 1 else _run_move(_source, _count, _depot, None))"
+            if runs
+            else "_append(_moves_to[_depot])"
+        )
         if wild_declares >= 0:
             declarations = "_declarations(_source, _count, _depot)" if runs else "_declarations(_source, 1, _depot)"
             lines += [f"if {rank}[_card] == {wild_declares}: _extend({declarations})", f"else: {plain}"]
         else:
             lines.append(plain)
-        return lines
+        return lines, hoisted
 
     def run_lines(self, run: _Run) -> list[str]:
         """The loop over one run of sources."""
         kind, eject = run.eject
         runs = kind is not EjectKind.TOP_ONLY
         blocks: dict[tuple[str, ...], int] = {}
+        hoisted: dict[str, str] = {}
         table = []
+        size = len(self.game.names)
         for entry in run.entries:
             targets = []
+            moves_to: list[Move | None] = [None] * size
             for target in entry.targets:
-                block = tuple(self.accept_block(target.depot, runs))
-                spec = blocks.setdefault(block, len(blocks))
-                targets.append((target.depot, target.move, spec))
-            table.append((entry.source, targets))
+                lines, needs = self.accept_block(target.depot, runs)
+                block = tuple(lines)
+                hoisted.update(needs)
+                targets.append((target.depot, blocks.setdefault(block, len(blocks))))
+                moves_to[target.depot] = target.move
+            table.append((entry.source, targets, tuple(moves_to)))
         dispatch = len(blocks) > 1
-        fields = "_depot, _move, _spec" if dispatch else "_depot, _move, _"
-        data = tuple((source, tuple(targets)) for source, targets in table)
+        # One field per target unpacks faster than a tuple; a move is looked up only once accepted.
+        fields = "_depot, _spec" if dispatch else "_depot"
+        data = tuple(
+            (source, tuple(targets if dispatch else (depot for depot, _ in targets)), moves_to)
+            for source, targets, moves_to in table
+        )
         face_up = FACE_UP
-        text_of_blocks = "\n".join(line for block in blocks for line in block) + eject
-        lines = [f"for _source, _targets in {self.code.constant(data)}:", "    _ps = P[_source]"]
+        text_of_blocks = "\n".join(line for block in blocks for line in block) + eject + "\n".join(hoisted.values())
+        lines = [f"for _source, _targets, _moves_to in {self.code.constant(data)}:", "    _ps = P[_source]"]
         if not runs:
             lines += ["    if not _ps: continue", "    _card = _ps[-1]", f"    if not _card & {face_up}: continue"]
             if "_cards" in text_of_blocks:
@@ -142,6 +158,7 @@ class _Writer:
             if eject:
                 lines.append(f"        if not {eject}: continue")
             indent = "        "
+        lines += [f"{indent}{local} = {code}" for local, code in hoisted.items()]
         lines.append(f"{indent}for {fields} in _targets:")
         inner = indent + "    "
         if not dispatch:

@@ -165,14 +165,22 @@ def inline_code(design: Design) -> InlineCode:
 
 
 def inline_rule(
-    code: InlineCode, expr: Expr, site: Site, design: Design, names: dict[str, str], pile: str, residual: bool = False
-) -> str:
-    """A condition of ``design`` as a Python expression over the caller's locals (see
-    :meth:`InlineCode.expression`); with ``residual``, without its static part.
+    code: InlineCode,
+    expr: Expr,
+    site: Site,
+    design: Design,
+    names: dict[str, str],
+    pile: str,
+    residual: bool = False,
+    outer: frozenset[str] = frozenset(),
+) -> tuple[str, list[tuple[str, str]]]:
+    """A condition of ``design`` as a Python expression over the caller's locals, and the
+    assignments to hoist out of the loop in which the ``outer`` site arguments stay the same
+    (see :meth:`InlineCode.hoisting`); with ``residual``, without its static part.
 
     :raises RuleError: when the text does not compile.
     """
     value = constant_of(expr.text)
     if value is not None:
-        return "True" if value else "False"
-    return code.expression(_checked(expr, site, _environment(design)), names, pile, residual)
+        return ("True" if value else "False"), []
+    return code.hoisting(_checked(expr, site, _environment(design)), names, pile, outer, residual)

@@ -395,6 +395,7 @@ class State:
             return
         triggers_of = game.triggers_of
         always = game.always_checked
+        scan = game.trigger_scan
         piles = self.piles
         stats = self.stats
         fired = 0
@@ -407,7 +408,10 @@ class State:
                 due = list(set(due).union(always))
             due.sort()
             visited = 0
-            while visited < len(due):
+            while True:
+                visited = scan(piles, self, due, visited, recheck, touched)
+                if visited >= len(due):
+                    break
                 depot = due[visited]
                 visited += 1
                 for _, when, effects, stat, local in triggers_of[depot]:

@@ -21,7 +21,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .checker import Checked
+from .ast import Call, Name, Node, iter_child_nodes, walk
+from .checker import NOT_CONST, Checked
 from .compiler import _PILE, _SAFE_BUILTINS, _SITE_PARAMS, ExprCompileError, _Emitter, split_static
 from .env import DesignEnv
 
@@ -40,6 +41,7 @@ class InlineCode:
         self._binders: dict[int, str] = {}
         self._functions: list[str] = []
         self._trees: list[Checked] = []
+        self._hoisted: list[str] = []
         """Keeps every checked tree alive: the shared binder table is keyed by node ids."""
 
     def constant(self, value: Any) -> str:
@@ -58,6 +60,19 @@ class InlineCode:
 
         :raises ExprCompileError: when ``checked`` has errors.
         """
+        return self.hoisting(checked, names, pile, frozenset(), residual)[0]
+
+    def hoisting(
+        self, checked: Checked, names: Mapping[str, str], pile: str, outer: frozenset[str], residual: bool = False
+    ) -> tuple[str, list[tuple[str, str]]]:
+        """Like :meth:`expression`, for a test inside a loop where the site arguments in
+        ``outer`` stay the same (``card`` while trying the targets of one source).
+
+        Returns the text and the assignments ``(local, text)`` to run before that loop:
+        the largest parts that read only ``outer`` arguments, the piles and constants,
+        and that are safe to evaluate whether or not the rule reaches them (no guarded
+        ``top``, no quantifier).
+        """
         if not checked.ok or checked.node is None:
             raise ExprCompileError(f"cannot compile {checked.text!r}: it has errors")
         for local in (*names.values(), pile):
@@ -67,9 +82,18 @@ class InlineCode:
         nodes = split_static(checked)[1] if residual else [checked.node]
         if not nodes:
             return "True"
-        emitter = _Emitter(checked, self.env, self._constants)
+        emitter = _HoistingEmitter(checked, self.env, self._constants)
         emitter.binder_names = self._binders
         emitter.functions = self._functions
+        hoisted: list[tuple[str, Node]] = []
+        if outer:
+            for node in nodes:
+                self._find_invariants(checked, node, outer, hoisted)
+        assignments = []
+        for local, node in hoisted:
+            assignments.append((local, emitter.emit(node)))
+            self._hoisted.append(local)
+            emitter.replaced[id(node)] = local
         texts = [emitter.emit(node) for node in nodes]
         text = texts[0] if len(texts) == 1 else "(" + " and ".join(texts) + ")"
         locals_by_param = {_SITE_PARAMS[arg]: local for arg, local in names.items() if arg in _SITE_PARAMS}
@@ -80,7 +104,21 @@ class InlineCode:
                 raise ValueError(f"the rule reads {match.group(1)[1:]!r}, which has no local name")
             return local
 
-        return _PARAM.sub(rename, text).replace(_PILE, pile)
+        def resolve(code: str) -> str:
+            return _PARAM.sub(rename, code).replace(_PILE, pile)
+
+        return resolve(text), [(local, resolve(code)) for local, code in assignments]
+
+    def _find_invariants(self, checked: Checked, node: Node, outer: frozenset[str], found: list[tuple[str, Node]]) -> None:
+        """Collect the largest subtrees of ``node`` worth hoisting (see :meth:`hoisting`)."""
+        info = checked.info[id(node)]
+        if info.const is NOT_CONST and not isinstance(node, Name) and _invariant(checked, node, outer):
+            found.append((f"_h{len(self._hoisted) + len(found) + 1}", node))
+            return
+        if isinstance(node, Call) and info.overload is not None and info.overload.is_binder:
+            return  # its body becomes a function of its own, where the hoisted locals are not seen
+        for child in iter_child_nodes(node):
+            self._find_invariants(checked, child, outer, found)
 
     def function(self, name: str, params: Sequence[str], body: Sequence[str]) -> tuple[Callable[..., Any], str]:
         """Compile ``def name(params):`` with ``body`` (lines written by the caller from its own
@@ -100,3 +138,31 @@ class InlineCode:
         # Generated from checked trees and the caller's own tokens; no design text is in it.
         exec(compile(source, "<cardz engine>", "exec"), namespace)  # noqa: S102
         return namespace["_make"](*(value for _, value in closure)), source
+
+
+class _HoistingEmitter(_Emitter):
+    """The compiler's emitter, writing a local's name for each hoisted subtree."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.replaced: dict[int, str] = {}
+
+    def emit(self, node: Node) -> str:
+        local = self.replaced.get(id(node))
+        return local if local is not None else super().emit(node)
+
+
+def _invariant(checked: Checked, node: Node, outer: frozenset[str]) -> bool:
+    """Whether ``node`` reads only ``outer`` site arguments and is safe to evaluate early."""
+    for sub in walk(node):
+        if id(sub) in checked.guarded:
+            return False
+        info = checked.info.get(id(sub))
+        if info is None:
+            return False
+        if isinstance(sub, Name) and info.const is NOT_CONST:
+            if info.binding == "var" or (info.binding == "site" and sub.name not in outer):
+                return False
+        if isinstance(sub, Call) and info.overload is not None and info.overload.is_binder:
+            return False
+    return True
