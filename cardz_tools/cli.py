@@ -385,3 +385,52 @@ def preview(
     except OSError as exc:
         raise fail(f"{output}: {exc.strerror or exc}") from None
     typer.echo(f"wrote {output}")
+
+
+# ---------------------------------------------------------------- publish (issue 8)
+
+
+@app.command("publish")
+def publish_command(
+    paths: Annotated[list[Path], typer.Argument(help="Design files, or directories to search for *.cardz.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The folder to write (replaced whole; see docs/publishing.md).")],
+    gate: Annotated[Optional[list[str]], typer.Option("--gate", help="Also refuse on findings of these kinds (stuck-at-deal,unwinnable,...).")] = None,
+    playouts: Annotated[Optional[int], typer.Option("--playouts", min=0, max=1_000_000, help="Random playouts per game.")] = None,
+    deals: Annotated[Optional[int], typer.Option("--deals", min=0, max=100_000, help="Deals the solver tries per game.")] = None,
+    budget: Annotated[Optional[int], typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the analysis and of the deal pictured.")] = None,
+) -> None:
+    """Write a folder of game pages: each design flattened and formatted, its page, an index and catalog.json."""
+    import dataclasses as _dc
+
+    from .publish import DEFAULT_OPTIONS, GateError, PublishError, parse_gate, publish
+
+    changes = {k: v for k, v in {"playouts": playouts, "deals": deals, "budget": budget, "seed": seed}.items() if v is not None}
+    try:
+        kinds = parse_gate(gate or [])
+        config = load_config(paths[0])
+        on_design = (lambda name: typer.echo(f"playing {name}…", err=True)) if sys.stderr.isatty() else None
+        result = publish(paths, out, options=_dc.replace(DEFAULT_OPTIONS, **changes), gate=kinds, config=config, on_design=on_design)
+    except (GateError, ConfigError, LintPathError, SchemaUnavailable, PublishError) as exc:
+        raise fail(str(exc)) from None
+    options = ReportOptions(color=sys.stderr.isatty() and "NO_COLOR" not in os.environ)
+    if result.refused is not None:
+        typer.echo(render(result.refused, "text", options), nl=False, err=True)
+        typer.echo(f"cardz: nothing published; {out} is unchanged", err=True)
+        raise typer.Exit(1)
+    if result.warnings is not None and result.warnings.diagnostics:
+        typer.echo(render(result.warnings, "text", options), nl=False, err=True)
+    typer.echo(f"published {len(result.games)} game{'s' if len(result.games) != 1 else ''} to {out}")
+
+
+# ---------------------------------------------------------------- lsp (issue #11)
+
+
+@app.command("lsp")
+def lsp() -> None:
+    """Run the language server over stdio, for editors (see docs/editors.md)."""
+    try:
+        from .lsp.server import run as run_language_server
+    except ImportError:
+        raise fail("the language server needs pygls: pip install 'cardz-tools[lsp]'") from None
+    run_language_server()

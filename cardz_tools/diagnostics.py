@@ -13,7 +13,7 @@ CZ2xx      JSON Schema: shape and values of keys
 CZ3xx      references and semantics across the design
 CZ4xx      rule expressions: syntax, names, types
 CZ5xx      findings from playing the design (``cardz check``)
-CZ6xx      authoring: TODOs left by templates and ``from-rules``
+CZ6xx      authoring: TODOs left by templates and ``from-rules``, variants, publishing
 =========  ==============================================================
 """
 
@@ -171,6 +171,9 @@ RULES: dict[str, Rule] = _rules(
     ("CZ652", "extends-cycle", E, "Designs extend each other in a cycle."),
     ("CZ653", "extends-too-deep", E, "A chain of `extends` is longer than 8 designs."),
     ("CZ654", "variant-change", E, "A variant's change cannot be applied to the design it extends."),
+    # CZ66x: publishing (`cardz publish`)
+    ("CZ660", "slug-collision", E, "Two designs published together would get the same file name."),
+    ("CZ661", "no-slug", E, "A design's name has no ASCII letter or digit to make its file name from."),
 )
 """Every diagnostic code the project can emit, by code."""
 

@@ -25,7 +25,7 @@ from .diagnostics import RULES, Diagnostic, Rule, Severity
 from .expr import check_design
 from .model import Design, ModelError, build_design
 from .schema import SchemaChecker, check_source
-from .todos import find_todos
+from .todos import TODO_MARKER, find_todos
 from .source import SourceFile, load_source, parent_pointer
 from .variants import EXTENDS, Provenance, VariantError, flatten_file
 
@@ -147,12 +147,18 @@ def lint_paths(
     return LintResult(_without_repeats(reports), strict=config.strict)
 
 
-def lint_file(path: Path, config: LintConfig | None = None, *, checker: SchemaChecker | None = None) -> FileReport:
-    """Lint one file on disk (a variant as its flattened design)."""
-    source = load_source(path, display_path(path))
+def lint_file(
+    path: Path, config: LintConfig | None = None, *, checker: SchemaChecker | None = None, text: str | None = None
+) -> FileReport:
+    """Lint one file on disk (a variant as its flattened design).
+
+    ``text``, when given, is linted instead of the file's contents (an editor's unsaved
+    buffer); a variant's ``extends`` is still resolved next to ``path``.
+    """
+    source = load_source(path, display_path(path)) if text is None else SourceFile.from_text(text, display_path(path))
     sources: dict[str, SourceFile] = {}
     if source.ok and isinstance(source.data, dict) and EXTENDS in source.data:
-        found = _lint_variant(path, source, sources, checker)
+        found = _lint_variant(path, source, sources, checker, text)
     else:
         found = lint_source(source, checker=checker)
     kept = _reported(found, source, config or LintConfig(), path)
@@ -181,11 +187,11 @@ def lint_source(source: SourceFile, *, checker: SchemaChecker | None = None) -> 
 
 
 def _lint_variant(
-    path: Path, source: SourceFile, sources: dict[str, SourceFile], checker: SchemaChecker | None
+    path: Path, source: SourceFile, sources: dict[str, SourceFile], checker: SchemaChecker | None, text: str | None = None
 ) -> list[Diagnostic]:
     """Lint the design a variant stands for; ``sources`` collects the files its findings lie in."""
     try:
-        flattened = flatten_file(path)
+        flattened = flatten_file(path, text)
     except VariantError as exc:
         return sorted(
             [*source.diagnostics, *(dataclasses.replace(d, file=display_path(Path(d.file))) for d in exc.diagnostics)],
@@ -235,7 +241,9 @@ def _model(source: SourceFile, found: list[Diagnostic]) -> Design | None:
 
 def _todo_diagnostics(source: SourceFile) -> list[Diagnostic]:
     """A CZ601 warning under every ``TODO:`` marker a template or ``from-rules`` left."""
-    found = []
+    found: list[Diagnostic] = []
+    if TODO_MARKER not in source.text:  # the common case: no need to walk every string
+        return found
     for pointer, message in find_todos(source.data):
         text = _value_at(source.data, pointer)
         start = text.find(message) if isinstance(text, str) else -1

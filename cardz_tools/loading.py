@@ -1,8 +1,10 @@
 """Opening a design to play it: lint first, flatten variants, then model.
 
 Every command that plays a design (``play``, ``deal``, ``sim``, ``solve``,
-``expr --seed``, ``preview``) goes through :func:`open_design`, so a design with
-errors is refused the same way everywhere: with the linter's diagnostics.
+``expr --seed``) goes through :func:`open_design`, so a design with errors is
+refused the same way everywhere: with the linter's diagnostics. (``watch`` and
+``preview`` must still draw a design with errors, so they lint and flatten it
+themselves.)
 """
 
 from __future__ import annotations

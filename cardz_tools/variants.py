@@ -262,13 +262,17 @@ def _resolve_extends(parsed: ParsedFile, reference: str) -> tuple[Path | None, D
     return target, None
 
 
-def _read_chain(path: Path) -> list[ParsedFile]:
-    """The design and every design it extends, in that order."""
+def _read_chain(path: Path, text: str | None = None) -> list[ParsedFile]:
+    """The design and every design it extends, in that order (``text``: the first file's unsaved text)."""
     chain: list[ParsedFile] = []
     real_paths: list[Path] = []
     current = path
     while True:
-        parsed, problems = jsoncst.read_file(current)
+        if text is not None and not chain:
+            root, problems = jsoncst.parse_text(text, str(path))
+            parsed = ParsedFile(path, text, root) if root is not None else None
+        else:
+            parsed, problems = jsoncst.read_file(current)
         if parsed is None:
             raise VariantError(problems)
         chain.append(parsed)
@@ -294,16 +298,18 @@ def _read_chain(path: Path) -> list[ParsedFile]:
         current = target
 
 
-def flatten_file(path: Path) -> Flattened:
+def flatten_file(path: Path, text: str | None = None) -> Flattened:
     """Merge a design with everything it extends into one standalone design.
 
     A design without ``extends`` comes back as it is (its provenance points into itself).
+    ``text``, when given, is read instead of ``path``'s contents (an editor's unsaved
+    buffer); the designs it extends are still found next to ``path``.
 
     :raises VariantError: when a file cannot be read or parsed, ``extends`` may not
         be followed (missing, outside the folder, a cycle, too deep) or a change
         cannot be applied; its diagnostics name the file and pointer at fault.
     """
-    chain = _read_chain(path)
+    chain = _read_chain(path, text)
     base = chain[-1]
     tree = _annotate(base.root, base.path, "")
     for parsed in reversed(chain[:-1]):

@@ -22,7 +22,7 @@ from typing import Any
 from ..cards import Card
 from .findings import Finding, Thresholds, solver_findings
 from .playout import deal_seed
-from .runner import run
+from .runner import default_workers, game_for, run
 from .stats import bounded_interval
 
 DEFAULT_BUDGET = 50_000
@@ -193,8 +193,6 @@ def solve(
     on_progress: Callable[[int], None] | None = None,
 ) -> SolveReport:
     """Solve ``deals`` deals (or the one explicit ``deck``) of the design given as JSON text."""
-    from .runner import _game_for
-
     started = time.perf_counter()
     options: dict[str, Any] = {"budget": budget}
     if deck is not None:
@@ -209,7 +207,7 @@ def solve(
     unknown = len(verdicts) - won - lost
     findings = solver_findings(len(verdicts), won, lost, unknown, random_win_rate, thresholds)
     return SolveReport(
-        game=_game_for(design_json).design.name,
+        game=game_for(design_json).design.name,
         seed=seed,
         budget=budget,
         verdicts=tuple(verdicts),
