@@ -109,6 +109,6 @@ def test_listed_drags_are_exactly_the_legal_drags_in_order(game: Game) -> None:
 
 def test_the_lister_source_holds_no_design_text() -> None:
     game = Game(build_design(EJECT_WHEN))
-    source = game.drag_lister_source
+    source = game.move_lister_source
     assert "stock" not in source and "col" not in source and "Queen" not in source
-    assert "def _list_drags(P, S)" in source
+    assert "def _list_moves(P, S)" in source

@@ -96,19 +96,15 @@ class Compact:
         """The same when ``source`` is outside the group and turns no card up, without transfers."""
         piles = state.piles
         members = self.members
-        for member, pile in zip(members, kept):
-            if piles[member] != pile:
-                state.set_pile(member, pile)
+        changes = [(member, pile) for member, pile in zip(members, kept) if piles[member] != pile]
         stock = piles[source]
         gaps = members[len(kept):]
         refill = min(len(gaps), len(stock))
         if refill:
-            state.set_pile(source, stock[: len(stock) - refill])
-            for i in range(refill):
-                state.set_pile(gaps[i], (stock[-1 - i] | FACE_UP,))
-        for member in gaps[refill:]:
-            if piles[member]:
-                state.set_pile(member, ())
+            changes.append((source, stock[: len(stock) - refill]))
+            changes += [(gaps[i], (stock[-1 - i] | FACE_UP,)) for i in range(refill)]
+        changes += [(member, ()) for member in gaps[refill:] if piles[member]]
+        state.set_piles(changes)
 
 
 class Flip:

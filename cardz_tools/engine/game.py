@@ -17,7 +17,7 @@ from ..cards import RANK_OF, SUIT_OF, SUITS, Card, Suit
 from ..model import Design, EjectKind
 from .deal import DealPlan, deck_for
 from .effects import CompiledEffect, compile_effects
-from .lister import build_drag_lister
+from .lister import build_move_lister
 from .triggers import build_trigger_scan
 from .moves import Drag, Tap
 from .rules import Compiled, RuleError, Site, compile_rule, is_local, residual, static_filter
@@ -208,8 +208,6 @@ class Game:
                     )
                 )
         self.drag_plan: tuple[DragSource, ...] = tuple(plan)
-        self.drag_lister, self.drag_lister_source = build_drag_lister(self, design)
-        """``drag_lister(P, S)``: every legal drag in order, generated from ``drag_plan`` (see lister.py)."""
         self.local_drags = all(w is None or is_local(w) for w in (*self.accept_when, *self.eject_when))
         """Whether a source's drags depend only on its own pile and its targets' (then they are cached)."""
         affects: list[set[int]] = [set() for _ in range(n)]
@@ -284,6 +282,8 @@ class Game:
         self._tap_rank = tap_rank
         self.accept_stat = tuple(f"accept:{d.spec.name}" for d in depots)
 
+        self.move_lister, self.move_lister_source = build_move_lister(self, design)
+        """``move_lister(P, S)``: every legal move in order, generated from ``drag_plan`` and ``taps`` (see lister.py)."""
         self.deal_plan = DealPlan.compile(design)
         self._compile_conditions()
 

@@ -1,4 +1,4 @@
-"""One generated function per game that lists every legal drag, the rules written inline.
+"""One generated function per game that lists every legal move, the rules written inline.
 
 Calling a compiled rule for each candidate ``(source, target)`` pair costs more than the
 test itself, so :func:`build_drag_lister` writes the whole drag listing as Python source:
@@ -10,7 +10,8 @@ wild cards and named suits, the residual ``when``), and appending interned moves
 The text comes from the expression compiler (:mod:`cardz_tools.engine.rules`,
 :class:`cardz_tools.expr.inline.InlineCode`) and from this module's own tokens; the
 sources, targets and moves are closure constants. The lister returns the drags in the
-documented order: by source, run length, target, named suit.
+documented order: by source, run length, target, named suit; then the taps by depot,
+a depot's draw before its actions, each action's ``when`` inline too.
 """
 
 from __future__ import annotations
@@ -19,15 +20,15 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..cards import FACE_UP, RANK_OF, SUIT_OF
-from ..model import Design, EjectKind
+from ..model import Design, EjectKind, Expr
 from .moves import Move
 from .rules import InlineCode, Site, inline_code, inline_rule
 
 if TYPE_CHECKING:
     from .game import DragSource, Game
 
-DragLister = Callable[[Sequence[tuple[int, ...]], Any], list[Move]]
-"""``lister(P, S) -> drags``."""
+MoveLister = Callable[[Sequence[tuple[int, ...]], Any], list[Move]]
+"""``lister(P, S) -> moves``: the legal moves of a state that is not over."""
 
 _ACCEPT_NAMES = {"card": "_card", "cards": "_cards", "source": "_source", "depot": "_depot"}
 _EJECT_NAMES = {"card": "_card", "cards": "_cards", "depot": "_source"}
@@ -87,12 +88,12 @@ class _Writer:
             lines.append("_pd = P[_depot]")
         if checks_pile:
             wild = int(rule.wild_rank) if rule.wild_rank is not None else -1
-            guard = "_pd" if wild < 0 else f"_pd and {rank}[_card] != {wild}"
-            follows = f"{rank}[_card] != {rank}[_pd[-1]] and {suit}[_card] != {suit}[_pd[-1]]"
+            guard = "_pd" if wild < 0 else f"_pd and _card_rank != {wild}"
+            follows = f"_card_rank != {rank}[_pd[-1]] and _card_suit != {suit}[_pd[-1]]"
             if rule.wild_declares == "suit":
                 self.uses_declared = True
                 lines += [f"if {guard}:", "    _named = _declared[_depot]", "    if _named >= 0:"]
-                lines.append(f"        if {suit}[_card] != _named: continue")
+                lines.append("        if _card_suit != _named: continue")
                 if rule.follow:
                     lines.append(f"    elif {follows}: continue")
             elif rule.follow:
@@ -107,7 +108,7 @@ class _Writer:
         )
         if wild_declares >= 0:
             declarations = "_declarations(_source, _count, _depot)" if runs else "_declarations(_source, 1, _depot)"
-            lines += [f"if {rank}[_card] == {wild_declares}: _extend({declarations})", f"else: {plain}"]
+            lines += [f"if _card_rank == {wild_declares}: _extend({declarations})", f"else: {plain}"]
         else:
             lines.append(plain)
         return lines, hoisted
@@ -159,6 +160,9 @@ class _Writer:
                 lines.append(f"        if not {eject}: continue")
             indent = "        "
         lines += [f"{indent}{local} = {code}" for local, code in hoisted.items()]
+        for local, table in (("_card_rank", self.rank), ("_card_suit", self.suit)):
+            if local in text_of_blocks:
+                lines.append(f"{indent}{local} = {table}[_card]")
         lines.append(f"{indent}for {fields} in _targets:")
         inner = indent + "    "
         if not dispatch:
@@ -170,8 +174,37 @@ class _Writer:
         return lines
 
 
-def build_drag_lister(game: Game, design: Design) -> tuple[DragLister, str]:
-    """The generated drag lister of ``game`` and its Python source (for tests and debugging)."""
+def _tap_lines(game: Game, design: Design, code: InlineCode) -> list[str]:
+    """The taps in order (depots in order, a depot's draw before its actions), each tested inline."""
+    from .game import CompiledDraw  # game.py imports this module
+    rules: list[Expr | None] = []
+    for depot in design.depots:
+        if depot.spec.draw is not None:
+            rules.append(None)
+        rules += [action.when for action in depot.spec.actions]
+    lines: list[str] = []
+    if game.draws:
+        lines.append("_redeals = S.redeals")
+    if any(action.limit is not None for action in game.actions):
+        lines.append("_uses = S.uses")
+    for tap, when in zip(game.taps, rules, strict=True):
+        move = code.constant(tap.move)
+        if isinstance(tap, CompiledDraw):
+            lines.append(f"if P[{tap.depot}] or (_redeals[{tap.depot}] != 0 and P[{tap.to}]): _append({move})")
+            continue
+        tests = [] if tap.limit is None else [f"_uses[{tap.slot}] < {int(tap.limit)}"]
+        if when is not None:
+            test, _ = inline_rule(code, when, Site.ACTION, design, {"depot": "_depot"}, "_pd")
+            lines.append(f"_depot = {tap.depot}")
+            if "_pd" in test:
+                lines.append(f"_pd = P[{tap.depot}]")
+            tests.append(test)
+        lines.append(f"if {' and '.join(tests) or 'True'}: _append({move})")
+    return lines
+
+
+def build_move_lister(game: Game, design: Design) -> tuple[MoveLister, str]:
+    """The generated move lister of ``game`` and its Python source (for tests and debugging)."""
     writer = _Writer(game, design)
     runs: list[_Run] = []
     for entry in game.drag_plan:
@@ -184,6 +217,7 @@ def build_drag_lister(game: Game, design: Design) -> tuple[DragLister, str]:
     for run in runs:
         body += writer.run_lines(run)
     code = writer.code
+    body += _tap_lines(game, design, code)
     head = ["_moves = []", "_append = _moves.append"]
     if any(w >= 0 for w in game.wild_declares):
         head += ["_extend = _moves.extend", f"_declarations = {code.constant(game.declarations)}"]
@@ -191,5 +225,4 @@ def build_drag_lister(game: Game, design: Design) -> tuple[DragLister, str]:
         head.append("_declared = S.declared")
     if any(run.eject[0] is not EjectKind.TOP_ONLY for run in runs):
         head.append(f"_run_move = {code.constant(game.drag_move)}")
-    lister, source = code.function("_list_drags", ["P", "S"], [*head, *body, "return _moves"])
-    return lister, source
+    return code.function("_list_moves", ["P", "S"], [*head, *body, "return _moves"])

@@ -12,7 +12,7 @@ import collections
 from bisect import insort
 import dataclasses
 import enum
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..cards import FACE_UP, RANK_OF, SUITS, Card, Suit
@@ -35,6 +35,9 @@ class Termination(enum.Enum):
     LOST_NO_MOVES = "no legal moves"
     LOST_CONDITION = "the loss condition holds"
     CASCADE = "trigger cascade did not settle"
+
+
+_ONGOING = Termination.ONGOING
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -154,6 +157,16 @@ class State:
         self.declared[depot] = -1
         self.touched.add(depot)
 
+    def set_piles(self, changes: Iterable[tuple[int, tuple[Card, ...]]]) -> None:
+        """:meth:`set_pile` for each ``(depot, pile)``, in one call."""
+        piles = self.piles
+        declared = self.declared
+        touched = self.touched
+        for depot, pile in changes:
+            piles[depot] = pile
+            declared[depot] = -1
+            touched.add(depot)
+
     # ------------------------------------------------------------ legal moves
 
     def legal_moves(self) -> list[Move]:
@@ -184,21 +197,7 @@ class State:
         return [k for k in range(1, up + 1) if when(self.piles, self, pile[-k], pile[-k:], source)]
 
     def _generate(self) -> list[Move]:
-        game = self.game
-        piles = self.piles
-        moves = game.drag_lister(piles, self)
-        append = moves.append
-        for draw in game.draws:
-            if piles[draw.depot] or (self.redeals[draw.depot] != 0 and piles[draw.to]):
-                append(draw.move)
-        for action in game.actions:
-            if (action.limit is None or self.uses[action.slot] < action.limit) and (
-                action.when is None or action.when(piles, self, action.depot)
-            ):
-                append(action.move)
-        if game.draws and game.actions:
-            moves.sort(key=game.move_order)
-        return moves
+        return self.game.move_lister(self.piles, self)  # type: ignore[no-any-return]
 
     def _tap_refusal(self, tap: CompiledDraw | CompiledAction) -> str | None:
         game = self.game
@@ -449,7 +448,7 @@ class State:
         game = self.game
         if game.loss_when is not None and game.loss_when(self.piles, self):
             return Termination.LOST_CONDITION
-        return Termination.ONGOING
+        return _ONGOING
 
     @property
     def non_terminating(self) -> bool:
@@ -461,7 +460,10 @@ class State:
         game = self.game
         piles = self.piles
         if game.win_kind == "allCardsIn":
-            return sum(len(piles[d]) for d in game.win_depots) >= self.cards_in_play
+            held = 0
+            for d in game.win_depots:
+                held += len(piles[d])
+            return held >= self.cards_in_play
         if game.win_kind == "depotsEmpty":
             for d in game.win_depots:
                 if piles[d]:
@@ -471,19 +473,22 @@ class State:
 
     def status(self) -> Termination:
         """Why the game ended, or :attr:`Termination.ONGOING`."""
-        if self._status is None:
+        status = self._status
+        if status is None:
             status = self._early_status()
-            if status is Termination.ONGOING:
-                if self._legal is None:
-                    self._legal = self._generate()
-                if not self._legal:
+            if status is _ONGOING:
+                legal = self._legal
+                if legal is None:
+                    legal = self._legal = self.game.move_lister(self.piles, self)
+                if not legal:
                     status = Termination.LOST_NO_MOVES
             self._status = status
-        return self._status
+        return status
 
     def is_terminal(self) -> bool:
         """Whether the game is over: won, lost, or stopped by a runaway trigger cascade."""
-        return self.status() is not Termination.ONGOING
+        status = self._status
+        return (status if status is not None else self.status()) is not _ONGOING
 
     def score(self) -> int:
         """The scoring rule's value now."""
