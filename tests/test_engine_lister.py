@@ -9,12 +9,13 @@ documented order (source, run length, target, named suit).
 
 from __future__ import annotations
 
+import collections
 from typing import Any
 
 import pytest
 
 from cardz_tools.cards import SUITS, SplitMix64
-from cardz_tools.engine import Drag, Game, State
+from cardz_tools.engine import Drag, Game, State, Tap
 from cardz_tools.model import build_design
 from tests.engine_support import load_design
 
@@ -47,6 +48,8 @@ EJECT_WHEN: dict[str, Any] = {
          "acceptRule": {"when": "empty(depot) || (card.rank + 1 == top.rank && count(stock) > 5)"}},
         {"name": "cell", "type": "Cell", "col": 6, "repeat": 2, "ejectRule": "topOnly",
          "acceptRule": {"single": True, "when": "empty(depot) && all(cards, it.faceUp) && index(source) != 1"}},
+        {"name": "bin", "type": "Foundation", "col": 8, "ejectRule": "locked",
+         "acceptRule": {"when": "index(source) == 2 || source == waste"}},
     ],
     "dealRules": [{"kind": "dealGroup", "to": "col", "faceDown": 1, "faceUp": 4}],
     "winCondition": {"kind": "depotsEmpty", "depots": "Tableau"},
@@ -112,3 +115,26 @@ def test_the_lister_source_holds_no_design_text() -> None:
     source = game.move_lister_source
     assert "stock" not in source and "col" not in source and "Queen" not in source
     assert "def _list_moves(P, S)" in source
+
+
+def test_settling_fires_several_triggers_of_a_depot_in_order_and_rechecks_rules_reading_other_piles() -> None:
+    feed = {"name": "feed", "do": [{"kind": "move", "from": "stock", "to": "a", "count": "4"}]}
+    give = {"when": "count(depot) >= 3", "do": [{"kind": "move", "from": "@self", "to": "b"}]}
+    pass_on = {"when": "count(depot) >= 2", "do": [{"kind": "move", "from": "@self", "to": "c"}]}
+    drain = {"when": "count(a) <= 1 && count(depot) > 0", "do": [{"kind": "move", "from": "@self", "to": "b", "count": "all"}]}
+    game = Game(build_design({
+        "name": "Cascade",
+        "depots": [
+            {"name": "stock", "type": "Stock", "ejectRule": "locked", "acceptRule": "none", "actions": [feed]},
+            {"name": "a", "type": "Cell", "col": 1, "acceptRule": "none", "triggers": [give, pass_on]},
+            {"name": "b", "type": "Cell", "col": 2, "acceptRule": "none"},
+            {"name": "c", "type": "Cell", "col": 3, "acceptRule": "none", "triggers": [drain]},
+        ],
+        "winCondition": {"kind": "depotsEmpty", "depots": "stock"},
+    }))
+    state = game.new_initial_state(seed=3)
+    state.stats = collections.Counter()
+    state.apply(Tap("stock", "feed"))
+    # pass 1: a#0 (4 cards), a#1 (3); c waits for a; pass 2: a#1 (2), then c drains; pass 3: quiet
+    assert [len(p) for p in state.piles[1:]] == [1, 3, 0]
+    assert state.stats == collections.Counter({"trigger:a#0": 1, "trigger:a#1": 2, "trigger:c#0": 1, "action:stock.feed": 1})

@@ -51,7 +51,7 @@ class _Writer:
         self.code: InlineCode = inline_code(design)
         self.rank = self.code.constant(RANK_OF)
         self.suit = self.code.constant(SUIT_OF)
-        self.residuals: dict[int, str] = {}
+        self.residuals: dict[str, tuple[str, list[tuple[str, str]]]] = {}
         self.uses_declared = False
 
     def eject_test(self, source: int) -> tuple[EjectKind, str]:
@@ -125,8 +125,8 @@ class _Writer:
             targets = []
             moves_to: list[Move | None] = [None] * size
             for target in entry.targets:
-                lines, needs = self.accept_block(target.depot, runs)
-                block = tuple(lines)
+                block_lines, needs = self.accept_block(target.depot, runs)
+                block = tuple(block_lines)
                 hoisted.update(needs)
                 targets.append((target.depot, blocks.setdefault(block, len(blocks))))
                 moves_to[target.depot] = target.move
@@ -160,9 +160,9 @@ class _Writer:
                 lines.append(f"        if not {eject}: continue")
             indent = "        "
         lines += [f"{indent}{local} = {code}" for local, code in hoisted.items()]
-        for local, table in (("_card_rank", self.rank), ("_card_suit", self.suit)):
+        for local, lookup in (("_card_rank", self.rank), ("_card_suit", self.suit)):
             if local in text_of_blocks:
-                lines.append(f"{indent}{local} = {table}[_card]")
+                lines.append(f"{indent}{local} = {lookup}[_card]")
         lines.append(f"{indent}for {fields} in _targets:")
         inner = indent + "    "
         if not dispatch:

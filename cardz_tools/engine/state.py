@@ -9,7 +9,6 @@ none), the redeals each stock has left, and how often each action was used.
 from __future__ import annotations
 
 import collections
-from bisect import insort
 import dataclasses
 import enum
 from collections.abc import Hashable, Iterable, Sequence
@@ -394,41 +393,22 @@ class State:
             return
         triggers_of = game.triggers_of
         always = game.always_checked
-        scan = game.trigger_scan
+        settle_pass = game.settle_pass
         piles = self.piles
-        stats = self.stats
         fired = 0
         recheck = self.touched
         while True:
-            self.touched = touched = set()
+            touched: set[int] = set()
+            self.touched = touched
             fired_here: set[int] = set()
             due = [d for d in recheck if triggers_of[d]]
             if always:
                 due = list(set(due).union(always))
             due.sort()
-            visited = 0
-            while True:
-                visited = scan(piles, self, due, visited, recheck, touched)
-                if visited >= len(due):
-                    break
-                depot = due[visited]
-                visited += 1
-                for _, when, effects, stat, local in triggers_of[depot]:
-                    if local and depot not in recheck and depot not in touched:
-                        continue
-                    if when(piles, self, depot):
-                        for effect in effects:
-                            effect.run(self, depot)
-                        fired_here.add(depot)
-                        fired += 1
-                        if stats is not None:
-                            stats[stat] += 1
-                        if fired > MAX_TRIGGER_FIRINGS:
-                            self.cascade = True
-                            return
-                        for later in touched:
-                            if later > depot and triggers_of[later] and later not in due:
-                                insort(due, later)
+            fired = settle_pass(piles, self, due, recheck, touched, fired_here, fired)
+            if fired > MAX_TRIGGER_FIRINGS:
+                self.cascade = True
+                return
             if not fired_here:
                 self.touched = set()
                 return

@@ -81,7 +81,7 @@ class InlineCode:
         self._trees.append(checked)
         nodes = split_static(checked)[1] if residual else [checked.node]
         if not nodes:
-            return "True"
+            return "True", []
         emitter = _HoistingEmitter(checked, self.env, self._constants)
         emitter.binder_names = self._binders
         emitter.functions = self._functions
