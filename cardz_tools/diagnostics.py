@@ -142,6 +142,10 @@ RULES: dict[str, Rule] = _rules(
     ("CZ304", "overlapping-depots", E, "Two depots are placed on the same board cell."),
     ("CZ305", "unreachable-depot", W, "No deal, rule or effect can ever put a card into or take one from this depot."),
     ("CZ306", "undealt-cards", E, "Cards are left after the deal but there is no stock to hold them."),
+    ("CZ307", "key-not-for-kind", W, "An effect or deal rule has a key that its kind does not read (ignored)."),
+    ("CZ308", "row-lengths-mismatch", E, "A perRow list adds up to another number than repeat."),
+    ("CZ309", "needs-one-depot", E, "A reference that must name one depot names several."),
+    ("CZ310", "depot-named-like-type", W, "A depot or group is named like a depot type, which makes references ambiguous."),
     # CZ4xx: rule expressions
     ("CZ400", "expr-syntax", E, "A rule expression does not parse."),
     ("CZ401", "unknown-name", E, "A name in an expression is not defined at this rule site."),

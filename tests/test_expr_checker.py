@@ -154,7 +154,7 @@ def test_site_name_outside_its_site() -> None:
     text = "card.value + count(discard)"
     issue = _only(text, Site.SCORING, "CZ406")
     assert (issue.start, issue.end) == _span(text, "card")
-    assert issue.message == "`card` is not available in scoring expressions; it exists in accept and eject rules"
+    assert issue.message == "`card` is not available in scoring expressions; it exists in accept, eject and match rules"
 
 
 def test_it_outside_a_binder() -> None:

@@ -92,7 +92,8 @@ def _environment(design: Design) -> DesignEnv:
 
 _LOCAL_NAMES = frozenset({"depot", "top", "true", "false"}) | frozenset(RANK_NAMES) | frozenset(SUIT_NAMES) | frozenset(COLOR_NAMES)
 _DRAG_NAMES = _LOCAL_NAMES | {"card", "cards", "source"}
-_NEIGHBOUR_CALLS = frozenset({"left", "right", "above", "below"})
+# Calls that read piles other than their arguments': covered(depot) looks at the depots over it.
+_NEIGHBOUR_CALLS = frozenset({"left", "right", "above", "below", "covered"})
 
 
 def _reads_site_piles_only(node: expr_ast.Node, names: frozenset[str]) -> bool:
