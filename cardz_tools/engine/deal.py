@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import Sequence
 
-from ..cards import FACE_UP, Card, card_str, identity, shuffle, standard_deck
+from ..cards import FACE_UP, Card, Suit, card_str, identity, shuffle, standard_deck
 from ..model import DepotType, Design
-from .rules import Compiled, RuleError, Site, compile_rule
+from .rules import Compiled, RuleError, Site, compile_rule, constant_of
 
 
 class DeckError(ValueError):
@@ -26,7 +27,7 @@ def deck_for(design: Design, seed: int | None = None, deck: Sequence[Card] | Non
     :raises DeckError: when ``deck`` holds other cards than the design's deck,
         naming the missing and the extra cards.
     """
-    expected = standard_deck(design.decks, design.jokers)
+    expected = _standard_deck(design.decks, design.jokers, design.suits)
     if deck is None:
         if seed is None:
             raise ValueError("give a seed or a deck")
@@ -58,6 +59,11 @@ def _clamp(count: object, most: int) -> int:
     return max(0, min(int(count), most))  # type: ignore[call-overload]
 
 
+@functools.lru_cache(maxsize=8)
+def _standard_deck(decks: int, jokers: int, suits: tuple[Suit, ...]) -> tuple[Card, ...]:
+    return tuple(standard_deck(decks, jokers, suits))
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class DealStep:
     """One compiled deal rule."""
@@ -68,6 +74,28 @@ class DealStep:
     face_up: Compiled | None = None
     round_robin: bool = False
     ranks: frozenset[int] = frozenset()
+    order: tuple[tuple[int, bool], ...] | None = None
+    """``(depot, face down)`` per card, worked out once when both counts are literals."""
+
+    def card_order(
+        self, views: Sequence[tuple[Card, ...]], state: object, remaining: int
+    ) -> list[tuple[int, bool]] | tuple[tuple[int, bool], ...]:
+        """Where each card of this step goes, and whether it lies face down.
+
+        A count is written as an expression and can be any size: no depot can take more
+        than the ``remaining`` cards, so counts are clamped there (never a billion-step loop).
+        """
+        if self.order is not None:
+            return self.order
+        plans = []
+        for depot in self.targets:
+            down = _clamp(self.face_down(views, state, depot), remaining) if self.face_down else 0
+            up = _clamp(self.face_up(views, state, depot), remaining - down) if self.face_up else 0
+            plans.append((depot, down, up))
+        if self.round_robin:
+            rounds = max((down + up for _, down, up in plans), default=0)
+            return [(depot, r < down) for r in range(rounds) for depot, down, up in plans if r < down + up]
+        return [(depot, r < down) for depot, down, up in plans for r in range(down + up)]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -90,15 +118,16 @@ class DealPlan:
                 targets = design.resolve(rule.to or "")
                 if targets is None:
                     raise RuleError(f"'{rule.to}' names no depot, group or type", f"{rule.pointer}/to")
-                steps.append(
-                    DealStep(
-                        kind=rule.kind,
-                        targets=targets,
-                        face_down=compile_rule(rule.face_down, Site.DEAL, design) if rule.face_down else None,
-                        face_up=compile_rule(rule.face_up, Site.DEAL, design) if rule.face_up else None,
-                        round_robin=rule.round_robin,
-                    )
+                step = DealStep(
+                    kind=rule.kind,
+                    targets=targets,
+                    face_down=compile_rule(rule.face_down, Site.DEAL, design) if rule.face_down else None,
+                    face_up=compile_rule(rule.face_up, Site.DEAL, design) if rule.face_up else None,
+                    round_robin=rule.round_robin,
                 )
+                if all(count is None or constant_of(count.text) is not None for count in (rule.face_down, rule.face_up)):
+                    step = dataclasses.replace(step, order=tuple(step.card_order((), None, design.deck_size)))
+                steps.append(step)
             elif rule.kind == "remove":
                 steps.append(DealStep(kind=rule.kind, ranks=frozenset(int(r) for r in rule.ranks)))
             else:
@@ -127,23 +156,9 @@ class DealPlan:
                 for pile in piles:
                     pile[:] = [c for c in pile if c & 0x0F not in step.ranks]
                 continue
-            sync()
-            plans = []
-            # A count is written as an expression and can be any size: no depot can take
-            # more than the cards that are left, so clamp there (never loop a billion times).
-            remaining = len(deck) - position
-            for depot in step.targets:
-                down = _clamp(step.face_down(views, state, depot), remaining) if step.face_down else 0
-                up = _clamp(step.face_up(views, state, depot), remaining - down) if step.face_up else 0
-                plans.append((depot, down, up))
-            if step.round_robin:
-                rounds = max((down + up for _, down, up in plans), default=0)
-                order: Iterable[tuple[int, bool]] = (
-                    (depot, r < down) for r in range(rounds) for depot, down, up in plans if r < down + up
-                )
-            else:
-                order = ((depot, r < down) for depot, down, up in plans for r in range(down + up))
-            for depot, hidden in order:
+            if step.order is None:
+                sync()
+            for depot, hidden in step.card_order(views, state, len(deck) - position):
                 if position >= len(deck):
                     break
                 card = deck[position]
