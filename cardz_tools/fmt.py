@@ -65,11 +65,12 @@ class Context(enum.Enum):
 
 KEY_ORDER: dict[Context, tuple[str, ...]] = {
     Context.ROOT: (
-        "name", "family", "aliases", "tagline", "description", "extends", "decks", "jokers", "depots",
+        "$schema", "name", "family", "aliases", "tagline", "description", "extends", "decks", "suits", "jokers", "depots",
         "dealRules", "depotOnly", "winCondition", "lossCondition", "scoring", "planner", "tools",
     ),
     Context.DEPOT: (
-        "type", "fanDirection", "col", "row", "name", "repeat", "perRow", "acceptRule", "ejectRule",
+        "type", "fanDirection", "col", "row", "name", "repeat", "perRow", "align", "colStep", "rowStep",
+        "acceptRule", "ejectRule",
         "autoFlipTop", "draw", "actions", "triggers",
     ),
     Context.ACCEPT: ("single", "follow", "wildRank", "wildDeclares", "when", "reason"),
@@ -77,8 +78,8 @@ KEY_ORDER: dict[Context, tuple[str, ...]] = {
     Context.DRAW: ("to", "count", "redeals", "faceUp"),
     Context.TRIGGER: ("when", "do"),
     Context.ACTION: ("name", "when", "limit", "do"),
-    Context.EFFECT: ("kind", "group", "from", "to", "depot", "count", "faceUp"),
-    Context.DEAL: ("kind", "to", "faceDown", "faceUp", "roundRobin", "ranks"),
+    Context.EFFECT: ("kind", "group", "from", "where", "to", "depot", "keep", "count", "faceUp"),
+    Context.DEAL: ("kind", "to", "match", "faceDown", "faceUp", "roundRobin", "ranks"),
     Context.CONDITION: ("kind", "depots", "when"),
     Context.SCORING: ("value", "better", "keep"),
 }
