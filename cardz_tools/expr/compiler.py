@@ -511,6 +511,25 @@ def _is_static(node: Node, checked: Checked, static_names: frozenset[str]) -> bo
     return True
 
 
+def _static_names(site: Site) -> frozenset[str]:
+    return frozenset(n for n in ("source", "depot") if n in site.args and site is not Site.DEAL)
+
+
+def split_static(checked: Checked) -> tuple[list[Node], list[Node]]:
+    """The top-level conjuncts of a checked rule: (static ones, the rest); no static ones when the
+    site has no depot arguments or the rule is not a condition."""
+    assert checked.node is not None
+    static_names = _static_names(checked.site)
+    static_parts: list[Node] = []
+    dynamic_parts: list[Node] = []
+    if checked.site.result.kind is Kind.BOOL and static_names:
+        for part in _conjuncts(checked.node):
+            (static_parts if _is_static(part, checked, static_names) else dynamic_parts).append(part)
+    else:
+        dynamic_parts.append(checked.node)
+    return static_parts, dynamic_parts
+
+
 def _build(text: str, params: Sequence[str], emitter: _Emitter) -> tuple[Rule, str]:
     constants = emitter.constants
     names = [name for name, _ in constants.values()]
@@ -546,12 +565,8 @@ def compile_rule(checked: Checked, env: DesignEnv, targets: Sequence[int] | None
         return _build(text, params_here, emitter)
 
     fn, python = emit([checked.node])
-    static_names = frozenset(n for n in ("source", "depot") if n in site.args and site is not Site.DEAL)
-    static_parts: list[Node] = []
-    dynamic_parts: list[Node] = []
-    if site.result.kind is Kind.BOOL and static_names:
-        for part in _conjuncts(checked.node):
-            (static_parts if _is_static(part, checked, static_names) else dynamic_parts).append(part)
+    static_names = _static_names(site)
+    static_parts, dynamic_parts = split_static(checked)
     if not static_parts:
         return CompiledRule(site, fn, fn, None, None, None, python)
     static_params = [_SITE_PARAMS[a] for a in site.args if a in static_names]
