@@ -33,6 +33,8 @@ MoveLister = Callable[[Sequence[tuple[int, ...]], Any], list[Move]]
 _ACCEPT_NAMES = {"card": "_card", "cards": "_cards", "source": "_source", "depot": "_depot"}
 _EJECT_NAMES = {"card": "_card", "cards": "_cards", "depot": "_source"}
 _SOURCE_SIDE = frozenset({"card", "cards", "source"})
+_DENSE_LIMIT = 512
+"""Up to this many depots a source's moves are a tuple indexed by target, beyond it a dict."""
 
 
 class _Run(NamedTuple):
@@ -119,7 +121,7 @@ class _Writer:
         runs = kind is not EjectKind.TOP_ONLY
         blocks: dict[tuple[str, ...], int] = {}
         hoisted: dict[str, str] = {}
-        table = []
+        table: list[tuple[int, list[tuple[int, int]], Any]] = []
         size = len(self.game.names)
         for entry in run.entries:
             targets = []
@@ -130,7 +132,10 @@ class _Writer:
                 hoisted.update(needs)
                 targets.append((target.depot, blocks.setdefault(block, len(blocks))))
                 moves_to[target.depot] = target.move
-            table.append((entry.source, targets, tuple(moves_to)))
+            if size <= _DENSE_LIMIT:
+                table.append((entry.source, targets, tuple(moves_to)))
+            else:  # a row per source would grow with the square of the depots
+                table.append((entry.source, targets, {t.depot: t.move for t in entry.targets}))
         dispatch = len(blocks) > 1
         # One field per target unpacks faster than a tuple; a move is looked up only once accepted.
         fields = "_depot, _spec" if dispatch else "_depot"
