@@ -12,7 +12,7 @@ import dataclasses
 import functools
 from collections.abc import Sequence
 
-from ..cards import FACE_UP, Card, card_str, identity, shuffle, standard_deck
+from ..cards import FACE_UP, Card, Suit, card_str, identity, shuffle, standard_deck
 from ..model import DepotType, Design
 from .rules import Compiled, RuleError, Site, compile_rule, constant_of
 
@@ -27,7 +27,7 @@ def deck_for(design: Design, seed: int | None = None, deck: Sequence[Card] | Non
     :raises DeckError: when ``deck`` holds other cards than the design's deck,
         naming the missing and the extra cards.
     """
-    expected = _standard_deck(design.decks, design.jokers)
+    expected = _standard_deck(design.decks, design.jokers, design.suits)
     if deck is None:
         if seed is None:
             raise ValueError("give a seed or a deck")
@@ -38,16 +38,30 @@ def deck_for(design: Design, seed: int | None = None, deck: Sequence[Card] | Non
     if missing or extra:
         parts = [f"the deck must hold the {len(expected)} cards of the design, each once; it holds {len(given)}"]
         if missing:
-            parts.append("missing: " + " ".join(card_str(c) for c in sorted(missing.elements())))
+            parts.append("missing: " + _listed(sorted(missing.elements())))
         if extra:
-            parts.append("extra: " + " ".join(card_str(c) for c in sorted(extra.elements())))
+            parts.append("extra: " + _listed(sorted(extra.elements())))
         raise DeckError("; ".join(parts))
     return given
 
 
+LISTED_CARDS = 60
+"""A message names at most this many cards, then says how many more there are."""
+
+
+def _listed(cards: Sequence[Card]) -> str:
+    shown = " ".join(card_str(c) for c in cards[:LISTED_CARDS])
+    return shown + (f" ... and {len(cards) - LISTED_CARDS} more" if len(cards) > LISTED_CARDS else "")
+
+
+def _clamp(count: object, most: int) -> int:
+    """A deal count as a number of cards: at least 0 and at most ``most``."""
+    return max(0, min(int(count), most))  # type: ignore[call-overload]
+
+
 @functools.lru_cache(maxsize=8)
-def _standard_deck(decks: int, jokers: int) -> tuple[Card, ...]:
-    return tuple(standard_deck(decks, jokers))
+def _standard_deck(decks: int, jokers: int, suits: tuple[Suit, ...]) -> tuple[Card, ...]:
+    return tuple(standard_deck(decks, jokers, suits))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -63,15 +77,21 @@ class DealStep:
     order: tuple[tuple[int, bool], ...] | None = None
     """``(depot, face down)`` per card, worked out once when both counts are literals."""
 
-    def card_order(self, views: Sequence[tuple[Card, ...]], state: object) -> list[tuple[int, bool]] | tuple[tuple[int, bool], ...]:
-        """Where each card of this step goes, and whether it lies face down."""
+    def card_order(
+        self, views: Sequence[tuple[Card, ...]], state: object, remaining: int
+    ) -> list[tuple[int, bool]] | tuple[tuple[int, bool], ...]:
+        """Where each card of this step goes, and whether it lies face down.
+
+        A count is written as an expression and can be any size: no depot can take more
+        than the ``remaining`` cards, so counts are clamped there (never a billion-step loop).
+        """
         if self.order is not None:
             return self.order
         plans = []
         for depot in self.targets:
-            down = int(self.face_down(views, state, depot)) if self.face_down else 0
-            up = int(self.face_up(views, state, depot)) if self.face_up else 0
-            plans.append((depot, max(down, 0), max(up, 0)))
+            down = _clamp(self.face_down(views, state, depot), remaining) if self.face_down else 0
+            up = _clamp(self.face_up(views, state, depot), remaining - down) if self.face_up else 0
+            plans.append((depot, down, up))
         if self.round_robin:
             rounds = max((down + up for _, down, up in plans), default=0)
             return [(depot, r < down) for r in range(rounds) for depot, down, up in plans if r < down + up]
@@ -106,7 +126,7 @@ class DealPlan:
                     round_robin=rule.round_robin,
                 )
                 if all(count is None or constant_of(count.text) is not None for count in (rule.face_down, rule.face_up)):
-                    step = dataclasses.replace(step, order=tuple(step.card_order((), None)))
+                    step = dataclasses.replace(step, order=tuple(step.card_order((), None, design.deck_size)))
                 steps.append(step)
             elif rule.kind == "remove":
                 steps.append(DealStep(kind=rule.kind, ranks=frozenset(int(r) for r in rule.ranks)))
@@ -138,7 +158,7 @@ class DealPlan:
                 continue
             if step.order is None:
                 sync()
-            for depot, hidden in step.card_order(views, state):
+            for depot, hidden in step.card_order(views, state, len(deck) - position):
                 if position >= len(deck):
                     break
                 card = deck[position]

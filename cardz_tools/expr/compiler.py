@@ -40,6 +40,7 @@ from .ast import Binary, BoolLit, Call, Conditional, Field, Index, IntLit, Name,
 from .builtins import PREVIOUS_VARIABLE, bounded_pow
 from .checker import NOT_CONST, Checked, NodeInfo
 from .env import DesignEnv
+from .sandbox import audit
 from .sites import Site
 from .types import ABSENT_DEPOT, ABSENT_SUIT, Kind
 
@@ -539,7 +540,9 @@ def _build(text: str, params: Sequence[str], emitter: _Emitter) -> tuple[Rule, s
     parts += ["    return _rule", ""]
     source = "\n".join(parts)
     namespace: dict[str, Any] = {"__builtins__": dict(_SAFE_BUILTINS)}
-    # The source is generated above from the checked tree; no design text is in it.
+    # The source is generated above from the checked tree; no design text is in it, and
+    # the audit proves it before anything runs.
+    audit(source)
     exec(compile(source, "<cardz expression>", "exec"), namespace)  # noqa: S102
     return namespace["_make"](*(value for _, value in constants.values())), source
 
