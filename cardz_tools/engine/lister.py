@@ -33,6 +33,8 @@ MoveLister = Callable[[Sequence[tuple[int, ...]], Any], list[Move]]
 _ACCEPT_NAMES = {"card": "_card", "cards": "_cards", "source": "_source", "depot": "_depot"}
 _EJECT_NAMES = {"card": "_card", "cards": "_cards", "depot": "_source"}
 _SOURCE_SIDE = frozenset({"card", "cards", "source"})
+_ATTRIBUTES = frozenset({"append", "extend", "declared", "redeals", "uses"})
+"""The attributes the lister's own lines read (for the sandbox audit)."""
 _DENSE_LIMIT = 512
 """Up to this many depots a source's moves are a tuple indexed by target, beyond it a dict."""
 
@@ -223,11 +225,11 @@ def build_move_lister(game: Game, design: Design) -> tuple[MoveLister, str]:
         body += writer.run_lines(run)
     code = writer.code
     body += _tap_lines(game, design, code)
-    head = ["_moves = []", "_append = _moves.append"]
+    head = [f"_moves = {code.constant(list)}()", "_append = _moves.append"]
     if any(w >= 0 for w in game.wild_declares):
         head += ["_extend = _moves.extend", f"_declarations = {code.constant(game.declarations)}"]
     if writer.uses_declared:
         head.append("_declared = S.declared")
     if any(run.eject[0] is not EjectKind.TOP_ONLY for run in runs):
         head.append(f"_run_move = {code.constant(game.drag_move)}")
-    return code.function("_list_moves", ["P", "S"], [*head, *body, "return _moves"])
+    return code.function("_list_moves", ["P", "S"], [*head, *body, "return _moves"], _ATTRIBUTES)
