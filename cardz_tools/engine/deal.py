@@ -1,6 +1,6 @@
 """The deal: the deck order for a seed or a given deck, and the deal rules that lay it out.
 
-``--seed N`` deals ``cards.shuffle(cards.standard_deck(decks, jokers), N)``: the
+``--seed N`` deals ``cards.shuffle(cards.standard_deck(decks, jokers, suits), N)``: the
 shuffle is specified in :mod:`cardz_tools.cards`, so a seed gives the same deal on
 every machine. A given deck must be a permutation of the design's deck.
 """
@@ -73,7 +73,10 @@ class DealStep:
     face_down: Compiled | None = None
     face_up: Compiled | None = None
     round_robin: bool = False
+    match: Compiled | None = None
     ranks: frozenset[int] = frozenset()
+    to: int | None = None
+    """``remove``: the depot the removed cards go to (None: out of play)."""
     order: tuple[tuple[int, bool], ...] | None = None
     """``(depot, face down)`` per card, worked out once when both counts are literals."""
 
@@ -124,12 +127,19 @@ class DealPlan:
                     face_down=compile_rule(rule.face_down, Site.DEAL, design) if rule.face_down else None,
                     face_up=compile_rule(rule.face_up, Site.DEAL, design) if rule.face_up else None,
                     round_robin=rule.round_robin,
+                    match=compile_rule(rule.match, Site.MATCH, design) if rule.match else None,
                 )
                 if all(count is None or constant_of(count.text) is not None for count in (rule.face_down, rule.face_up)):
                     step = dataclasses.replace(step, order=tuple(step.card_order((), None, design.deck_size)))
                 steps.append(step)
             elif rule.kind == "remove":
-                steps.append(DealStep(kind=rule.kind, ranks=frozenset(int(r) for r in rule.ranks)))
+                to = None
+                if rule.to is not None:
+                    named = design.resolve(rule.to)
+                    if not named or len(named) != 1:
+                        raise RuleError(f"'{rule.to}' must name one depot", f"{rule.pointer}/to")
+                    to = named[0]
+                steps.append(DealStep(kind=rule.kind, ranks=frozenset(int(r) for r in rule.ranks), to=to))
             else:
                 raise RuleError(f"the engine does not know the deal rule kind {rule.kind!r}", f"{rule.pointer}/kind")
         stock = next((d.index for d in design.depots if d.type is DepotType.STOCK), None)
@@ -139,12 +149,17 @@ class DealPlan:
         """Lay out ``deck`` (front first); undealt cards go to the first Stock, next card on top.
 
         ``state`` is passed to count expressions as ``S``. A deal that asks for
-        more cards than are left deals what there is (lint reports CZ303).
+        more cards than are left deals what there is (lint reports CZ303); with
+        ``match`` a depot gets the first matching cards left, fewer if there are
+        none. ``remove`` takes the ranks from the piles (depot order, each bottom
+        to top) and then from the undealt cards (deck order), and puts them face
+        up on its ``to`` in that order, or out of play.
 
         :raises DeckError: when cards are left over and the design has no Stock.
         """
         piles: list[list[Card]] = [[] for _ in range(self.depot_count)]
         views: list[tuple[Card, ...]] = [()] * self.depot_count
+        undealt = list(deck)
         position = 0
 
         def sync() -> None:
@@ -153,18 +168,38 @@ class DealPlan:
 
         for step in self.steps:
             if step.kind == "remove":
-                for pile in piles:
-                    pile[:] = [c for c in pile if c & 0x0F not in step.ranks]
+                # Found in depot order, each pile bottom to top, then the undealt cards in deck order.
+                removed = []
+                for depot, pile in enumerate(piles):
+                    if depot != step.to:
+                        removed += [c for c in pile if c & 0x0F in step.ranks]
+                        pile[:] = [c for c in pile if c & 0x0F not in step.ranks]
+                removed += [c for c in undealt[position:] if c & 0x0F in step.ranks]
+                undealt[position:] = [c for c in undealt[position:] if c & 0x0F not in step.ranks]
+                if step.to is not None:
+                    piles[step.to].extend(c | FACE_UP for c in removed)
                 continue
-            if step.order is None:
+            if step.order is None or step.match is not None:
                 sync()
-            for depot, hidden in step.card_order(views, state, len(deck) - position):
-                if position >= len(deck):
+            match = step.match
+            for depot, hidden in step.card_order(views, state, len(undealt) - position):
+                if position >= len(undealt):
                     break
-                card = deck[position]
-                position += 1
+                if match is None:
+                    card = undealt[position]
+                    position += 1
+                else:
+                    found = next(
+                        (i for i in range(position, len(undealt)) if match(views, state, undealt[i] if hidden else undealt[i] | FACE_UP, depot)),
+                        None,
+                    )
+                    if found is None:
+                        continue
+                    card = undealt.pop(found)  # the cards not taken keep their order
                 piles[depot].append(card if hidden else card | FACE_UP)
-        left = deck[position:]
+                if match is not None:
+                    views[depot] = tuple(piles[depot])
+        left = undealt[position:]
         if left:
             if self.stock is None:
                 raise DeckError(f"{len(left)} cards are left after the deal but the design has no Stock to hold them")

@@ -3,7 +3,8 @@
 Piles are a list of tuples of card ints (bottom first), so :meth:`State.clone`
 is a shallow list copy and :meth:`State.key` a tuple of tuples. Besides the
 piles a state keeps the suit each depot's wild card named (``declared``, -1 for
-none), the redeals each stock has left, and how often each action was used.
+none), the redeals each stock has left, how often each action was used and how
+many ``redeal`` effects have reshuffled (the next reshuffle's seed depends on it).
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ class State:
         "declared",
         "redeals",
         "uses",
+        "reshuffles",
         "move_count",
         "seed",
         "stats",
@@ -77,6 +79,8 @@ class State:
         for draw in game.draws:
             self.redeals[draw.depot] = draw.redeals
         self.uses: list[int] = [0] * len(game.actions)
+        self.reshuffles = 0
+        """``redeal`` effects run so far (k of docs/format.md's reshuffle seeds)."""
         self.move_count = 0
         self.seed = seed
         self.stats: collections.Counter[str] | None = None
@@ -107,6 +111,7 @@ class State:
         other.declared = self.declared.copy()
         other.redeals = self.redeals.copy()
         other.uses = self.uses.copy()
+        other.reshuffles = self.reshuffles
         other.move_count = self.move_count
         other.seed = self.seed
         other.stats = self.stats
@@ -119,7 +124,7 @@ class State:
 
     def key(self) -> Hashable:
         """A hashable key equal for states that play the same from here on (not the move count)."""
-        return (tuple(self.piles), tuple(self.declared), tuple(self.redeals), tuple(self.uses), self.cascade)
+        return (tuple(self.piles), tuple(self.declared), tuple(self.redeals), tuple(self.uses), self.reshuffles, self.cascade)
 
     # ------------------------------------------------------------ card primitives
 
