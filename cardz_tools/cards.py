@@ -106,6 +106,8 @@ NO_CARD: Card = 0x7F
 
 RANK_NAMES: dict[str, Rank] = {r.title: r for r in RANKS}
 """Rank names as written in designs and expressions (``"Ace"`` .. ``"King"``)."""
+RANK_NAMES_WITH_JOKER: dict[str, Rank] = {**RANK_NAMES, Rank.JOKER.title: Rank.JOKER}
+"""The rank names plus ``"Joker"`` (rank 0), as ``wildRank``, ``ranks`` and expressions accept them."""
 SUIT_NAMES: dict[str, Suit] = {s.title: s for s in SUITS}
 """Suit names as written in designs and expressions."""
 COLOR_NAMES: dict[str, Color] = {"Red": Color.RED, "Black": Color.BLACK}
@@ -198,19 +200,32 @@ def parse_card(text: str) -> Card:
 def parse_deck(text: str) -> list[Card]:
     """Parse a deck order: cards separated by spaces, commas or newlines; ``#`` starts a comment.
 
-    :raises CardSyntaxError: on the first token that is not a card.
+    :raises CardSyntaxError: on the first token that is not a card, or past
+        :data:`MAX_DECK_CARDS` cards (no design's deck is larger).
     """
     cards: list[Card] = []
     for line in text.splitlines():
         for token in re.split(r"[\s,]+", line.split("#", 1)[0]):
             if token:
+                if len(cards) == MAX_DECK_CARDS:
+                    raise CardSyntaxError(f"a deck order holds at most {MAX_DECK_CARDS} cards; this one has more")
                 cards.append(parse_card(token))
     return cards
 
 
-def standard_deck(decks: int = 1, jokers: int = 0) -> list[Card]:
-    """The unshuffled deck: per deck Clubs, Diamonds, Hearts, Spades, each Ace..King; jokers last."""
-    cards = [make_card(rank, suit) for _ in range(decks) for suit in SUITS for rank in RANKS]
+MAX_DECK_CARDS = 8 * 52 + 16
+"""The most cards a deck order may list: the largest deck a design can have (8 decks, 16 jokers)."""
+
+
+def standard_deck(decks: int = 1, jokers: int = 0, suits: Iterable[Suit | int] = SUITS) -> list[Card]:
+    """The unshuffled deck: per deck the ``suits`` (all four by default), each Ace..King; jokers last.
+
+    The suits always come in the order Clubs, Diamonds, Hearts, Spades, whatever
+    order ``suits`` lists them in, so a design's ``suits`` order never changes a deal.
+    """
+    wanted = {int(suit) for suit in suits}
+    in_order = [suit for suit in SUITS if suit in wanted]
+    cards = [make_card(rank, suit) for _ in range(decks) for suit in in_order for rank in RANKS]
     cards.extend([JOKER] * jokers)
     return cards
 

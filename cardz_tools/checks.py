@@ -12,10 +12,21 @@ from collections.abc import Iterable, Iterator
 
 from . import diagnostics as dx
 from .diagnostics import Diagnostic, Span
-from .model import SELF, DealRule, Depot, DepotSpec, DepotType, Design, Effect, Expr
+from .model import (
+    DEAL_RULE_KEYS, EFFECT_KEYS, SELF, DealRule, Depot, DepotSpec, DepotType, Design, Effect, EffectKind, Expr,
+)
 from .source import SourceFile
 
 _LITERAL_COUNT = re.compile(r"\s*[0-9]+\s*")
+
+_ONE_DEPOT: dict[EffectKind, tuple[str, ...]] = {
+    EffectKind.MOVE: ("to",),
+    EffectKind.COMPACT: ("from",),
+    EffectKind.FLIP: ("depot",),
+    EffectKind.DEAL: ("from",),
+}
+"""The effect keys that must name a single depot (docs/format.md, Effects)."""
+_TYPE_NAMES = frozenset(t.value for t in DepotType)
 
 
 def run_checks(design: Design, source: SourceFile) -> list[Diagnostic]:
@@ -55,7 +66,11 @@ class _Checks:
 
     def run(self) -> list[Diagnostic]:
         self._duplicate_names()
+        self._type_names()
         self._references()
+        self._row_lengths()
+        self._single_depots()
+        self._kind_keys()
         self._deal_size()
         self._overlaps()
         self._unreachable()
@@ -94,6 +109,88 @@ class _Checks:
                     f"{spec.pointer}/name",
                     hint=f"the other is at {self._position(other.pointer + '/name')}; give each depot its own name",
                 )
+
+    # -------------------------------------------------------- CZ310
+
+    def _type_names(self) -> None:
+        for spec in self.design.specs:
+            if spec.name in _TYPE_NAMES:
+                self._report(
+                    "CZ310",
+                    f"the depot '{spec.name}' is named like the depot type {spec.name}",
+                    f"{spec.pointer}/name",
+                    hint=f"'{spec.name}' in a reference or an expression means every {spec.name} depot; "
+                    f"rename it, for example to '{spec.name.lower()}'",
+                )
+
+    # -------------------------------------------------------- CZ308
+
+    def _row_lengths(self) -> None:
+        for spec in self.design.specs:
+            rows = spec.written_rows
+            if rows is None or sum(rows) == spec.repeat:
+                continue
+            self._report(
+                "CZ308",
+                f"the perRow list lays out {sum(rows)} depots, but repeat says {spec.repeat}",
+                f"{spec.pointer}/repeat",
+                hint="leave repeat out (it is the sum of the list) or make the two agree",
+            )
+
+    # -------------------------------------------------------- CZ309
+
+    def _single_depots(self) -> None:
+        for spec in self.design.specs:
+            if spec.draw is not None:
+                self._one_depot(spec.draw.to, f"{spec.draw.pointer}/to", "a draw's 'to'")
+            for effect in _effects_of(spec):
+                kind = effect.effect_kind
+                for key in _ONE_DEPOT.get(kind, ()) if kind is not None else ():
+                    value = effect.raw.get(key)
+                    if isinstance(value, str) and value != SELF:
+                        self._one_depot(value, f"{effect.pointer}/{key}", f"a '{effect.kind}' effect's '{key}'",
+                                        kind is EffectKind.MOVE)
+
+    def _one_depot(self, reference: str, pointer: str, what: str, suggest_deal: bool = False) -> None:
+        members = self._resolve(reference)
+        if len(members) <= 1:
+            return
+        names = [self.design.depots[i].name for i in members]
+        self._report(
+            "CZ309",
+            f"{what} must name one depot; '{reference}' names {len(members)} ({', '.join(names[:3])}"
+            f"{', ...' if len(names) > 3 else ''})",
+            pointer,
+            hint=f"name one member, such as '{names[0]}'"
+            + ("; to give each member a card, use a 'deal' effect" if suggest_deal else ""),
+        )
+
+    # -------------------------------------------------------- CZ307
+
+    def _kind_keys(self) -> None:
+        for spec in self.design.specs:
+            for effect in _effects_of(spec):
+                kind = effect.effect_kind
+                if kind is not None:
+                    self._unused_keys(effect.raw, EFFECT_KEYS[kind], effect.pointer, f"a '{kind.value}' effect")
+        for rule in self.design.deal_rules:
+            keys = DEAL_RULE_KEYS.get(rule.kind)
+            if keys is not None:
+                self._unused_keys(rule.raw, keys, rule.pointer, f"a '{rule.kind}' deal rule")
+
+    def _unused_keys(self, raw: object, keys: frozenset[str], pointer: str, what: str) -> None:
+        if not isinstance(raw, dict):
+            return
+        for key in raw:
+            if key == "kind" or key in keys:
+                continue
+            self._report(
+                "CZ307",
+                f"{what} does not read '{key}'; it is ignored",
+                f"{pointer}/{key}",
+                hint=f"{what} reads {', '.join(sorted(keys))}",
+                part="key",
+            )
 
     # -------------------------------------------------------- CZ302
 
@@ -207,9 +304,12 @@ class _Checks:
         dealt = 0
         exact = True
         for rule in design.deal_rules:
+            if rule.kind == "remove":
+                touched.update(self._resolve(rule.to))  # removed cards go there
+                continue
             per_depot, known = self._dealt_per_depot(rule)
             targets = self._resolve(rule.to)
-            if per_depot or not known:
+            if per_depot or not known or rule.kind == "remove":
                 touched.update(targets)
             dealt += per_depot * len(targets)
             exact = exact and known
@@ -218,8 +318,8 @@ class _Checks:
             touched.add(stocks[0])
         for spec in design.specs:
             own = [d.index for d in self.members[id(spec)]]
-            if not spec.accept.never:
-                touched.update(own)
+            if not spec.accept.never or spec.actions:
+                touched.update(own)  # a depot with actions is a button even if it never holds a card
             if spec.draw is not None:
                 touched.update(own)
                 touched.update(self._resolve(spec.draw.to))

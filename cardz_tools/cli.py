@@ -17,7 +17,7 @@ import typer
 
 from . import __version__
 from .config import ConfigError, load_config
-from .lint import LintPathError, lint_paths
+from .lint import LintPathError, LintResult, lint_paths
 from .reporters import ReportOptions, render, statistics_report
 from .schema import SchemaUnavailable
 
@@ -71,6 +71,17 @@ def _split(values: list[str] | None) -> list[str] | None:
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
+def _write_report(result: LintResult, format: OutputFormat, output_file: Path | None, statistics: bool = False) -> None:
+    """Render diagnostics (colour only on a terminal) to ``output_file`` or stdout."""
+    to_terminal = output_file is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    options = ReportOptions(color=to_terminal, strict=result.strict)
+    report = statistics_report(result, format.value) if statistics else render(result, format.value, options)
+    if output_file is not None:
+        output_file.write_text(report, encoding="utf-8")
+    else:
+        typer.echo(report, nl=False)
+
+
 @app.command()
 def lint(
     paths: Annotated[list[Path], typer.Argument(help="Design files, or directories to search for *.cardz.")],
@@ -87,13 +98,7 @@ def lint(
     try:
         config = load_config(paths[0]).with_overrides(select=_split(select), ignore=_split(ignore), strict=strict)
         result = lint_paths(paths, config)
-        to_terminal = output_file is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        options = ReportOptions(color=to_terminal, strict=config.strict)
-        report = statistics_report(result, format.value) if statistics else render(result, format.value, options)
-        if output_file is not None:
-            output_file.write_text(report, encoding="utf-8")
-        else:
-            typer.echo(report, nl=False)
+        _write_report(result, format, output_file, statistics)
     except (ConfigError, LintPathError, SchemaUnavailable) as exc:
         raise fail(str(exc)) from None
     except OSError as exc:
@@ -145,6 +150,12 @@ def _open_for_play(file: Path):  # type: ignore[no-untyped-def]
         raise fail(str(exc)) from None
 
 
+def _finish_analysis(report, format: ReportFormat) -> None:  # type: ignore[no-untyped-def]
+    """Print a sim or solve report; exit 1 when it has an error-level finding."""
+    typer.echo(report.to_json() if format is ReportFormat.JSON else report.to_text(), nl=format is ReportFormat.JSON)
+    raise typer.Exit(1 if any(f.severity == "error" for f in report.findings) else 0)
+
+
 @app.command()
 def sim(
     file: Annotated[Path, typer.Argument(help="The design to play.")],
@@ -164,8 +175,7 @@ def sim(
             report = simulate(opened.json_text, playouts, seed, workers, scheduler, max_moves, on_progress=advance)
     except (RuntimeError, OSError) as exc:
         raise fail(str(exc)) from None
-    typer.echo(report.to_json() if format is ReportFormat.JSON else report.to_text(), nl=format is ReportFormat.JSON)
-    raise typer.Exit(1 if any(f.severity == "error" for f in report.findings) else 0)
+    _finish_analysis(report, format)
 
 
 @app.command()
@@ -175,6 +185,7 @@ def solve(
     seed: Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run (deal i is the same as in sim).")] = 0,
     budget: Annotated[int, typer.Option("--budget", min=1, max=100_000_000, help="Positions per deal before 'unknown'.")] = 50_000,
     deck: Annotated[Optional[Path], typer.Option("--deck", help="Solve this one deal, a deck order file (AS 10H QC ...).")] = None,
+    deal_seconds: Annotated[Optional[float], typer.Option("--deal-seconds", min=0.001, help="Time bound per deal before 'unknown'.")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format.")] = ReportFormat.TEXT,
@@ -193,11 +204,10 @@ def solve(
             raise fail(f"{deck}: {exc}") from None
     try:
         with _progress(1 if order else deals, "deals") as advance:
-            report = run_solve(opened.json_text, deals, seed, budget, order, workers, scheduler, on_progress=advance)
+            report = run_solve(opened.json_text, deals, seed, budget, order, workers, scheduler, on_progress=advance, deal_seconds=deal_seconds)
     except (RuntimeError, OSError) as exc:
         raise fail(str(exc)) from None
-    typer.echo(report.to_json() if format is ReportFormat.JSON else report.to_text(), nl=format is ReportFormat.JSON)
-    raise typer.Exit(1 if any(f.severity == "error" for f in report.findings) else 0)
+    _finish_analysis(report, format)
 
 
 @app.command()
@@ -220,12 +230,7 @@ def check(
         options = CheckOptions.from_config(config)
         changes = {k: v for k, v in {"playouts": playouts, "deals": deals, "budget": budget}.items() if v is not None}
         result = check_paths(paths, config, _dc.replace(options, **changes))
-        to_terminal = output_file is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        report = render(result, format.value, ReportOptions(color=to_terminal, strict=config.strict))
-        if output_file is not None:
-            output_file.write_text(report, encoding="utf-8")
-        else:
-            typer.echo(report, nl=False)
+        _write_report(result, format, output_file)
     except (ConfigError, LintPathError, SchemaUnavailable) as exc:
         raise fail(str(exc)) from None
     raise typer.Exit(result.exit_code)
@@ -381,3 +386,52 @@ def preview(
     except OSError as exc:
         raise fail(f"{output}: {exc.strerror or exc}") from None
     typer.echo(f"wrote {output}")
+
+
+# ---------------------------------------------------------------- publish (issue 8)
+
+
+@app.command("publish")
+def publish_command(
+    paths: Annotated[list[Path], typer.Argument(help="Design files, or directories to search for *.cardz.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The folder to write (replaced whole; see docs/publishing.md).")],
+    gate: Annotated[Optional[list[str]], typer.Option("--gate", help="Also refuse on findings of these kinds (stuck-at-deal,unwinnable,...).")] = None,
+    playouts: Annotated[Optional[int], typer.Option("--playouts", min=0, max=1_000_000, help="Random playouts per game.")] = None,
+    deals: Annotated[Optional[int], typer.Option("--deals", min=0, max=100_000, help="Deals the solver tries per game.")] = None,
+    budget: Annotated[Optional[int], typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the analysis and of the deal pictured.")] = None,
+) -> None:
+    """Write a folder of game pages: each design flattened and formatted, its page, an index and catalog.json."""
+    import dataclasses as _dc
+
+    from .publish import DEFAULT_OPTIONS, GateError, PublishError, parse_gate, publish
+
+    changes = {k: v for k, v in {"playouts": playouts, "deals": deals, "budget": budget, "seed": seed}.items() if v is not None}
+    try:
+        kinds = parse_gate(gate or [])
+        config = load_config(paths[0])
+        on_design = (lambda name: typer.echo(f"playing {name}…", err=True)) if sys.stderr.isatty() else None
+        result = publish(paths, out, options=_dc.replace(DEFAULT_OPTIONS, **changes), gate=kinds, config=config, on_design=on_design)
+    except (GateError, ConfigError, LintPathError, SchemaUnavailable, PublishError) as exc:
+        raise fail(str(exc)) from None
+    options = ReportOptions(color=sys.stderr.isatty() and "NO_COLOR" not in os.environ)
+    if result.refused is not None:
+        typer.echo(render(result.refused, "text", options), nl=False, err=True)
+        typer.echo(f"cardz: nothing published; {out} is unchanged", err=True)
+        raise typer.Exit(1)
+    if result.warnings is not None and result.warnings.diagnostics:
+        typer.echo(render(result.warnings, "text", options), nl=False, err=True)
+    typer.echo(f"published {len(result.games)} game{'s' if len(result.games) != 1 else ''} to {out}")
+
+
+# ---------------------------------------------------------------- lsp (issue #11)
+
+
+@app.command("lsp")
+def lsp() -> None:
+    """Run the language server over stdio, for editors (see docs/editors.md)."""
+    try:
+        from .lsp.server import run as run_language_server
+    except ImportError:
+        raise fail("the language server needs pygls: pip install 'cardz-tools[lsp]'") from None
+    run_language_server()

@@ -13,7 +13,7 @@ CZ2xx      JSON Schema: shape and values of keys
 CZ3xx      references and semantics across the design
 CZ4xx      rule expressions: syntax, names, types
 CZ5xx      findings from playing the design (``cardz check``)
-CZ6xx      authoring: TODOs left by templates and ``from-rules``
+CZ6xx      authoring: TODOs left by templates and ``from-rules``, variants, publishing
 =========  ==============================================================
 """
 
@@ -142,6 +142,10 @@ RULES: dict[str, Rule] = _rules(
     ("CZ304", "overlapping-depots", E, "Two depots are placed on the same board cell."),
     ("CZ305", "unreachable-depot", W, "No deal, rule or effect can ever put a card into or take one from this depot."),
     ("CZ306", "undealt-cards", E, "Cards are left after the deal but there is no stock to hold them."),
+    ("CZ307", "key-not-for-kind", W, "An effect or deal rule has a key that its kind does not read (ignored)."),
+    ("CZ308", "row-lengths-mismatch", E, "A perRow list adds up to another number than repeat."),
+    ("CZ309", "needs-one-depot", E, "A reference that must name one depot names several."),
+    ("CZ310", "depot-named-like-type", W, "A depot or group is named like a depot type, which makes references ambiguous."),
     # CZ4xx: rule expressions
     ("CZ400", "expr-syntax", E, "A rule expression does not parse."),
     ("CZ401", "unknown-name", E, "A name in an expression is not defined at this rule site."),
@@ -153,7 +157,7 @@ RULES: dict[str, Rule] = _rules(
     ("CZ407", "it-outside-binder", E, "`it` used outside any/all/count/sum/min/max."),
     ("CZ408", "maybe-absent", W, "A value that may be absent is used without a guard."),
     ("CZ409", "constant-condition", W, "A condition that is always true or always false."),
-    ("CZ410", "expr-too-complex", E, "An expression exceeds the length or nesting bound."),
+    ("CZ410", "expr-too-complex", E, "An expression exceeds the length, nesting or evaluation-cost bound."),
     # CZ5xx: findings from play (cardz check); names match analysis.findings.FindingKind
     ("CZ501", "stuck-at-deal", E, "Some or all deals have no legal move at the start."),
     ("CZ502", "never-won", I, "No random playout won."),
@@ -171,6 +175,9 @@ RULES: dict[str, Rule] = _rules(
     ("CZ652", "extends-cycle", E, "Designs extend each other in a cycle."),
     ("CZ653", "extends-too-deep", E, "A chain of `extends` is longer than 8 designs."),
     ("CZ654", "variant-change", E, "A variant's change cannot be applied to the design it extends."),
+    # CZ66x: publishing (`cardz publish`)
+    ("CZ660", "slug-collision", E, "Two designs published together would get the same file name."),
+    ("CZ661", "no-slug", E, "A design's name has no ASCII letter or digit to make its file name from."),
 )
 """Every diagnostic code the project can emit, by code."""
 

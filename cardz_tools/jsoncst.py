@@ -17,13 +17,16 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import json
+import os
 import re
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeAlias
 
 from . import diagnostics
 from .diagnostics import Diagnostic, Span
+from .source import escape_token
 
 MAX_DEPTH = 200
 """Deepest nesting of arrays and objects a file may have (CZ107 beyond it)."""
@@ -97,7 +100,7 @@ class JsonSyntaxError(ValueError):
 # ---------------------------------------------------------------- parsing
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"')
+_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+"')  # possessive: no per-character backtracking state
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
 _NON_FINITE = re.compile(r"-?(?:NaN|Infinity)")
@@ -270,14 +273,9 @@ def from_python(value: Any) -> Node:
 # ---------------------------------------------------------------- pointers
 
 
-def escape_pointer_token(key: str) -> str:
-    """Escape one reference token of a JSON pointer (RFC 6901)."""
-    return key.replace("~", "~0").replace("/", "~1")
-
-
 def child_pointer(pointer: str, key: str | int) -> str:
     """The pointer of a member or item below ``pointer``."""
-    return f"{pointer}/{escape_pointer_token(str(key))}"
+    return f"{pointer}/{escape_token(str(key))}"
 
 
 def walk(node: Node, pointer: str = "") -> Iterator[tuple[str, Node]]:
@@ -373,7 +371,10 @@ def read_file(path: Path) -> tuple[ParsedFile | None, list[Diagnostic]]:
     """Read and parse a JSON file; on failure the diagnostics say why (never raises for bad input)."""
     file = str(path)
     try:
-        data = path.read_bytes()
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a named pipe would block the read for ever
+            return None, [diagnostics.make("CZ100", "cannot read the file: it is not a regular file", file)]
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)  # enough to tell that it is too large, whatever the file is
     except OSError as exc:
         return None, [diagnostics.make("CZ100", f"cannot read the file: {exc.strerror or exc}", file)]
     text, problems = decode(data, file)

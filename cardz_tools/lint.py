@@ -25,6 +25,7 @@ from .diagnostics import RULES, Diagnostic, Rule, Severity
 from .expr import check_design
 from .model import Design, ModelError, build_design
 from .schema import SchemaChecker, check_source
+from .todos import TODO_MARKER, find_todos
 from .source import SourceFile, load_source, parent_pointer
 from .variants import EXTENDS, Provenance, VariantError, flatten_file
 
@@ -146,12 +147,18 @@ def lint_paths(
     return LintResult(_without_repeats(reports), strict=config.strict)
 
 
-def lint_file(path: Path, config: LintConfig | None = None, *, checker: SchemaChecker | None = None) -> FileReport:
-    """Lint one file on disk (a variant as its flattened design)."""
-    source = load_source(path, display_path(path))
+def lint_file(
+    path: Path, config: LintConfig | None = None, *, checker: SchemaChecker | None = None, text: str | None = None
+) -> FileReport:
+    """Lint one file on disk (a variant as its flattened design).
+
+    ``text``, when given, is linted instead of the file's contents (an editor's unsaved
+    buffer); a variant's ``extends`` is still resolved next to ``path``.
+    """
+    source = load_source(path, display_path(path)) if text is None else SourceFile.from_text(text, display_path(path))
     sources: dict[str, SourceFile] = {}
     if source.ok and isinstance(source.data, dict) and EXTENDS in source.data:
-        found = _lint_variant(path, source, sources, checker)
+        found = _lint_variant(path, source, sources, checker, text)
     else:
         found = lint_source(source, checker=checker)
     kept = _reported(found, source, config or LintConfig(), path)
@@ -175,15 +182,16 @@ def lint_source(source: SourceFile, *, checker: SchemaChecker | None = None) -> 
             if design is not None:
                 found.extend(run_checks(design, source))
                 found.extend(_expression_diagnostics(design, source))
+        found.extend(_todo_diagnostics(source))
     return sorted(found, key=Diagnostic.sort_key)
 
 
 def _lint_variant(
-    path: Path, source: SourceFile, sources: dict[str, SourceFile], checker: SchemaChecker | None
+    path: Path, source: SourceFile, sources: dict[str, SourceFile], checker: SchemaChecker | None, text: str | None = None
 ) -> list[Diagnostic]:
     """Lint the design a variant stands for; ``sources`` collects the files its findings lie in."""
     try:
-        flattened = flatten_file(path)
+        flattened = flatten_file(path, text)
     except VariantError as exc:
         return sorted(
             [*source.diagnostics, *(dataclasses.replace(d, file=display_path(Path(d.file))) for d in exc.diagnostics)],
@@ -229,6 +237,32 @@ def _model(source: SourceFile, found: list[Diagnostic]) -> Design | None:
     except ModelError as exc:
         found.append(dx.make("CZ299", str(exc), source.filename, span=source.head_span(exc.pointer), pointer=exc.pointer))
         return None
+
+
+def _todo_diagnostics(source: SourceFile) -> list[Diagnostic]:
+    """A CZ601 warning under every ``TODO:`` marker a template or ``from-rules`` left."""
+    found: list[Diagnostic] = []
+    if TODO_MARKER not in source.text:  # the common case: no need to walk every string
+        return found
+    for pointer, message in find_todos(source.data):
+        text = _value_at(source.data, pointer)
+        start = text.find(message) if isinstance(text, str) else -1
+        span = source.string_span(pointer, start, start + len(message)) if start >= 0 else source.span(pointer)
+        found.append(dx.make("CZ601", message, source.filename, span=span, pointer=pointer, hint="make the decision, then delete the marker"))
+    return found
+
+
+def _value_at(data: object, pointer: str) -> object:
+    """The value a JSON pointer names in parsed data (None when it names nothing)."""
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(data, dict):
+            data = data.get(token)
+        elif isinstance(data, list) and token.isdigit() and int(token) < len(data):
+            data = data[int(token)]
+        else:
+            return None
+    return data
 
 
 def _expression_diagnostics(design: Design, source: SourceFile) -> list[Diagnostic]:

@@ -26,7 +26,6 @@ from .diagnostics import RULES, Diagnostic, Severity
 from .lint import FileReport, LintResult
 
 TOOL_NAME = "cardz"
-INFORMATION_URI = "https://github.com/cardz-tools/cardz-tools"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
@@ -267,7 +266,6 @@ def sarif_report(result: LintResult, options: ReportOptions) -> str:
                     "driver": {
                         "name": TOOL_NAME,
                         "version": __version__,
-                        "informationUri": INFORMATION_URI,
                         "rules": rules,
                     }
                 },

@@ -55,6 +55,26 @@ _CODE_BY_KEYWORD: dict[str, str] = {
 _ALTERNATIVES = ("oneOf", "anyOf")
 
 
+LONG_STRING = 40_000
+"""Strings longer than this are cut to it before validation: every ``maxLength`` of the schema
+is smaller, so they are reported just the same, but jsonschema repeats a string in each
+message it builds, and a 5 MB expression would otherwise cost gigabytes and seconds."""
+
+
+def _shortened(data: Any) -> Any:
+    """``data`` with every string longer than :data:`LONG_STRING` cut to that length (a copy only if needed)."""
+    if isinstance(data, str):
+        return data[:LONG_STRING] if len(data) > LONG_STRING else data
+    if isinstance(data, list):
+        items = [_shortened(item) for item in data]
+        return data if all(a is b for a, b in zip(items, data)) else items
+    if isinstance(data, dict):
+        members = {_shortened(key): _shortened(value) for key, value in data.items()}
+        same = len(members) == len(data) and all(k in data and members[k] is data[k] for k in members)
+        return data if same else members
+    return data
+
+
 class SchemaUnavailable(RuntimeError):
     """The packaged schema is missing or is not valid JSON (a broken installation)."""
 
@@ -74,6 +94,30 @@ def load_packaged_schema() -> dict[str, Any]:
     return schema
 
 
+def inline_refs(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The schema with every ``#/$defs/...`` reference replaced by its target (for a non-recursive schema).
+
+    A recursive reference is left as it is, resolved by the validator as usual.
+    """
+    definitions: Mapping[str, Any] = schema.get("$defs", {})
+
+    def inline(node: Any, trail: tuple[str, ...]) -> Any:
+        if isinstance(node, Mapping):
+            reference = node.get("$ref")
+            if isinstance(reference, str) and reference.startswith("#/$defs/"):
+                name = reference[len("#/$defs/"):]
+                if name in definitions and name not in trail:
+                    target = inline(definitions[name], (*trail, name))
+                    rest = {k: inline(v, trail) for k, v in node.items() if k != "$ref"}
+                    return {"allOf": [target], **rest} if rest else target
+            return {k: inline(v, trail) for k, v in node.items()}
+        if isinstance(node, list):
+            return [inline(v, trail) for v in node]
+        return node
+
+    return inline(schema, ())
+
+
 class SchemaChecker:
     """Validates designs against one schema and reports diagnostics.
 
@@ -87,10 +131,14 @@ class SchemaChecker:
         self._registry: referencing.Registry[Any] = referencing.Registry().with_resource(uri, resource)
         self._resolver = self._registry.resolver(base_uri=uri)
         self._validator = Draft202012Validator(schema, registry=self._registry)
+        # Valid files are the common case: a copy of the schema with every local
+        # $ref inlined validates them without reference lookups (about a third
+        # faster); errors are still reported through the schema as written.
+        self._fast = Draft202012Validator(inline_refs(schema))
 
     def is_valid(self, data: Any) -> bool:
         """Whether ``data`` passes the schema (no diagnostics are built)."""
-        return bool(self._validator.is_valid(data))
+        return bool(self._fast.is_valid(data))
 
     def check(self, source: SourceFile) -> list[Diagnostic]:
         """Diagnostics for every schema violation in a file that was read.
@@ -98,7 +146,10 @@ class SchemaChecker:
         A value that several keywords reject (a ``type`` and an ``if``/``else``
         branch, two enums combined by ``allOf``) is reported once per code.
         """
-        errors = [_most_relevant(error) for error in self._validator.iter_errors(source.data)]
+        shortened = _shortened(source.data)
+        if self._fast.is_valid(shortened):
+            return []
+        errors = [_most_relevant(error) for error in self._validator.iter_errors(shortened)]
         allowed = _allowed_values(errors)
         found: list[Diagnostic] = []
         seen: set[tuple[str, str, str]] = set()

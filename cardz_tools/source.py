@@ -18,7 +18,9 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import json
+import os
 import re
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
@@ -98,7 +100,9 @@ class _Finding:
 
 _WHITESPACE = " \t\n\r"
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
-_STRING_BODY = re.compile(r'(?:[^"\\]|\\.)*', re.DOTALL)
+# Possessive (*+, ++): the regex engine keeps no backtracking state per character
+# (with plain * a 5 MB string cost 600 MB of memory and seconds).
+_STRING_BODY = re.compile(r'(?:[^"\\]++|\\.)*+', re.DOTALL)
 _NON_FINITE = ("NaN", "Infinity", "-Infinity")
 _LITERALS = ("true", "false", "null")
 
@@ -377,6 +381,8 @@ class SourceFile:
         except RecursionError:  # pragma: no cover - the depth bound should make this impossible
             return cls._unreadable(filename, text, dx.make("CZ107", "the file is nested too deeply to read", filename))
         source = cls(filename, text, data, [])
+        if data is None:  # the JSON `null`: nothing later stages could check, so say so here
+            source.diagnostics.append(dx.make("CZ201", "the design must be an object, not null", filename, span=source.offset_span(0, len(text.rstrip()))))
         if flags.suspicious:
             source.diagnostics.extend(source._scan_findings())
         return source
@@ -553,6 +559,8 @@ def load_source(path: str | Path, display_name: str | None = None) -> SourceFile
     """Read a file from disk; an unreadable file gives a CZ100 diagnostic, not an exception."""
     name = display_name if display_name is not None else str(path)
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a named pipe would block the read for ever
+            return SourceFile(name, "", None, [dx.make("CZ100", "cannot read the file: it is not a regular file", name)])
         with open(path, "rb") as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)  # enough to tell that it is too large
     except OSError as exc:
@@ -582,7 +590,7 @@ class _ParseFlags:
         return float(name)
 
 
-_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+_BRACKETS = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]', re.DOTALL)
 
 
 def _first_too_deep(text: str) -> int | None:

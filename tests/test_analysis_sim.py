@@ -159,7 +159,7 @@ def test_dask_cluster_gives_the_same_report() -> None:
     distributed = pytest.importorskip("distributed")
     text = design_text(GAMES / "monte-carlo.cardz")
     local = simulate(text, 60, seed=9, workers=1).to_dict()
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         remote = simulate(text, 60, seed=9, scheduler=cluster.scheduler_address).to_dict()
     for volatile in ("elapsed_s", "playouts_per_s"):
         local.pop(volatile)

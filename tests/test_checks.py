@@ -193,3 +193,91 @@ def test_dealing_every_card_needs_no_stock() -> None:
     data["depots"][1]["acceptRule"] = "any"
     data["dealRules"][0]["faceUp"] = 13
     assert run(data)[1] == []
+
+
+def _tap(*effects: dict[str, Any]) -> dict[str, Any]:
+    return {"actions": [{"name": "go", "do": list(effects)}]}
+
+
+@pytest.mark.parametrize(
+    ("spare", "rule"),
+    [
+        ({}, {"kind": "remove", "ranks": ["Ace"], "to": "spare"}),
+        ({"repeat": 2, "col": 6}, None),  # reached by the stock's deal effect below
+    ],
+)
+def test_remove_to_and_deal_to_reach_a_depot(spare: dict[str, Any], rule: dict[str, Any] | None) -> None:
+    data = mini()
+    data["depots"].append({"name": "spare", "type": "Cell", "col": 7, "row": 0, **spare})
+    if rule is not None:
+        data["dealRules"].append(rule)
+    else:
+        data["depots"][0].update(_tap({"kind": "deal", "from": "stock", "to": "spare"}))
+    assert run(data)[1] == []
+
+
+@pytest.mark.parametrize(
+    "effect",
+    [
+        {"kind": "redeal", "group": "spare"},
+        {"kind": "move", "from": "spare", "to": "home", "where": "!empty(depot)", "count": "all"},
+    ],
+)
+def test_redeal_group_and_a_group_from_reach_every_member(effect: dict[str, Any]) -> None:
+    data = mini()
+    data["depots"].append({"name": "spare", "type": "Cell", "col": 6, "row": 0, "repeat": 2})
+    data["depots"][0].update(_tap(effect))
+    assert run(data)[1] == []
+
+
+def test_a_key_of_another_kind_is_a_warning_at_the_key() -> None:
+    data = mini()
+    data["depots"][0].update(_tap({"kind": "deal", "from": "stock", "to": "tab", "where": "true"}))
+    source, found = run(data)
+    (diagnostic,) = found
+    assert diagnostic.code == "CZ307" and diagnostic.severity is Severity.WARNING
+    assert text_at(source, diagnostic.span) == '"where"'
+    assert "count, faceUp, from, to" in (diagnostic.hint or "")
+
+
+def test_perRow_sum_must_equal_repeat() -> None:
+    data = mini()
+    data["depots"][3].update({"repeat": 4, "perRow": [1, 2]})
+    source, found = run(data)
+    (diagnostic,) = found
+    assert diagnostic.code == "CZ308" and "3 depots" in diagnostic.message
+    assert text_at(source, diagnostic.span) == "4"
+    data["depots"][3].pop("repeat")
+    data["depots"][3]["perRow"] = [1, 3]
+    assert run(data)[1] == []
+
+
+@pytest.mark.parametrize(
+    ("effect", "key"),
+    [
+        ({"kind": "move", "from": "stock", "to": "Tableau"}, "to"),
+        ({"kind": "deal", "from": "tab", "to": "home"}, "from"),
+        ({"kind": "compact", "group": "tab", "from": "tab"}, "from"),
+    ],
+)
+def test_references_that_must_name_one_depot(effect: dict[str, Any], key: str) -> None:
+    data = mini()
+    data["depots"][0].update(_tap(effect))
+    source, found = run(data)
+    assert [d.code for d in found] == ["CZ309"]
+    assert text_at(source, found[0].span) == json.dumps(effect[key])
+
+
+def test_one_member_or_self_is_one_depot() -> None:
+    data = mini()
+    data["depots"][0].update(_tap({"kind": "move", "from": "tab", "to": "tab[1]"}))
+    data["depots"][3].update(_tap({"kind": "move", "from": "stock", "to": "@self"}))
+    assert run(data)[1] == []
+
+
+def test_a_depot_named_like_a_type_is_a_warning() -> None:
+    data = mini()
+    data["depots"][2]["name"] = "Foundation"
+    source, found = run(data)
+    assert [d.code for d in found] == ["CZ310"]
+    assert text_at(source, found[0].span) == '"Foundation"'

@@ -57,7 +57,9 @@ def test_dealing_each_depot_in_turn_and_removing_ranks() -> None:
     state = game.new_initial_state(deck=deck)
     assert state.piles[1] == (deck[1] | FACE_UP, deck[2] | FACE_UP)  # the ace is gone
     assert state.piles[2] == (deck[3], deck[4] | FACE_UP, deck[5] | FACE_UP)
-    assert state.cards_in_play == 51
+    # docs/format.md: the undealt aces leave too, not only the dealt one
+    assert not any(c & 0x0F == 1 for c in state.piles[0])
+    assert state.cards_in_play == 48
 
 
 def test_a_deck_that_is_not_the_designs_is_refused_naming_missing_and_extra_cards() -> None:

@@ -5,14 +5,13 @@ from __future__ import annotations
 import io
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from cardz_tools.authoring.new import DEFAULT_TEMPLATE, TemplateError, default_path, format_list, new_design, run_new, templates
-from cardz_tools.authoring.todos import find_todos
+from cardz_tools.todos import find_todos
 from cardz_tools.engine import Game
 from cardz_tools.lint import lint_text
 from cardz_tools.model import build_design
@@ -21,12 +20,6 @@ ROOT = Path(__file__).parent.parent
 SOURCE = ROOT / "templates"
 PACKAGED = ROOT / "cardz_tools" / "templates"
 IDS = [t.id for t in templates()]
-
-
-@pytest.fixture(autouse=True)
-def _expression_stand_in() -> Iterator[None]:
-    """Play with the real expression compiler: overrides conftest's temporary stand-in, which knows only the seeds' rules."""
-    yield
 
 
 def test_packaged_templates_are_identical_to_the_source() -> None:

@@ -77,8 +77,11 @@ def test_event_stream_sends_the_version_now_and_after_every_publish() -> None:
         body = page.getresponse().read().decode("utf-8")
         assert '<meta name="cardz-version" content="2">' in body and "two" in body
         assert server.last_served_version == 2
-        page.request("GET", "/elsewhere")
-        assert page.getresponse().status == 404
+        for path, host, status in (("/elsewhere", None, 404), ("/", f"rebound.example:{server.port}", 403)):
+            page.request("GET", path, headers={"Host": host} if host else {})
+            response = page.getresponse()
+            response.read()
+            assert response.status == status
         connection.close()
         page.close()
     assert server.clients == 0

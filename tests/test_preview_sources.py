@@ -166,3 +166,26 @@ def test_a_design_the_engine_cannot_deal_says_why(tmp_path: Path) -> None:
     assert checked.design is not None and "CZ302" in [d.code for d in checked.diagnostics]
     with pytest.raises(BoardUnavailable, match="the engine cannot deal this design"):
         sample_board(checked.design, 0)
+
+
+def test_a_variant_models_merged_and_its_diagnostics_quote_the_file_they_lie_in(tmp_path: Path) -> None:
+    base, variant = tmp_path / "base.cardz", tmp_path / "variant.cardz"
+    text = (GAMES / "monte-carlo.cardz").read_text(encoding="utf-8")
+    base.write_text(text.replace("card.rank == top.rank", "card.rank == top.rnak"), encoding="utf-8")
+    variant.write_text('{"name": "Variant", "extends": "base.cardz", "decks": 2}', encoding="utf-8")
+    checked = check_file(variant)
+    (typo,) = [d for d in checked.diagnostics if d.code == "CZ402"]
+    assert checked.is_elsewhere(typo) and typo.file.endswith("base.cardz")
+    shown = checked.excerpt_for(typo)
+    assert shown is not None and shown.text[shown.start : shown.end] == "rnak"
+    assert checked.design is not None and checked.design.decks == 2 and checked.design.name == "Variant"
+    assert checked.design_json is not None and '"extends"' not in checked.design_json
+
+
+def test_the_seed_variant_models_as_its_flattened_design() -> None:
+    checked = check_file(GAMES / "weathervane-6.cardz")
+    assert checked.diagnostics == () and checked.design is not None
+    assert checked.design.name == "Weathervane (six hidden)" and len(checked.design.depots) == 10
+    piles = sample_board(checked.design, 0)
+    tabs = checked.design.resolve("tab")
+    assert tabs is not None and all(len(piles[i]) == 7 for i in tabs)

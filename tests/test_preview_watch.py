@@ -198,6 +198,24 @@ def test_no_intermediate_save_crashes_the_watcher_or_blanks_the_board(tmp_path: 
     assert last is not None and last.board_is_current and not last.checked.diagnostics
 
 
+def test_a_variant_is_drawn_merged_and_follows_edits_of_the_design_it_extends(tmp_path: Path, running) -> None:
+    base, variant = tmp_path / "monte-carlo.cardz", tmp_path / "variant.cardz"
+    base.write_text(MONTE_CARLO, encoding="utf-8")
+    variant.write_text('{"name": "Two-deck Monte Carlo", "extends": "monte-carlo.cardz", "decks": 2}', encoding="utf-8")
+    log = running(Watcher(variant, simulator=NoSimulation()))
+    _, first = log.wait(lambda f: f.board is not None, after=0)
+    assert first.board is not None and first.board.design.name == "Two-deck Monte Carlo"
+    assert first.board.design.decks == 2 and len(first.board.design.depots) == 27
+    assert first.checked.design_json is not None and '"extends"' not in first.checked.design_json
+
+    saved = time.perf_counter()
+    base.write_text(MONTE_CARLO.replace('"col": 5.5, "row": 0', '"col": 6, "row": 0'), encoding="utf-8")
+    _, moved = log.wait(
+        lambda f: f.board is not None and f.board.design.depot_named("stock").col == 6.0, after=saved  # type: ignore[union-attr]
+    )
+    assert moved.path == variant and moved.board is not None and moved.board.design.name == "Two-deck Monte Carlo"
+
+
 def test_other_files_in_the_directory_are_ignored_in_file_mode_but_followed_in_directory_mode(
     tmp_path: Path, running
 ) -> None:

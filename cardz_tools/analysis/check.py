@@ -18,11 +18,12 @@ from .. import diagnostics as dx
 from ..config import ConfigError, LintConfig
 from ..diagnostics import Diagnostic, Severity
 from ..lint import FileReport, LintResult, lint_paths
+from ..loading import deal_problem, with_diagnostic
 from ..model import build_design
 from ..source import SourceFile
 from .findings import Finding, FindingKind, Thresholds
-from .sim import simulate
-from .solve import solve
+from .sim import SimReport, simulate
+from .solve import SolveReport, solve
 
 _CODE_OF_KIND = {rule.name: rule.code for rule in dx.RULES.values() if rule.code.startswith("CZ5")}
 _SEVERITY = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO}
@@ -38,6 +39,8 @@ class CheckOptions:
     seed: int = 0
     max_moves: int = 2_000
     workers: int | None = 1
+    deal_seconds: float | None = 10.0
+    """Time bound of the solver per deal: a slow design cannot stall CI."""
     thresholds: Thresholds = Thresholds()
 
     @classmethod
@@ -95,11 +98,21 @@ def _pointer_for(finding: Finding, design: Any) -> str:
     return "/winCondition"
 
 
-def play_findings(design_data: Any, options: CheckOptions) -> list[Finding]:
-    """Findings from a short simulation and a short solve of one (flattened) design."""
+@dataclasses.dataclass(frozen=True)
+class PlayAnalysis:
+    """What a short simulation and a short solve of one design found (either may be skipped)."""
+
+    sim: SimReport | None
+    solve: SolveReport | None
+    findings: tuple[Finding, ...]
+
+
+def play_analysis(design_data: Any, options: CheckOptions) -> PlayAnalysis:
+    """A short simulation and a short solve of one (flattened) design, with their findings."""
     text = json.dumps(design_data, sort_keys=True)
     findings: list[Finding] = []
     sim_report = None
+    solved = None
     if options.playouts:
         sim_report = simulate(text, options.playouts, options.seed, options.workers, max_moves=options.max_moves, thresholds=options.thresholds)
         findings.extend(sim_report.findings)
@@ -112,11 +125,17 @@ def play_findings(design_data: Any, options: CheckOptions) -> list[Finding]:
             workers=options.workers,
             random_win_rate=sim_report.win_rate if sim_report else None,
             thresholds=options.thresholds,
+            deal_seconds=options.deal_seconds,
         )
         findings.extend(solved.findings)
         if any(f.kind is FindingKind.UNWINNABLE for f in solved.findings):
             findings = [f for f in findings if f.kind is not FindingKind.NEVER_WON]
-    return findings
+    return PlayAnalysis(sim_report, solved, tuple(findings))
+
+
+def play_findings(design_data: Any, options: CheckOptions) -> list[Finding]:
+    """Findings from a short simulation and a short solve of one (flattened) design."""
+    return list(play_analysis(design_data, options).findings)
 
 
 def _design_data(report: FileReport) -> Any:
@@ -147,14 +166,19 @@ def check_paths(
             on_file(report.path)
         data = _design_data(report)
         design = build_design(data)
-        found = [_diagnostic(finding, design, report.source) for finding in play_findings(data, options)]
+        problem = deal_problem(design, report)
+        if problem is not None:
+            reports.append(with_diagnostic(LintResult((report,)), problem).files[0])
+            continue
+        found = [finding_diagnostic(finding, design, report.source) for finding in play_findings(data, options)]
         kept = [d for d in found if config.reports(d, Path(report.path))]
         merged = tuple(sorted((*report.diagnostics, *kept), key=Diagnostic.sort_key))
         reports.append(FileReport(report.path, merged, report.source))
     return LintResult(tuple(reports), strict=config.strict)
 
 
-def _diagnostic(finding: Finding, design: Any, source: SourceFile) -> Diagnostic:
+def finding_diagnostic(finding: Finding, design: Any, source: SourceFile) -> Diagnostic:
+    """A finding as a CZ5xx diagnostic, placed at the part of the design it is about."""
     pointer = _pointer_for(finding, design)
     return dx.make(
         _CODE_OF_KIND[finding.kind.value],

@@ -47,7 +47,7 @@ def dead_card_check(game: Any) -> DeadCheck | None:
     if design.decks != 1 or design.jokers or game.triggers or game.actions:
         return None
     sinks = set(order_blind_sinks(game))
-    targets = [d for d, accepts in enumerate(game.accepts) if accepts is not None]
+    targets = [d for d, never in enumerate(game.accept_never) if not never]
     if not targets or any(t not in sinks for t in targets) or any(draw.to not in sinks for draw in game.draws):
         return None
     for target in targets:

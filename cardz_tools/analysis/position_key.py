@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from ..engine.effects import Compact, Flip, MoveCards
+from ..engine.effects import Compact, Flip, MoveCards, MoveFromGroup
 from ..expr import design_sites
 from ..model import EjectKind
 
@@ -47,6 +47,8 @@ def order_blind_sinks(game: Any) -> tuple[int, ...]:
                 emptied.update(owners)
             else:
                 emptied.add(effect.source)
+        elif isinstance(effect, MoveFromGroup):
+            emptied.update(effect.members)
         elif isinstance(effect, Compact):
             emptied.update(effect.members)
             emptied.add(effect.source)

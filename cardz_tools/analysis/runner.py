@@ -24,7 +24,7 @@ ChunkTask = Callable[[Any, int, int, int, Mapping[str, Any]], T]
 _GAMES: dict[str, Any] = {}
 
 
-def _game_for(design_json: str) -> Any:
+def game_for(design_json: str) -> Any:
     """The Game for a design's JSON text, built once per process."""
     game = _GAMES.get(design_json)
     if game is None:
@@ -40,7 +40,7 @@ def _game_for(design_json: str) -> Any:
 
 def run_chunk(task: ChunkTask[T], design_json: str, start: int, stop: int, seed: int, options: Mapping[str, Any]) -> T:
     """Run one chunk (module level so that process pools and Dask can pickle it)."""
-    return task(_game_for(design_json), start, stop, seed, options)
+    return task(game_for(design_json), start, stop, seed, options)
 
 
 def chunks(total: int, workers: int, target: int = 8) -> list[tuple[int, int]]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from .findings import Finding, Thresholds, playout_findings
 from .playout import DEFAULT_MAX_MOVES, Aggregate, play_range
-from .runner import run
+from .runner import default_workers, game_for, run
 from .stats import mean_and_stdev, render_histogram, wilson_interval
 
 
@@ -124,14 +124,12 @@ def simulate(
     on_progress: Callable[[int], None] | None = None,
 ) -> SimReport:
     """Run ``playouts`` random playouts of the design given as JSON text."""
-    from .runner import _game_for, default_workers
-
     started = time.perf_counter()
     total = Aggregate()
     for _, part in run(_sim_task, design_json, playouts, seed, {"max_moves": max_moves}, workers, scheduler, on_progress):
         total.merge(part)
     elapsed = time.perf_counter() - started
-    game = _game_for(design_json)
+    game = game_for(design_json)
     decision = total.choice_positions / total.positions if total.positions else 0.0
     findings = playout_findings(
         total.playouts,

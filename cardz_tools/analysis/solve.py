@@ -21,14 +21,20 @@ from typing import Any
 
 from ..cards import Card
 from .findings import Finding, Thresholds, solver_findings
-from .playout import deal_seed
 from .dead_cards import dead_card_check
+from .playout import deal_seed
 from .position_key import key_function
-from .runner import run
+from .runner import default_workers, game_for, run
 from .stats import bounded_interval
 
 DEFAULT_BUDGET = 50_000
 """Positions a solve may expand per deal before it answers "unknown"."""
+
+MAX_POSITIONS = 2_000_000
+"""The most positions the transposition table of one deal holds, whatever the budget.
+
+A position's key and the search stack cost a few hundred bytes, so this keeps one
+solve under about a gigabyte; a deal that needs more answers "unknown"."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -64,17 +70,35 @@ class _Progress:
         return (progress, self._score_sign * state.score(), len(state.legal_moves()))
 
 
+KEPT_CHILDREN = 64
+"""A position with more legal moves than this keeps only the moves on the search stack, not the
+positions they lead to (replayed when visited): a hostile design with thousands of moves per
+position cannot fill the memory with copies of its board."""
+
+MAX_LINE = 10_000
+"""The deepest line the solver follows; a deal whose search was cut there is "unknown", never "lost"."""
+
+
 class _Budget(Exception):
-    """The node budget or the deadline ran out."""
+    """The position budget or the deadline ran out."""
 
 
-def solve_state(root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None = None) -> tuple[str, list[Any], int]:
+def solve_state(
+    root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None = None, max_positions: int = MAX_POSITIONS
+) -> tuple[str, list[Any], int]:
     """Search from ``root``: ("won", winning moves, nodes) / ("lost", [], nodes) / ("unknown", [], nodes).
 
-    ``nodes`` counts the distinct positions generated (the root included). A child
-    already generated anywhere in the search is skipped before its rules are looked
-    at, and a won child ends the search as soon as it is generated.
+    The search stops with "unknown" after ``min(budget, max_positions)`` positions or
+    at ``deadline`` (a :func:`time.monotonic` time), whichever comes first; lines
+    deeper than :data:`MAX_LINE` are not followed (then it is never "lost").
+
+    ``nodes`` counts the distinct positions generated (the root included), told
+    apart by :func:`~.position_key.key_function`. A child already generated anywhere in
+    the search is skipped before its rules are looked at, a won child ends the search
+    as soon as it is generated, and a child :func:`~.dead_cards.dead_card_check` proves
+    lost is not searched.
     """
+    budget = min(budget, max_positions)
     progress = _Progress(root.game)
     key_of = key_function(root.game)
     dead = dead_card_check(root.game)
@@ -83,16 +107,22 @@ def solve_state(root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None 
     seen = {key_of(root)}
 
     def expand(state: Any) -> tuple[Any, list[tuple[Any, Any]]]:
-        """(a winning move or None, the new children worth searching, best first)."""
+        """(a winning move or None, the new children worth searching, best first).
+
+        Past :data:`KEPT_CHILDREN` moves a child is returned as None (replayed when visited).
+        """
+        moves = state.legal_moves()
+        keep = len(moves) <= KEPT_CHILDREN
         fresh = []
-        for move in state.legal_moves():
+        for number, move in enumerate(moves):
             child = state.clone()
             child.apply(move)
             key = key_of(child)
             if key in seen:
                 continue
             seen.add(key)
-            if len(seen) > budget or (deadline is not None and len(seen) % 512 == 0 and time.monotonic() > deadline):
+            # The clock is read at every position: one position of a hostile design can take long.
+            if len(seen) > budget or (deadline is not None and time.monotonic() > deadline):
                 raise _Budget
             if child.is_terminal():
                 if child.outcome().won:
@@ -100,43 +130,53 @@ def solve_state(root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None 
                 continue
             if dead is not None and dead(child):
                 continue
-            fresh.append((progress(child), move, child))
-        fresh.sort(key=lambda entry: entry[0], reverse=True)
-        return None, [(move, child) for _, move, child in fresh]
+            fresh.append((progress(child), -number, move, child if keep else None))
+        fresh.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
+        return None, [(move, child) for _, _, move, child in fresh]
 
+    cut = False  # a line was cut at MAX_LINE: "lost" can no longer be proven
     path: list[Any] = []
     try:
         won, options = expand(root)
         if won is not None:
             return "won", [won], len(seen)
-        stack = [iter(options)]
+        stack = [(root, iter(options))]
         while stack:
-            step = next(stack[-1], None)
+            parent, pending = stack[-1]
+            step = next(pending, None)
             if step is None:
                 stack.pop()
                 if path:
                     path.pop()
                 continue
             move, child = step
+            if len(stack) >= MAX_LINE:
+                cut = True
+                continue
+            if child is None:
+                child = parent.clone()
+                child.apply(move)
             won, options = expand(child)
             if won is not None:
                 return "won", [*path, move, won], len(seen)
             if options:
-                stack.append(iter(options))
+                stack.append((child, iter(options)))
                 path.append(move)
     except _Budget:
         return "unknown", [], len(seen)
-    return "lost", [], len(seen)
+    return ("unknown" if cut else "lost"), [], len(seen)
 
 
 def _solve_task(game: Any, start: int, stop: int, seed: int, options: Mapping[str, Any]) -> list[Verdict]:
     budget = int(options.get("budget", DEFAULT_BUDGET))
+    deal_seconds = options.get("deal_seconds")
     deck = options.get("deck")
     verdicts = []
     for index in range(start, stop):
         began = time.perf_counter()
+        deadline = time.monotonic() + float(deal_seconds) if deal_seconds else None
         state = game.new_initial_state(deck=deck) if deck else game.new_initial_state(seed=deal_seed(seed, index))
-        result, line, nodes = solve_state(state, budget)
+        result, line, nodes = solve_state(state, budget, deadline)
         verdicts.append(Verdict(index, result, nodes, tuple(str(m) for m in line), time.perf_counter() - began))
     return verdicts
 
@@ -214,12 +254,14 @@ def solve(
     random_win_rate: float | None = None,
     thresholds: Thresholds = Thresholds(),
     on_progress: Callable[[int], None] | None = None,
+    deal_seconds: float | None = None,
 ) -> SolveReport:
-    """Solve ``deals`` deals (or the one explicit ``deck``) of the design given as JSON text."""
-    from .runner import _game_for
+    """Solve ``deals`` deals (or the one explicit ``deck``) of the design given as JSON text.
 
+    ``deal_seconds`` bounds the time of each deal (then "unknown"), besides ``budget``.
+    """
     started = time.perf_counter()
-    options: dict[str, Any] = {"budget": budget}
+    options: dict[str, Any] = {"budget": budget, "deal_seconds": deal_seconds}
     if deck is not None:
         options["deck"] = list(deck)
         deals = 1
@@ -232,7 +274,7 @@ def solve(
     unknown = len(verdicts) - won - lost
     findings = solver_findings(len(verdicts), won, lost, unknown, random_win_rate, thresholds)
     return SolveReport(
-        game=_game_for(design_json).design.name,
+        game=game_for(design_json).design.name,
         seed=seed,
         budget=budget,
         verdicts=tuple(verdicts),

@@ -4,6 +4,6 @@ Whatever a template or ``from-rules`` leaves undecided is a ``TODO:`` marker tha
 ``cardz lint`` reports as CZ601; :func:`find_todos` finds them.
 """
 
-from .todos import TODO_MARKER, find_todos, todo
+from ..todos import TODO_MARKER, find_todos, todo
 
 __all__ = ["TODO_MARKER", "find_todos", "todo"]

@@ -26,7 +26,7 @@ from .files import InputError, read_text_file
 from .lexicon import Language
 from .reading import Analysis, SentenceKind, analyse
 from .skeletons import build
-from .todos import find_todos
+from ..todos import find_todos
 
 LANGUAGE_CHOICES: tuple[str, ...] = ("auto",) + tuple(language.value for language in Language)
 """Values of ``--lang``."""

@@ -30,7 +30,7 @@ from typing import Any
 from . import lexicon as lx
 from .lexicon import Family, Language, compile_pattern
 from .reading import Analysis, Mechanism, Quantity, SentenceKind
-from .todos import todo
+from ..todos import todo
 
 Json = dict[str, Any]
 

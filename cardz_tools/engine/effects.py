@@ -1,4 +1,4 @@
-"""What triggers and actions do: move cards, compact a group, flip a card.
+"""What triggers and actions do: move cards, compact a group, flip a card, deal, redeal.
 
 Each effect of the design is compiled once into a small object whose
 ``run(state, owner)`` changes ``state`` in place; ``owner`` is the depot that
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from ..cards import FACE_UP
-from ..model import SELF, Design, Effect
+from ..cards import FACE_UP, shuffle
+from ..model import SELF, DepotType, Design, Effect
 from .rules import Compiled, RuleError, Site, compile_rule, constant_of
 
 if TYPE_CHECKING:
@@ -18,6 +18,15 @@ if TYPE_CHECKING:
 
 ALL = -1
 """A move count meaning "the whole pile"."""
+
+RESHUFFLE_STEP = 0xD1B54A32D192ED03
+"""The k-th ``redeal`` of a game shuffles with seed ``(N + k * RESHUFFLE_STEP) mod 2**64`` (docs/format.md)."""
+_MASK64 = (1 << 64) - 1
+
+
+def reshuffle_seed(seed: int | None, k: int) -> int:
+    """The seed of the ``k``-th reshuffle (k = 1, 2, ...) of a game dealt from ``seed`` (None: a given deck, 0)."""
+    return ((seed or 0) + k * RESHUFFLE_STEP) & _MASK64
 
 
 class CompiledEffect(Protocol):
@@ -66,6 +75,47 @@ class MoveCards:
             state.transfer(source, target, count, self.face_up)
 
 
+class MoveFromGroup:
+    """``{"kind": "move"}`` with ``from`` naming several depots: the top ``count`` of each chosen member.
+
+    ``where`` (site where) chooses the members, all before any card moves; a
+    ``count`` expression sees the member as ``depot`` (docs/format.md, Effects).
+    """
+
+    __slots__ = ("members", "where", "target", "count", "count_rule", "face_up")
+
+    def __init__(
+        self,
+        members: tuple[int, ...],
+        where: Compiled | None,
+        target: int,
+        count: int,
+        count_rule: Compiled | None,
+        face_up: bool | None,
+    ) -> None:
+        self.members = members
+        self.where = where
+        self.target = target
+        self.count = count
+        self.count_rule = count_rule
+        self.face_up = face_up
+
+    def run(self, state: State, owner: int) -> None:
+        target = owner if self.target < 0 else self.target
+        piles = state.piles
+        where = self.where
+        chosen = [m for m in self.members if where is None or where(piles, state, m)]
+        for member in chosen:
+            if self.count_rule is not None:
+                count = int(self.count_rule(piles, state, member))
+            elif self.count == ALL:
+                count = len(piles[member])
+            else:
+                count = self.count
+            if count > 0 and member != target and piles[member]:
+                state.transfer(member, target, count, self.face_up)
+
+
 class Compact:
     """``{"kind": "compact"}``: slide the group's piles together in reading order, refill the gaps."""
 
@@ -79,15 +129,134 @@ class Compact:
         piles = state.piles
         members = self.members
         kept = [piles[m] for m in members if piles[m]]
+        source = owner if self.source < 0 else self.source
+        if source not in members and not state.game.auto_flip[source]:
+            self._run_apart(state, source, kept)
+            return
         for i, member in enumerate(members):
             pile = kept[i] if i < len(kept) else ()
             if piles[member] != pile:
                 state.set_pile(member, pile)
-        source = owner if self.source < 0 else self.source
         for member in members[len(kept):]:
             if not piles[source] or member == source:
                 continue
             state.transfer(source, member, 1, True)
+
+    def _run_apart(self, state: State, source: int, kept: list[tuple[int, ...]]) -> None:
+        """The same when ``source`` is outside the group and turns no card up, without transfers."""
+        piles = state.piles
+        members = self.members
+        changes = [(member, pile) for member, pile in zip(members, kept) if piles[member] != pile]
+        stock = piles[source]
+        gaps = members[len(kept):]
+        refill = min(len(gaps), len(stock))
+        if refill:
+            changes.append((source, stock[: len(stock) - refill]))
+            changes += [(gaps[i], (stock[-1 - i] | FACE_UP,)) for i in range(refill)]
+        changes += [(member, ()) for member in gaps[refill:] if piles[member]]
+        state.set_piles(changes)
+
+
+class Deal:
+    """``{"kind": "deal"}``: one card from the top of ``source`` onto each target in turn, ``count`` rounds.
+
+    Stops when ``source`` is empty; ``"all"`` deals rounds until it is. A target
+    that is ``source`` itself is skipped.
+    """
+
+    __slots__ = ("source", "targets", "count", "count_rule", "face_up")
+
+    def __init__(self, source: int, targets: tuple[int, ...], count: int, count_rule: Compiled | None, face_up: bool) -> None:
+        self.source = source
+        self.targets = targets
+        self.count = count
+        self.count_rule = count_rule
+        self.face_up = face_up
+
+    def run(self, state: State, owner: int) -> None:
+        source = owner if self.source < 0 else self.source
+        targets = [t for t in self.targets if t != source]
+        if not targets:
+            return
+        piles = state.piles
+        if self.count_rule is not None:
+            rounds = int(self.count_rule(piles, state, owner))
+        elif self.count == ALL:
+            rounds = -(-len(piles[source]) // len(targets))
+        else:
+            rounds = self.count
+        for _ in range(rounds):
+            for target in targets:
+                if not piles[source]:
+                    return
+                state.transfer(source, target, 1, self.face_up)
+
+
+class Redeal:
+    """``{"kind": "redeal"}``: gather the members ``keep`` does not hold for, reshuffle, deal them back.
+
+    In order: ``keep`` for every member; the other members' cards gathered in
+    reading order, each pile bottom to top; every ``count`` evaluated (the
+    gathered piles now empty); the k-th reshuffle of the game
+    (:func:`reshuffle_seed`); ``count`` cards dealt to each of those members in
+    reading order. Cards left over go onto the first Stock face down (the next
+    card of the shuffled order on top), or without one onto the last member
+    dealt to (the last member gathered from, when every count was 0).
+    """
+
+    __slots__ = ("members", "keep", "count", "count_rule", "face_up", "stock")
+
+    def __init__(
+        self,
+        members: tuple[int, ...],
+        keep: Compiled | None,
+        count: int,
+        count_rule: Compiled | None,
+        face_up: bool,
+        stock: int | None,
+    ) -> None:
+        self.members = members
+        self.keep = keep
+        self.count = count
+        self.count_rule = count_rule
+        self.face_up = face_up
+        self.stock = stock
+
+    def run(self, state: State, owner: int) -> None:
+        piles = state.piles
+        keep = self.keep
+        kept = frozenset(m for m in self.members if keep is not None and keep(piles, state, m))
+        given = [m for m in self.members if m not in kept]
+        gathered: list[int] = []
+        for member in given:
+            gathered += piles[member]
+            if piles[member]:
+                state.set_pile(member, ())
+        counts = [
+            int(self.count_rule(piles, state, m, kept)) if self.count_rule is not None else self.count for m in given
+        ]
+        state.reshuffles += 1
+        order = shuffle(gathered, reshuffle_seed(state.seed, state.reshuffles))
+        face_up = self.face_up
+        order = [c | FACE_UP if face_up else c & ~FACE_UP for c in order]
+        position = 0
+        last = given[-1] if given else None
+        for member, count in zip(given, counts):
+            if position >= len(order):
+                break
+            take = max(0, min(count, len(order) - position))
+            if take:
+                state.set_pile(member, tuple(order[position : position + take]))
+                position += take
+                last = member
+        left = order[position:]
+        if not left:
+            return
+        if self.stock is not None:
+            pile = piles[self.stock] + tuple(c & ~FACE_UP for c in reversed(left))
+            state.set_pile(self.stock, pile)
+        elif last is not None:
+            state.set_pile(last, piles[last] + tuple(left))
 
 
 class Flip:
@@ -105,7 +274,8 @@ class Flip:
             state.set_pile(depot, pile[:-1] + (pile[-1] | FACE_UP,))
 
 
-def _count(effect: Effect, design: Design) -> tuple[int, Compiled | None]:
+def _count(effect: Effect, design: Design, site: Site = Site.COUNT) -> tuple[int, Compiled | None]:
+    """An effect's count: a constant (``ALL`` for ``"all"``) or a compiled rule of ``site``."""
     if effect.count is None:
         return 1, None
     if effect.count.text.strip() == "all":
@@ -113,7 +283,7 @@ def _count(effect: Effect, design: Design) -> tuple[int, Compiled | None]:
     value = constant_of(effect.count.text)
     if isinstance(value, int) and not isinstance(value, bool):
         return value, None
-    return 0, compile_rule(effect.count, Site.COUNT, design)
+    return 0, compile_rule(effect.count, site, design)
 
 
 def compile_effect(effect: Effect, design: Design) -> CompiledEffect:
@@ -123,21 +293,45 @@ def compile_effect(effect: Effect, design: Design) -> CompiledEffect:
     """
     if effect.kind == "move":
         count, rule = _count(effect, design)
+        target = _one_depot(design, effect.target, effect.pointer, "to")
+        members = design.resolve(effect.source) if effect.source not in (None, SELF) else None
+        if effect.where is not None or (members is not None and len(members) > 1):
+            if not members:
+                raise RuleError(f"'{effect.source}' names no depot or group", f"{effect.pointer}/from")
+            where = compile_rule(effect.where, Site.WHERE, design) if effect.where is not None else None
+            return MoveFromGroup(members, where, target, count, rule, effect.face_up)
         return MoveCards(
             _one_depot(design, effect.source, effect.pointer, "from"),
-            _one_depot(design, effect.target, effect.pointer, "to"),
+            target,
             count,
             rule,
             effect.face_up,
         )
+    if effect.kind == "deal":
+        count, rule = _count(effect, design)
+        targets = design.resolve(effect.target or "")
+        if not targets:
+            raise RuleError(f"'{effect.target}' names no depot, group or type", f"{effect.pointer}/to")
+        face_up = True if effect.face_up is None else effect.face_up
+        return Deal(_one_depot(design, effect.source, effect.pointer, "from"), targets, count, rule, face_up)
+    if effect.kind == "redeal":
+        members = design.resolve(effect.group or "")
+        if not members:
+            raise RuleError(f"'{effect.group}' names no group", f"{effect.pointer}/group")
+        keep = compile_rule(effect.keep, Site.KEEP, design) if effect.keep is not None else None
+        count, rule = _count(effect, design, Site.REDEAL)
+        if count == ALL:
+            raise RuleError("a redeal count is a number or an expression, not 'all'", f"{effect.pointer}/count")
+        stock = next((d.index for d in design.depots if d.type is DepotType.STOCK), None)
+        face_up = True if effect.face_up is None else effect.face_up
+        return Redeal(members, keep, count, rule, face_up, stock)
     if effect.kind == "compact":
         members = design.resolve(effect.group or "")
         if not members:
             raise RuleError(f"'{effect.group}' names no group", f"{effect.pointer}/group")
         return Compact(members, _one_depot(design, effect.source, effect.pointer, "from"))
     if effect.kind == "flip":
-        reference = effect.raw.get("depot", SELF)
-        return Flip(_one_depot(design, reference, effect.pointer, "depot"))
+        return Flip(_one_depot(design, effect.depot or SELF, effect.pointer, "depot"))
     raise RuleError(f"the engine does not know the effect kind {effect.kind!r}", f"{effect.pointer}/kind")
 
 

@@ -10,16 +10,32 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 
-from ..cards import COLOR_NAMES, RANK_NAMES, SUIT_NAMES
-from .types import BOOL, CARD_OPT, COLOR, DEPOT, DEPOT_OPT, INT, RANK, SUIT, SUIT_OPT, Kind, Type
+from ..cards import COLOR_NAMES, RANK_NAMES_WITH_JOKER, SUIT_NAMES
+from .sites import Site
+from .types import BOOL, CARD_OPT, CARDS, COLOR, DEPOT, DEPOT_OPT, INT, RANK, SUIT, SUIT_OPT, Kind, Type
 
 __all__ = [
     "Constant", "FieldSpec", "Param", "Overload", "Function",
-    "CONSTANTS", "FIELDS", "FUNCTIONS", "BINDER_VARIABLE", "field_names",
+    "CONSTANTS", "FIELDS", "FUNCTIONS", "BINDER_VARIABLE", "PREVIOUS_VARIABLE", "MAX_POW_EXPONENT", "POW_LIMIT",
+    "bounded_pow", "field_names",
 ]
 
 BINDER_VARIABLE = "it"
 """The implicit name of the member in ``any(cell, empty(it))``."""
+PREVIOUS_VARIABLE = "prev"
+"""In ``chain(x, cond)``: the lower card of each consecutive pair (``it`` is the one on it)."""
+MAX_POW_EXPONENT = 30
+"""``pow(a, b)`` takes ``b`` in 0 .. this; at run time ``b`` is clamped to that range."""
+POW_LIMIT = 2 ** 62
+"""``pow`` results are cut to ``-POW_LIMIT .. POW_LIMIT``, so nested powers cannot grow without bound."""
+
+
+def bounded_pow(a: int, b: int) -> int:
+    """``a ** b`` with ``b`` clamped to 0 .. :data:`MAX_POW_EXPONENT` and the result to ±:data:`POW_LIMIT`."""
+    b = min(max(b, 0), MAX_POW_EXPONENT)
+    if abs(a) > 1 and b * (abs(a).bit_length() - 1) > POW_LIMIT.bit_length():
+        return POW_LIMIT if a > 0 or b % 2 == 0 else -POW_LIMIT
+    return max(-POW_LIMIT, min(POW_LIMIT, a ** b))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -71,6 +87,10 @@ class Overload:
     item: Type | None = None
     static: bool = False
     """True when the result depends only on the arguments and the board (not on cards)."""
+    pairs: bool = False
+    """A binder that also binds ``prev``, the member before ``it`` (``chain``)."""
+    sites: tuple[Site, ...] = ()
+    """The only sites where the call is allowed; empty for everywhere."""
 
     @property
     def is_binder(self) -> bool:
@@ -80,7 +100,7 @@ class Overload:
         """``count(x: Depot, cond: Bool) -> Int``, with the binder variable's type when there is one."""
         text = f"{name}({', '.join(p.text() for p in self.params)}) -> {self.result}"
         if self.item is not None:
-            text += f"  (`it`: {self.item})"
+            text += f"  (`it`: {self.item}" + (f", `{PREVIOUS_VARIABLE}`: {self.item})" if self.pairs else ")")
         return text
 
 
@@ -101,7 +121,7 @@ class Function:
 
 def _constants() -> dict[str, Constant]:
     table: dict[str, Constant] = {}
-    for name, rank in RANK_NAMES.items():
+    for name, rank in RANK_NAMES_WITH_JOKER.items():
         table[name] = Constant(name, RANK, int(rank), f"The rank {name} ({int(rank)}).")
     for name, suit in SUIT_NAMES.items():
         table[name] = Constant(name, SUIT, int(suit), f"The suit {name} ({suit.color.title}).")
@@ -221,6 +241,38 @@ def _functions() -> dict[str, Function]:
         "alternating": (
             Overload((Param("x", (C, D)),), BOOL, "alternating",
                      "Whether the colours of `x` alternate red and black from each card to the next."),
+        ),
+        "chain": tuple(
+            Overload((Param("x", (kind,)), _COND), BOOL, f"chain_{kind.name.lower()}",
+                     f"Whether `cond` holds for each consecutive pair of {what}, with `prev` the lower card and "
+                     "`it` the card on it (true for 0 or 1 card).", item=Type(Kind.CARD), pairs=True)
+            for kind, what in ((D, "the cards of pile `x`"), (C, "the cards of `x`"))
+        ),
+        "topCards": (
+            Overload((_D, Param("n", (I_,))), CARDS, "top_cards_of",
+                     "The top `n` cards of pile `d`, bottom first (all of them when it has fewer; none when "
+                     "`n` ≤ 0)."),
+        ),
+        "covered": (
+            Overload((_D,), BOOL, "covered",
+                     "Whether a depot later in the file that holds a card overlaps `d` on the board (each depot "
+                     "taken as the rectangle [col, col + 1) × [row, row + 1)): Pyramid's \"a card lies on it\"."),
+        ),
+        "at": (
+            Overload((Param("g", (G,)), Param("r", (I_,)), Param("c", (I_,))), DEPOT_OPT, "at",
+                     "The member of group `g` in grid row `r`, column `c` (from 0, as `row(d)`/`col(d)`); absent "
+                     "when there is none. For a depot type, the first such depot in file order.", static=True),
+        ),
+        "pow": (
+            Overload((Param("a", (I_,)), Param("b", (I_,))), INT, "pow",
+                     f"`a` to the power `b`, for `b` in 0..{MAX_POW_EXPONENT} (clamped to that range); results "
+                     "beyond ±2^62 are cut to ±2^62.",
+                     static=True),
+        ),
+        "kept": (
+            Overload((Param("d", (D,), maybe_ok=True),), BOOL, "kept",
+                     "Whether the redeal's `keep` held for `d` (false for an absent depot). Only in a `redeal` "
+                     "effect's `count`.", sites=(Site.REDEAL,)),
         ),
         "declared": (
             Overload((_D,), SUIT_OPT, "declared",

@@ -15,12 +15,16 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..diagnostics import RULES, Severity, did_you_mean
-from ..model import Design
+from ..model import Design, Effect, EffectKind
 from .ast import (
     Binary, BoolLit, Call, Conditional, Field, Index, IntLit, Name, Node, NodeVisitor, Unary,
     iter_child_nodes, to_source, walk,
 )
-from .builtins import BINDER_VARIABLE, CONSTANTS, FIELDS, FUNCTIONS, Overload, field_names
+from .builtins import (
+    BINDER_VARIABLE, CONSTANTS, FIELDS, FUNCTIONS, MAX_POW_EXPONENT, PREVIOUS_VARIABLE, Overload, bounded_pow,
+    field_names,
+)
+from .cost import MAX_EVALUATION_STEPS, evaluation_steps
 from .env import DesignEnv
 from .parser import ExprSyntaxError, parse
 from .sites import Site
@@ -181,7 +185,7 @@ class _Checker(NodeVisitor):
                 both = (node.op == "&&") == truth
                 return left | right if both else left & right
             if node.op in _NEGATED:
-                return self.count_facts(node, truth)
+                return self.count_facts(node, truth) | self.column_facts(node, truth)
             return frozenset()
         if isinstance(node, Call) and len(node.args) == 1:
             arg = node.args[0]
@@ -204,6 +208,23 @@ class _Checker(NodeVisitor):
         nonempty = (op == ">" and n >= 0) or (op == ">=" and n >= 1) or (op == "!=" and n == 0) or (op == "==" and n >= 1)
         if nonempty and self.kind_of(left.args[0]) is Kind.DEPOT:
             return _nonempty_keys(left.args[0])
+        return frozenset()
+
+    def column_facts(self, node: Binary, truth: bool) -> frozenset[str]:
+        """``col(X) != 0``, ``col(X) > 0``, ``col(X) >= 1`` (or ``col(X) == 0`` false): ``left(X)`` is there.
+
+        Exact for every layout: the member left of grid column j exists exactly when j > 0.
+        """
+        op, left, right = node.op if truth else _NEGATED[node.op], node.left, node.right
+        if isinstance(left, IntLit) and isinstance(right, Call):
+            flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
+            op, left, right = flipped, right, left
+        if not (isinstance(left, Call) and left.func == "col" and len(left.args) == 1 and isinstance(right, IntLit)):
+            return frozenset()
+        n = right.value
+        positive = (op == ">" and n >= 0) or (op == ">=" and n >= 1) or (op == "!=" and n == 0) or (op == "==" and n >= 1)
+        if positive and self.kind_of(left.args[0]) is Kind.DEPOT:
+            return frozenset({f"left({to_source(left.args[0])})"})
         return frozenset()
 
     def kind_of(self, node: Node) -> Kind | None:
@@ -242,6 +263,10 @@ class _Checker(NodeVisitor):
             self.report(_issue("CZ407", "`it` is only defined inside a condition or value of "
                                "any/all/count/sum/min/max", node,
                                "write it inside the second argument, as in `any(cell, empty(it))`"))
+            return NodeInfo(ERROR)
+        if name == PREVIOUS_VARIABLE:
+            self.report(_issue("CZ407", "`prev` is only defined inside the condition of chain", node,
+                               "as in `chain(cards, it.rank == prev.rank - 1)`"))
             return NodeInfo(ERROR)
         elsewhere = [site.value for site in Site if name in site.names]
         if elsewhere:
@@ -453,13 +478,17 @@ class _Checker(NodeVisitor):
         if node.var is not None and not overload.is_binder:
             self.report(_issue("CZ405", f"`{node.func}({overload.params[0].name}, ...)` binds no name: "
                                f"`{node.var} in` is not allowed here", node))
+        if overload.sites and self.site not in overload.sites:
+            where = " and ".join(f"{site.value} expressions" for site in overload.sites)
+            self.report(_issue("CZ406", f"`{node.func}` is only available in {where}", name_span,
+                               f"{overload.sites[0].value} expressions are {overload.sites[0].where}"))
         infos = [first] if first is not None else []
         for position, (param, arg) in enumerate(zip(overload.params, node.args)):
             if position == 0:
                 continue
             if param.binder:
                 item = overload.item if first is not None and not first.type.is_error else ERROR
-                infos.append(self.visit_binder(node, arg, item or ERROR))
+                infos.append(self.visit_binder(node, arg, item or ERROR, overload.pairs))
             else:
                 infos.append(self.visit(arg))
         for param, arg, info in zip(overload.params, node.args, infos):
@@ -472,6 +501,10 @@ class _Checker(NodeVisitor):
                                    overload.signature(node.func)))
             elif not param.maybe_ok:
                 self.require_present(arg, info, f"passed to `{node.func}`")
+        if overload.impl == "pow" and len(infos) == 2 and infos[1] is not None and isinstance(infos[1].const, int) \
+                and not isinstance(infos[1].const, bool) and not 0 <= infos[1].const <= MAX_POW_EXPONENT:
+            self.report(_issue("CZ405", f"the exponent of `pow` is 0..{MAX_POW_EXPONENT}, not {infos[1].const}",
+                               node.args[1]))
         if any(info is None or info.type.is_error for info in infos) and first is not None and first.type.is_error:
             results = {o.result for o in candidates}
             return NodeInfo(results.pop() if len(results) == 1 else ERROR)
@@ -480,22 +513,25 @@ class _Checker(NodeVisitor):
     def bad_argument(self, node: Call, position: int, message: str, candidates: list[Overload]) -> NodeInfo:
         for position_, arg in enumerate(node.args[1:], start=1):
             if any(o.params[position_].binder for o in candidates):
-                self.visit_binder(node, arg, ERROR)  # `it` is bound, of unknown type
+                pairs = any(o.pairs for o in candidates)
+                self.visit_binder(node, arg, ERROR, pairs)  # `it` is bound, of unknown type
             else:
                 self.visit(arg)
         signatures = "; ".join(o.signature(node.func) for o in candidates)
         self.report(_issue("CZ405", message, node.args[position], signatures))
         return NodeInfo(ERROR)
 
-    def visit_binder(self, call: Call, body: Node, item: Type) -> NodeInfo:
-        var = call.var or BINDER_VARIABLE
+    def visit_binder(self, call: Call, body: Node, item: Type, pairs: bool = False) -> NodeInfo:
+        """Check a quantifier's body with ``it`` (or ``call.var``) bound; ``pairs`` binds ``prev`` too."""
+        names = [call.var or BINDER_VARIABLE] + ([PREVIOUS_VARIABLE] if pairs else [])
         saved = self.facts
-        self.facts = frozenset(key for key in saved if not _mentions(key, var))
-        self.scopes.append((var, item, id(call)))
+        self.facts = frozenset(key for key in saved if not any(_mentions(key, name) for name in names))
+        for name in reversed(names):
+            self.scopes.append((name, item, id(call)))
         try:
             return self.visit(body)
         finally:
-            self.scopes.pop()
+            del self.scopes[-len(names):]
             self.facts = saved
 
     def fold_call(self, overload: Overload, infos: list[NodeInfo | None]) -> Any:
@@ -518,6 +554,10 @@ class _Checker(NodeVisitor):
             return len(args[0])
         if impl == "abs":
             return abs(args[0])
+        if impl == "pow":
+            return bounded_pow(args[0], args[1])
+        if impl == "at":
+            return env.at(args[0], args[1], args[2])
         if impl == "min_int":
             return min(args)
         if impl == "max_int":
@@ -569,9 +609,21 @@ def check(text: str, site: Site, env: DesignEnv | None = None) -> Checked:
     issues = list(checker.issues)
     if not any(i.severity is Severity.ERROR for i in issues):
         issues.extend(_constant_conditions(node, checker.info))
+        issues.extend(_too_costly(Checked(text, site, node, root.type, (), checker.info), env))
     issues.sort(key=lambda i: (i.start, i.end, i.code))
     return Checked(text, site, node, root.type, tuple(issues), checker.info, frozenset(checker.guarded),
                    checker.binders)
+
+
+def _too_costly(checked: Checked, env: DesignEnv) -> list[ExprIssue]:
+    """CZ410 when one evaluation could take more than :data:`cost.MAX_EVALUATION_STEPS` steps."""
+    steps = evaluation_steps(checked, env)
+    if steps <= MAX_EVALUATION_STEPS:
+        return []
+    assert checked.node is not None
+    return [_issue("CZ410", f"one evaluation of this expression may take {steps:,} steps; at most "
+                            f"{MAX_EVALUATION_STEPS:,} are allowed", checked.node,
+                   "nest fewer quantifiers (any/all/count/sum/min/max) over large groups or piles")]
 
 
 def design_sites(design: Design) -> Iterator[tuple[Site, str, str]]:
@@ -584,26 +636,33 @@ def design_sites(design: Design) -> Iterator[tuple[Site, str, str]]:
         for action in spec.actions:
             if action.when is not None:
                 yield Site.ACTION, action.when.text, action.when.pointer
-            for effect in action.effects:
-                if effect.count is not None:
-                    yield Site.COUNT, effect.count.text, effect.count.pointer
+            yield from _effect_sites(action.effects)
         for trigger in spec.triggers:
             yield Site.TRIGGER, trigger.when.text, trigger.when.pointer
-            for effect in trigger.effects:
-                if effect.count is not None:
-                    yield Site.COUNT, effect.count.text, effect.count.pointer
+            yield from _effect_sites(trigger.effects)
     for rule in design.deal_rules:
         for value in (rule.face_down, rule.face_up):
             if value is not None:
                 yield Site.DEAL, value.text, value.pointer
-        match = rule.raw.get("match")
-        if isinstance(match, str):
-            yield Site.MATCH, match, f"{rule.pointer}/match"
+        if rule.match is not None:
+            yield Site.MATCH, rule.match.text, rule.match.pointer
     if design.win.when is not None:
         yield Site.WIN, design.win.when.text, design.win.when.pointer
     if design.loss.when is not None:
         yield Site.LOSS, design.loss.when.text, design.loss.when.pointer
     yield Site.SCORING, design.scoring.value.text, design.scoring.value.pointer
+
+
+def _effect_sites(effects: tuple[Effect, ...]) -> Iterator[tuple[Site, str, str]]:
+    """The expressions of effects: ``where``, ``keep``, and ``count`` (a redeal's count has its own site)."""
+    for effect in effects:
+        if effect.where is not None:
+            yield Site.WHERE, effect.where.text, effect.where.pointer
+        if effect.keep is not None:
+            yield Site.KEEP, effect.keep.text, effect.keep.pointer
+        if effect.count is not None:
+            site = Site.REDEAL if effect.effect_kind is EffectKind.REDEAL else Site.COUNT
+            yield site, effect.count.text, effect.count.pointer
 
 
 def check_design(design: Design) -> list[ExprIssue]:

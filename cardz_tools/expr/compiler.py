@@ -37,8 +37,10 @@ from typing import Any
 
 from ..cards import COLOR_OF, FACE_UP_OF, NO_CARD, RANK_OF, SUIT_OF, Suit
 from .ast import Binary, BoolLit, Call, Conditional, Field, Index, IntLit, Name, Node, NodeVisitor, Unary, walk
+from .builtins import PREVIOUS_VARIABLE, bounded_pow
 from .checker import NOT_CONST, Checked, NodeInfo
 from .env import DesignEnv
+from .sandbox import audit
 from .sites import Site
 from .types import ABSENT_DEPOT, ABSENT_SUIT, Kind
 
@@ -114,6 +116,17 @@ def _card_at(cards: Sequence[int], i: int) -> int:
     return cards[i] if 0 <= i < len(cards) else NO_CARD
 
 
+def _top_cards(pile: Sequence[int], n: int) -> Sequence[int]:
+    return pile[max(len(pile) - n, 0):] if n > 0 else ()
+
+
+def _covered(P: Sequence[Sequence[int]], later: tuple[int, ...]) -> bool:
+    for depot in later:
+        if P[depot]:
+            return True
+    return False
+
+
 def _descending(cards: Sequence[int]) -> bool:
     ranks = [RANK_OF[c] for c in cards]
     return all(a == b + 1 for a, b in zip(ranks, ranks[1:]))
@@ -148,7 +161,9 @@ def _declared(S: Any, depot: int) -> int:
 _SAFE_BUILTINS: dict[str, Any] = {
     "len": len, "any": any, "all": all, "sum": sum, "min": min, "max": max, "abs": abs, "map": map,
 }
-_SITE_PARAMS: dict[str, str] = {"card": "_card", "cards": "_cards", "source": "_source", "depot": "_depot"}
+_SITE_PARAMS: dict[str, str] = {
+    "card": "_card", "cards": "_cards", "source": "_source", "depot": "_depot", "kept": "_kept",
+}
 _FIELD_TABLES: dict[tuple[Kind, str], str] = {
     (Kind.CARD, "rank"): "_RANK", (Kind.CARD, "value"): "_RANK", (Kind.CARD, "suit"): "_SUIT",
     (Kind.CARD, "color"): "_COLOR", (Kind.CARD, "faceUp"): "_FACEUP", (Kind.SUIT, "color"): "_SUIT_COLOR",
@@ -159,6 +174,7 @@ _HELPERS: dict[str, Any] = {
     "_div": _div,
     "_mod": _mod, "_member": _member, "_card_at": _card_at, "_descending": _descending,
     "_ascending": _ascending, "_same_suit": _same_suit, "_alternating": _alternating, "_declared": _declared,
+    "_top_cards": _top_cards, "_pow": bounded_pow, "_covered": _covered,
 }
 _LITERAL_KINDS = frozenset({Kind.INT, Kind.BOOL, Kind.RANK, Kind.SUIT, Kind.COLOR, Kind.DEPOT})
 
@@ -171,6 +187,7 @@ class _Emitter(NodeVisitor):
         self.env = env
         self.constants = constants
         self.binder_names: dict[int, str] = {}
+        self.previous_names: dict[int, str] = {}  # chain's `prev`, by the id of the chain call
         self.functions: list[str] = []
         self.vars: list[str] = []  # binder variables in scope, innermost last
         self.site_params = [_SITE_PARAMS[a] for a in checked.site.args]
@@ -254,7 +271,10 @@ class _Emitter(NodeVisitor):
     def visit_Name(self, node: Name) -> str:
         info = self.info(node)
         if info.binding == "var":
-            return self.binder_names[self.checked.binders[id(node)]]
+            binder = self.checked.binders[id(node)]
+            if node.name == PREVIOUS_VARIABLE and binder in self.previous_names:
+                return self.previous_names[binder]
+            return self.binder_names[binder]
         if info.binding == "site":
             if node.name == "top":
                 guarded = id(node) in self.checked.guarded
@@ -360,6 +380,19 @@ class _Emitter(NodeVisitor):
             return f"{self.helper('_top' if impl == 'top_cards' else '_bottom')}({self.emit(args[0])})"
         if impl in ("descending", "ascending", "same_suit", "alternating"):
             return f"{self.helper('_' + impl)}({self.items(args[0])})"
+        if impl == "top_cards_of":
+            return f"{self.helper('_top_cards')}({self.pile(args[0])}, {self.emit(args[1])})"
+        if impl == "covered":
+            later = self.constant(self.env.overlapping + ((),), ("table", "covered"))
+            return f"{self.helper('_covered')}(P, {later}[{self.emit(args[0])}])"
+        if impl == "at":
+            group = self.info(args[0]).const
+            places = self.constant(self.env.grid_places(group), ("grid", group))
+            return f"{places}.get(({self.emit(args[2])}, {self.emit(args[1])}), {ABSENT_DEPOT})"
+        if impl == "pow":
+            return f"{self.helper('_pow')}({self.emit(args[0])}, {self.emit(args[1])})"
+        if impl == "kept":
+            return f"({self.emit(args[0])} in _kept)"
         if impl == "declared":
             return f"{self.helper('_declared')}(S, {self.emit(args[0])})"
         if impl == "exists":
@@ -379,6 +412,8 @@ class _Emitter(NodeVisitor):
         number = len(self.binder_names) + 1
         var = f"_v{number}"
         self.binder_names[id(node)] = var
+        if func == "chain":
+            return self.chain(node, number, var, items)
         if func == "count" and not uses_var:
             # The condition is the same for every member: all of them or none.
             return f"(len({items}) if {self.emit(body_node)} else 0)"
@@ -402,6 +437,30 @@ class _Emitter(NodeVisitor):
         name = f"_q{number}"
         lines = [f"def {name}({', '.join(params)}):", *("    " + line for line in start),
                  f"    for {var} in _items:", *("        " + line for line in inside), "    " + last]
+        self.functions.append(_with_pile("\n".join(lines), 1, always=True))
+        return f"{name}({', '.join(params[:-1])}, {items})"
+
+
+    def chain(self, node: Call, number: int, var: str, items: str) -> str:
+        """``chain(x, cond)``: a loop over consecutive pairs, ``prev`` below and ``it`` on it."""
+        previous = f"_p{number}"
+        self.previous_names[id(node)] = previous
+        outer = list(self.vars)
+        self.vars += [var, previous]
+        try:
+            body = self.emit(node.args[1])
+        finally:
+            del self.vars[-2:]
+        params = ["P", "S", *self.site_params, *outer, "_items"]
+        name = f"_q{number}"
+        # Cards are ints, so None marks "no card below yet" (the sandbox has no iter()).
+        lines = [f"def {name}({', '.join(params)}):",
+                 f"    {previous} = None",
+                 f"    for {var} in _items:",
+                 f"        if {previous} is not None and not {body}:",
+                 "            return False",
+                 f"        {previous} = {var}",
+                 "    return True"]
         self.functions.append(_with_pile("\n".join(lines), 1, always=True))
         return f"{name}({', '.join(params[:-1])}, {items})"
 
@@ -452,6 +511,25 @@ def _is_static(node: Node, checked: Checked, static_names: frozenset[str]) -> bo
     return True
 
 
+def _static_names(site: Site) -> frozenset[str]:
+    return frozenset(n for n in ("source", "depot") if n in site.args and site is not Site.DEAL)
+
+
+def split_static(checked: Checked) -> tuple[list[Node], list[Node]]:
+    """The top-level conjuncts of a checked rule: (static ones, the rest); no static ones when the
+    site has no depot arguments or the rule is not a condition."""
+    assert checked.node is not None
+    static_names = _static_names(checked.site)
+    static_parts: list[Node] = []
+    dynamic_parts: list[Node] = []
+    if checked.site.result.kind is Kind.BOOL and static_names:
+        for part in _conjuncts(checked.node):
+            (static_parts if _is_static(part, checked, static_names) else dynamic_parts).append(part)
+    else:
+        dynamic_parts.append(checked.node)
+    return static_parts, dynamic_parts
+
+
 def _build(text: str, params: Sequence[str], emitter: _Emitter) -> tuple[Rule, str]:
     constants = emitter.constants
     names = [name for name, _ in constants.values()]
@@ -462,7 +540,9 @@ def _build(text: str, params: Sequence[str], emitter: _Emitter) -> tuple[Rule, s
     parts += ["    return _rule", ""]
     source = "\n".join(parts)
     namespace: dict[str, Any] = {"__builtins__": dict(_SAFE_BUILTINS)}
-    # The source is generated above from the checked tree; no design text is in it.
+    # The source is generated above from the checked tree; no design text is in it, and
+    # the audit proves it before anything runs.
+    audit(source)
     exec(compile(source, "<cardz expression>", "exec"), namespace)  # noqa: S102
     return namespace["_make"](*(value for _, value in constants.values())), source
 
@@ -485,12 +565,8 @@ def compile_rule(checked: Checked, env: DesignEnv, targets: Sequence[int] | None
         return _build(text, params_here, emitter)
 
     fn, python = emit([checked.node])
-    static_names = frozenset(n for n in ("source", "depot") if n in site.args and site not in (Site.DEAL, Site.MATCH))
-    static_parts: list[Node] = []
-    dynamic_parts: list[Node] = []
-    if site.result.kind is Kind.BOOL and static_names:
-        for part in _conjuncts(checked.node):
-            (static_parts if _is_static(part, checked, static_names) else dynamic_parts).append(part)
+    static_names = _static_names(site)
+    static_parts, dynamic_parts = split_static(checked)
     if not static_parts:
         return CompiledRule(site, fn, fn, None, None, None, python)
     static_params = [_SITE_PARAMS[a] for a in site.args if a in static_names]

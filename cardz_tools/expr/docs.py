@@ -17,6 +17,7 @@ import sys
 from ..diagnostics import RULES
 from .ast import PRECEDENCE
 from .builtins import CONSTANTS, FIELDS, FUNCTIONS
+from .cost import MAX_EVALUATION_STEPS
 from .parser import MAX_DEPTH, MAX_LENGTH
 from .sites import Site
 from .types import Kind, Type
@@ -125,9 +126,13 @@ def render() -> str:
         "",
         "Quantifiers (`any`, `all`, `count`, `sum`, `min`, `max` with two arguments) evaluate their "
         "second argument once per member of the first, with the member named `it`: "
-        "`any(cell, empty(it))`. Give it a name to nest them: `any(c in cell, index(c) > index(it))`.",
+        "`any(cell, empty(it))`. Give it a name to nest them: `any(c in cell, index(c) > index(it))`. "
+        "`chain(x, cond)` evaluates `cond` once per consecutive pair of cards, with `prev` the lower "
+        "card and `it` the card on it: `chain(cards, it.rank == prev.rank - 1)`.",
         "",
-        f"Bounds: at most {MAX_LENGTH} characters and {MAX_DEPTH} levels of nesting (CZ410).",
+        f"Bounds: at most {MAX_LENGTH} characters, {MAX_DEPTH} levels of nesting, and "
+        f"{MAX_EVALUATION_STEPS:,} steps per evaluation (a quantifier costs its domain's size "
+        "times its body) (CZ410).",
         "",
         "Operators, loosest first (binary operators group left to right):",
         "",
@@ -140,8 +145,9 @@ def render() -> str:
         "A value that may be absent (`Card?`, `Depot?`, `Suit?`) can be used, and then matches "
         "nothing, but the checker warns (CZ408) unless a guard shows it is there: in `A && B` the "
         "facts of `A` hold in `B`; in `A || B` the facts of `!A` hold in `B`; in `c ? a : b` those of "
-        "`c` hold in `a` and of `!c` in `b`. `!empty(X)`, `count(X) > 0` and `exists(top(X))` show "
-        "`top(X)` is there (`top` at a site is `top(depot)`); `exists(E)` shows `E` is there.",
+        "`c` hold in `a` and of `!c` in `b`. `!empty(X)` and `count(X) > 0` show `top(X)` and "
+        "`bottom(X)` are there (`top` at a site is `top(depot)`); `exists(E)` shows `E` is there "
+        "(`exists(top(X))`, `exists(at(g, r, c))`); `col(X) != 0` (or `col(X) > 0`) shows `left(X)` is there.",
         "",
         "### Names",
         "",

@@ -73,6 +73,38 @@ class DesignEnv:
         (ca, ra), (cb, rb) = self.board[a], self.board[b]
         return abs(ca - cb) <= 1 and abs(ra - rb) <= 1
 
+    def at(self, members: tuple[int, ...], grid_row: int, grid_col: int) -> int:
+        """The first of ``members`` at that place of its group's grid, or -1 (``at(g, r, c)``)."""
+        return self.grid_places(members).get((grid_col, grid_row), ABSENT_DEPOT)
+
+    def grid_places(self, members: tuple[int, ...]) -> Mapping[tuple[int, int], int]:
+        """``(grid col, grid row) -> depot`` for a group's members; the first one wins a shared place."""
+        cache = self._places
+        if members not in cache:
+            places: dict[tuple[int, int], int] = {}
+            for index in members:
+                places.setdefault(self.grid[index], index)
+            cache[members] = places
+        return cache[members]
+
+    @functools.cached_property
+    def _places(self) -> dict[tuple[int, ...], Mapping[tuple[int, int], int]]:
+        return {}
+
+    @functools.cached_property
+    def overlapping(self) -> tuple[tuple[int, ...], ...]:
+        """For ``covered(d)``: the later depots whose board rectangles overlap depot ``d``'s.
+
+        Each depot is the rectangle ``[col, col + 1) × [row, row + 1)``; rectangles that
+        only touch do not overlap.
+        """
+        board = self.board
+        return tuple(
+            tuple(later for later in range(d + 1, len(board))
+                  if abs(board[later][0] - col) < 1 and abs(board[later][1] - row) < 1)
+            for d, (col, row) in enumerate(board)
+        )
+
     @functools.cached_property
     def neighbours(self) -> Mapping[str, tuple[int, ...]]:
         """For ``left``/``right``/``above``/``below``: the neighbour of each depot in its group's grid, or -1."""

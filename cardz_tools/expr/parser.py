@@ -226,7 +226,7 @@ def _syntax_error(text: str, error: lark.exceptions.UnexpectedInput) -> ExprSynt
 
 
 def parse(text: str) -> Node:
-    """Parse one expression.
+    """Parse one expression (memoised: trees are immutable, and designs repeat their rules).
 
     :raises ExprSyntaxError: with offsets into ``text`` when it does not parse.
     :raises ExprTooComplex: (a subclass) when it is too long or nests too deeply.
@@ -234,6 +234,11 @@ def parse(text: str) -> Node:
     if len(text) > MAX_LENGTH:
         raise ExprTooComplex(f"the expression is {len(text)} characters long; at most {MAX_LENGTH} are allowed",
                              MAX_LENGTH, len(text), "split it into simpler parts")
+    return _parse_cached(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(text: str) -> Node:
     try:
         node: Node = _parser().parse(text)
     except lark.exceptions.UnexpectedInput as error:

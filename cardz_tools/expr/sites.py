@@ -28,7 +28,9 @@ _DEPOT_ACCEPT = SiteName("depot", DEPOT, "The pile the cards would be dropped on
 _DEPOT_EJECT = SiteName("depot", DEPOT, "The pile the cards would be dragged off.")
 _DEPOT_OWNER = SiteName("depot", DEPOT, "The pile that owns the rule (`@self`).")
 _DEPOT_DEAL = SiteName("depot", DEPOT, "The pile being dealt to.")
-_CARD_MATCH = SiteName("card", CARD, "A card of the deck, face down, that the rule may deal.")
+_CARD_DEAL = SiteName("card", CARD, "A card of the deck, tried in deck order.")
+_DEPOT_MEMBER = SiteName("depot", DEPOT, "The group member concerned.")
+_TOP_MEMBER = SiteName("top", CARD_OPT, "The top card of the member; absent when it is empty.")
 _ALL = SiteName("all", INT, "Written alone (`\"all\"`): every card of the `from` pile. Its value is the "
                 "number of cards on the board, which no pile exceeds.")
 
@@ -43,6 +45,9 @@ class Site(enum.Enum):
     COUNT = "count"
     DEAL = "deal"
     MATCH = "match"
+    WHERE = "where"
+    KEEP = "keep"
+    REDEAL = "redeal-count"
     WIN = "win"
     LOSS = "loss"
     SCORING = "scoring"
@@ -60,7 +65,7 @@ class Site(enum.Enum):
     @property
     def result(self) -> Type:
         """The type the whole expression must have: a condition (Bool) or a number (Int)."""
-        return INT if self in (Site.COUNT, Site.DEAL, Site.SCORING) else BOOL
+        return INT if self in (Site.COUNT, Site.DEAL, Site.REDEAL, Site.SCORING) else BOOL
 
     @property
     def where(self) -> str:
@@ -80,7 +85,10 @@ _NAMES: dict[Site, dict[str, SiteName]] = {
     Site.ACTION: {n.name: n for n in (_DEPOT_OWNER, _TOP)},
     Site.COUNT: {n.name: n for n in (_DEPOT_OWNER, _TOP, _ALL)},
     Site.DEAL: {n.name: n for n in (_DEPOT_DEAL,)},
-    Site.MATCH: {n.name: n for n in (_CARD_MATCH, _DEPOT_DEAL)},
+    Site.MATCH: {n.name: n for n in (_CARD_DEAL, _DEPOT_DEAL)},
+    Site.WHERE: {n.name: n for n in (_DEPOT_MEMBER, _TOP_MEMBER)},
+    Site.KEEP: {n.name: n for n in (_DEPOT_MEMBER, _TOP_MEMBER)},
+    Site.REDEAL: {n.name: n for n in (_DEPOT_MEMBER, _TOP_MEMBER)},
     Site.WIN: {},
     Site.LOSS: {},
     Site.SCORING: {},
@@ -93,6 +101,9 @@ _ARGS: dict[Site, tuple[str, ...]] = {
     Site.COUNT: ("depot",),
     Site.DEAL: ("depot",),
     Site.MATCH: ("card", "depot"),
+    Site.WHERE: ("depot",),
+    Site.KEEP: ("depot",),
+    Site.REDEAL: ("depot", "kept"),
     Site.WIN: (),
     Site.LOSS: (),
     Site.SCORING: (),
@@ -104,7 +115,10 @@ _WHERE: dict[Site, str] = {
     Site.ACTION: "`actions[].when`",
     Site.COUNT: "effect `count` (a string)",
     Site.DEAL: "deal rule `faceUp`/`faceDown` when a string",
-    Site.MATCH: "deal rule `match` (extension): which cards a `dealGroup` deals",
+    Site.MATCH: "deal rule `match`",
+    Site.WHERE: "`move` effect `where` (from a group)",
+    Site.KEEP: "`redeal` effect `keep`",
+    Site.REDEAL: "`redeal` effect `count` (a string); may call `kept(d)`",
     Site.WIN: "`winCondition.when`",
     Site.LOSS: "`lossCondition.when`",
     Site.SCORING: "`scoring.value`",

@@ -13,9 +13,8 @@ from html import escape
 from pathlib import Path
 
 from ..config import LintConfig
-from ..diagnostics import Diagnostic
 from .board import Board, board_svg
-from .sources import DEFAULT_PLAYOUTS, BoardUnavailable, CheckedFile, Summary, SummaryStatus, check_file, excerpt, safe_summary, sample_board
+from .sources import DEFAULT_PLAYOUTS, BoardUnavailable, CheckedFile, Summary, SummaryStatus, check_file, safe_summary, sample_board
 
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 _BULLET = re.compile(r"^\s{0,3}[-*] +(.*)$")
@@ -87,26 +86,33 @@ _RELOAD_SCRIPT = """<script>
 (function () {
   var meta = document.querySelector('meta[name="cardz-version"]');
   var shown = meta ? meta.content : "";
+  var scrolled = sessionStorage.getItem("cardz-scroll");
+  if (scrolled) { window.scrollTo(0, Number(scrolled)); }
   var events = new EventSource("/events");
   events.onmessage = function (event) {
-    if (event.data !== shown) { events.close(); location.reload(); }
+    if (event.data !== shown) {
+      events.close();
+      sessionStorage.setItem("cardz-scroll", String(window.scrollY));
+      location.reload();
+    }
   };
 })();
 </script>"""
 
 
-def diagnostics_html(diagnostics: tuple[Diagnostic, ...], lines: list[str]) -> str:
+def diagnostics_html(checked: CheckedFile) -> str:
     """The diagnostics with their source lines and a caret under each span."""
-    if not diagnostics:
+    if not checked.diagnostics:
         return '<p class="muted">No problems found.</p>'
     parts = []
-    for d in diagnostics:
+    for d in checked.diagnostics:
+        where = f"{d.file}:" if checked.is_elsewhere(d) else ""
         head = (
             f'<span class="sev sev-{d.severity.value}">{d.severity.value}</span> '
             f'<span class="code">{escape(d.code)} {escape(d.name)}</span> '
-            f'<span class="code">{d.span.line}:{d.span.column}</span> {escape(d.message)}'
+            f'<span class="code">{escape(where)}{d.span.line}:{d.span.column}</span> {escape(d.message)}'
         )
-        shown = excerpt(lines, d.span)
+        shown = checked.excerpt_for(d)
         body = ""
         if shown is not None:
             gutter = f"{shown.line_number} | "
@@ -175,7 +181,7 @@ def render_page(
         f"<header><h1>{escape(title)}</h1><p>{escape(checked.path.name)} · deal seed {seed} · {status}</p></header>\n"
         f'<main><section id="board"><h2>Board</h2>{board_part}</section>\n'
         f'<section id="diagnostics" data-count="{len(checked.diagnostics)}"><h2>Diagnostics</h2>'
-        f"{diagnostics_html(checked.diagnostics, checked.lines)}</section>\n"
+        f"{diagnostics_html(checked)}</section>\n"
         f'<section id="summary" data-status="{summary.status.value if summary else "none"}"><h2>Simulation</h2>'
         f"{summary_html(summary)}</section>\n"
         f'<section id="rules"><h2>Rules</h2>{rules}</section></main>\n'
@@ -193,8 +199,8 @@ def preview_page(path: Path, *, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS,
             board = Board(checked.design, sample_board(checked.design, seed))
         except BoardUnavailable as exc:
             problem = str(exc)
-    if board is None or checked.has_errors or checked.text is None:
+    if board is None or checked.has_errors or checked.design_json is None:
         summary = Summary(SummaryStatus.SKIPPED, "fix the errors first")
     else:
-        summary = safe_summary(checked.text, playouts, seed)
+        summary = safe_summary(checked.design_json, playouts, seed)
     return render_page(checked, board, summary, seed=seed, board_is_current=board is not None, board_problem=problem)

@@ -146,6 +146,11 @@ class PreviewServer:
                 self._condition.notify_all()
 
 
+def _is_local_host(host: str, port: int) -> bool:
+    """Whether a request's Host header names this machine's loopback server."""
+    return host in (f"{HOST}:{port}", f"localhost:{port}", HOST, "localhost")
+
+
 def _with_version(page: str, version: int) -> str:
     meta = f'<meta name="cardz-version" content="{version}">'
     head = page.find("<head>")
@@ -161,7 +166,10 @@ def _handler_for(server: PreviewServer) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:  # noqa: N802 (the http.server naming)
             path = self.path.split("?", 1)[0]
-            if path in ("/", "/index.html"):
+            if not _is_local_host(self.headers.get("Host", ""), server.port):
+                # a page elsewhere that rebinds its name to 127.0.0.1 must not read the preview
+                self._send_body(b"forbidden\n", "text/plain; charset=utf-8", HTTPStatus.FORBIDDEN)
+            elif path in ("/", "/index.html"):
                 version, page = server._serve_page()
                 self._send_body(_with_version(page, version).encode("utf-8"), "text/html; charset=utf-8")
             elif path == "/events":

@@ -4,7 +4,7 @@ The preview draws on three parts of cardz-tools, and every call into them goes
 through this module, so that the board, the page and the watch loop depend only
 on the small shapes defined here:
 
-- diagnostics come from the linter (:func:`cardz_tools.lint.lint_source`), as
+- diagnostics come from the linter (:func:`cardz_tools.lint.lint_file`), as
   ``cardz lint`` reports them;
 - the sample board is the engine's deal (``Game(design).new_initial_state(seed=...)``);
 - the summary is :func:`cardz_tools.analysis.sim.simulate` on one worker.
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,9 +24,9 @@ from ..cards import Card
 from ..config import LintConfig
 from ..diagnostics import Diagnostic, Severity, Span
 from ..engine import Game
-from ..lint import display_path, lint_source
+from ..lint import lint_file
 from ..model import Design, ModelError, build_design
-from ..source import load_source
+from ..variants import EXTENDS, VariantError, flatten
 
 Piles = tuple[tuple[Card, ...], ...]
 """One pile per depot (by depot index), each bottom card first, top card last."""
@@ -43,6 +44,12 @@ class CheckedFile:
     diagnostics: tuple[Diagnostic, ...]
     design: Design | None
     """The modelled design, or None when the file does not model."""
+    design_json: str | None = None
+    """The standalone design as JSON text (a variant merged with what it extends), for the simulator."""
+    filename: str = ""
+    """How diagnostics name this file."""
+    other_texts: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """The text of the other files a variant's diagnostics lie in, by the name diagnostics use."""
 
     @property
     def lines(self) -> list[str]:
@@ -54,25 +61,46 @@ class CheckedFile:
         """Whether any diagnostic is an error."""
         return any(d.severity is Severity.ERROR for d in self.diagnostics)
 
+    def is_elsewhere(self, diagnostic: Diagnostic) -> bool:
+        """Whether the diagnostic lies in another file (one that a variant extends)."""
+        return bool(diagnostic.file) and diagnostic.file != self.filename
+
+    def excerpt_for(self, diagnostic: Diagnostic, width: int = 100) -> Excerpt | None:
+        """The source line of a diagnostic, from whichever file it lies in."""
+        if self.is_elsewhere(diagnostic):
+            text = self.other_texts.get(diagnostic.file)
+            return excerpt(text.splitlines(), diagnostic.span, width) if text is not None else None
+        return excerpt(self.lines, diagnostic.span, width)
+
 
 def check_file(path: Path, config: LintConfig | None = None) -> CheckedFile:
     """Lint ``path`` as ``cardz lint`` does (with ``config``) and model it; never raises for bad input.
 
     The design is modelled when the file reads and passes the schema, as the
     linter models it: semantic or expression errors still leave a design to draw.
+    A variant (``extends``) is linted and modelled merged with what it extends.
     """
     config = config or LintConfig()
-    source = load_source(path, display_path(path))
-    found = lint_source(source)
+    report = lint_file(path, LintConfig())  # everything: whether the design models must not depend on --ignore
+    source = report.source
+    found = list(report.diagnostics)
+    text = source.text if source.ok or source.text else None
+    data = source.data
+    if source.ok and isinstance(data, Mapping) and EXTENDS in data:
+        try:
+            data, _ = flatten(path)
+        except VariantError:
+            data = None  # the linter reported why
     reported = [d for d in found if config.reports(d, path)] if source.ok else found
     design = None
-    if source.ok and not any(d.severity is Severity.ERROR and d.code[:3] in ("CZ1", "CZ2") for d in found):
+    if data is not None and not any(d.severity is Severity.ERROR and d.code[:3] in ("CZ1", "CZ2") for d in found):
         try:
-            design = build_design(source.data)
+            design = build_design(data)
         except (ModelError, RecursionError):
             design = None
-    text = source.text if source.ok or source.text else None
-    return CheckedFile(path, text, tuple(reported), design)
+    design_json = json.dumps(data, sort_keys=True, ensure_ascii=False) if design is not None else None
+    others = {name: other.text for name, other in report.sources.items() if name != source.filename}
+    return CheckedFile(path, text, tuple(reported), design, design_json, source.filename, others)
 
 
 def diagnose(path: Path, config: LintConfig | None = None) -> list[Diagnostic]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -26,10 +27,10 @@ from rich.panel import Panel
 from rich.text import Text
 
 from ..config import LintConfig
-from ..diagnostics import Diagnostic, Severity
+from ..diagnostics import Severity
 from .board import Board, board_renderable
 from .html import render_page
-from .sources import DEFAULT_PLAYOUTS, BoardUnavailable, CheckedFile, Summary, SummaryStatus, check_file, excerpt, safe_summary, sample_board
+from .sources import DEFAULT_PLAYOUTS, BoardUnavailable, CheckedFile, Summary, SummaryStatus, check_file, safe_summary, sample_board
 
 CARDZ_SUFFIX = ".cardz"
 MAX_DIAGNOSTICS_SHOWN = 8
@@ -59,12 +60,16 @@ class Simulator(Protocol):
 
 
 def _simulate_in_child(conn: Connection, summarize: Summarize, design_json: str, playouts: int, seed: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it ends this process
     try:
         result = summarize(design_json, playouts, seed)
-    except BaseException as exc:  # report, whatever it was: the parent must hear back
+    except Exception as exc:  # report it: the parent must hear back
         result = Summary(SummaryStatus.FAILED, f"{type(exc).__name__}: {exc}")
-    conn.send(result)
-    conn.close()
+    try:
+        conn.send(result)
+        conn.close()
+    except OSError:
+        pass  # the parent stopped listening (the file changed again, or the watch ended)
 
 
 @dataclasses.dataclass(eq=False)
@@ -222,6 +227,7 @@ class Watcher:
         """Set once the directory is being watched."""
         self._file: Path | None = None if self.watches_directory else target
         self._lock = threading.RLock()
+        self._emit_lock = threading.Lock()
         self._listeners: list[Listener] = []
         self._frame: Frame | None = None
         self._generation = 0
@@ -245,7 +251,11 @@ class Watcher:
         self._listeners.append(listener)
 
     def accepts(self, change: watchfiles.Change, path: str) -> bool:
-        """The watch filter: design files, and the watched file whatever its name."""
+        """The watch filter: design files, and the watched file whatever its name.
+
+        Any design file counts, not only the one shown: a variant is re-checked
+        when the design it extends changes.
+        """
         return path.endswith(CARDZ_SUFFIX) or (self._file is not None and Path(path) == self._file)
 
     def refresh(self) -> Frame | None:
@@ -260,7 +270,7 @@ class Watcher:
             board, problem = self._board_for(checked)
             current = board is not None
             board = board or self._last_board
-            runnable = checked.design is not None and checked.text is not None and not checked.has_errors and current
+            runnable = checked.design_json is not None and not checked.has_errors and current
             self.simulator.cancel()
             if runnable:
                 summary = Summary(SummaryStatus.RUNNING, "random playouts of this save")
@@ -269,8 +279,8 @@ class Watcher:
             frame = Frame(generation, checked, board, current, summary, self.seed, self.clock() - started, problem)
             self._frame = frame
         self._emit(frame)
-        if runnable and checked.text is not None:
-            self.simulator.start(checked.text, lambda result: self._summary_done(generation, result))
+        if runnable and checked.design_json is not None:
+            self.simulator.start(checked.design_json, lambda result: self._summary_done(generation, result))
         return frame
 
     def _board_for(self, checked: CheckedFile) -> tuple[Board | None, str | None]:
@@ -293,6 +303,12 @@ class Watcher:
         self._emit(frame)
 
     def _emit(self, frame: Frame) -> None:
+        with self._emit_lock:  # one frame at a time, newest last: a stale frame is never shown after a newer one
+            if frame is not self.frame:
+                return
+            self._call_listeners(frame)
+
+    def _call_listeners(self, frame: Frame) -> None:
         for listener in list(self._listeners):
             try:
                 listener(frame)
@@ -351,8 +367,9 @@ def _newest_design(directory: Path) -> Path | None:
 # ---------------------------------------------------------------- the terminal screen
 
 
-def diagnostics_renderable(diagnostics: tuple[Diagnostic, ...], lines: list[str]) -> RenderableType:
+def diagnostics_renderable(checked: CheckedFile) -> RenderableType:
     """Diagnostics with their source line and a caret under the span."""
+    diagnostics = checked.diagnostics
     if not diagnostics:
         return Text("No problems found.", style="green")
     styles = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold blue"}
@@ -361,10 +378,11 @@ def diagnostics_renderable(diagnostics: tuple[Diagnostic, ...], lines: list[str]
         head = Text()
         head.append(f"{d.severity.value} ", style=styles[d.severity])
         head.append(f"{d.code} {d.name} ", style="cyan")
-        head.append(f"{d.span.line}:{d.span.column} ", style="dim")
+        where = f"{d.file}:" if checked.is_elsewhere(d) else ""
+        head.append(f"{where}{d.span.line}:{d.span.column} ", style="dim")
         head.append(d.message)
         out.append(head)
-        shown = excerpt(lines, d.span, width=EXCERPT_WIDTH)
+        shown = checked.excerpt_for(d, width=EXCERPT_WIDTH)
         if shown is not None:
             gutter = f"{shown.line_number:>5} | "
             source = Text(gutter, style="dim") + Text(shown.text)
@@ -417,13 +435,13 @@ def frame_renderable(frame: Frame | None, footer: str = "") -> RenderableType:
     stale = "this save has errors" if frame.checked.has_errors else "the engine cannot deal this save"
     board_panel = Panel(
         Group(*board_parts),
-        title=f"{name} · {frame.path.name} · deal {frame.seed}",
+        title=Text(f"{name} · {frame.path.name} · deal {frame.seed}"),  # Text: a design name is no markup
         subtitle=None if frame.board_is_current else f"last good board: {stale}",
         border_style="green" if frame.board_is_current else "yellow",
         expand=False,
     )
     diagnostics_panel = Panel(
-        diagnostics_renderable(frame.checked.diagnostics, frame.checked.lines),
+        diagnostics_renderable(frame.checked),
         title=f"Diagnostics: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
         f" · checked in {1000 * frame.check_seconds:.0f} ms",
         border_style="red" if errors else "green",

@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from .source import escape_token
+
 TODO_MARKER = "TODO:"
 """The exact text that marks an open decision (upper case, with the colon)."""
 
@@ -32,17 +34,12 @@ def todo(text: str) -> str:
     return f"{TODO_MARKER} {text}"
 
 
-def escape_pointer_token(token: str) -> str:
-    """Escape one JSON Pointer reference token (RFC 6901: ``~`` -> ``~0``, ``/`` -> ``~1``)."""
-    return token.replace("~", "~0").replace("/", "~1")
-
-
 def _strings(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
     if isinstance(value, str):
         yield pointer, value
     elif isinstance(value, Mapping):
         for key, item in value.items():
-            yield from _strings(item, f"{pointer}/{escape_pointer_token(str(key))}")
+            yield from _strings(item, f"{pointer}/{escape_token(str(key))}")
     elif isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
         for index, item in enumerate(value):
             yield from _strings(item, f"{pointer}/{index}")
