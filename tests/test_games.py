@@ -289,3 +289,17 @@ def test_the_worked_examples_in_docs_deals_reproduce_their_boards(design: str, s
         assert [c | FACE_UP for c in reversed(stock)] == list(cards(" ".join(talon)))  # top of the stock first
     result = CliRunner().invoke(app, ["deal", str(GAMES / f"{design}.cardz"), "--deck", str(deck_file)])
     assert result.exit_code == 0, result.output
+
+
+def test_a_group_trigger_with_two_quantifiers_fires_on_every_member() -> None:
+    """Regression: the generated settle pass once gave two quantifiers of a shared rule one helper name."""
+    import json
+
+    from cardz_tools.model import build_design
+
+    data = json.loads((GAMES / "accordion.cardz").read_text(encoding="utf-8"))
+    data["depots"][0]["triggers"][0]["when"] = "index(depot) == 51 && max(row, empty(it) ? 0 : index(it) + 1) > count(row, !empty(it))"
+    game = Game(build_design(data))
+    state = game.new_initial_state(deck=deck("5H 9C 2D 5S 9S 3H"))
+    state.apply(drag("row[3]", "row[0]"))
+    assert state.piles[game.index["row[3]"]] == cards("9S") and not state.piles[game.index["row[51]"]]
