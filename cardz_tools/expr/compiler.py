@@ -409,13 +409,11 @@ class _Emitter(NodeVisitor):
         items = self.items(node.args[0])
         body_node = node.args[1]
         uses_var = any(self.checked.binders.get(id(n)) == id(node) for n in walk(body_node))
-        number = len(self.binder_names) + 1
-        taken = set(self.binder_names.values())
-        while f"_v{number}" in taken:
-            # The table is shared by every rule of a generated function (expr/inline.py), and one
-            # checked tree emitted twice (a group's trigger, once per member) re-keys its binders:
-            # counting the keys would hand out a number already used by a different quantifier.
-            number += 1
+        # The table is shared by every rule of a generated function (expr/inline.py), and one
+        # checked tree emitted twice (a group's rule, once per member) re-keys its binders, so
+        # numbers are counted by their own entries (negative keys, never an id()): each is new.
+        number = sum(1 for key in self.binder_names if key < 0) + 1
+        self.binder_names[-number] = f"_v{number}"
         var = f"_v{number}"
         self.binder_names[id(node)] = var
         if func == "chain":
