@@ -53,8 +53,9 @@ class DealStep:
     face_down: Compiled | None = None
     face_up: Compiled | None = None
     round_robin: bool = False
-    match: Compiled | None = None
     ranks: frozenset[int] = frozenset()
+    match: Compiled | None = None
+    """``match(P, S, card, depot)``: deal only cards for which it holds (None: every card)."""
     to: int | None = None
     """``remove``: the depot the removed cards go to (None: out of play)."""
 
@@ -117,6 +118,7 @@ class DealPlan:
         piles: list[list[Card]] = [[] for _ in range(self.depot_count)]
         views: list[tuple[Card, ...]] = [()] * self.depot_count
         undealt = list(deck)
+        """The cards not dealt yet, in deck order (a ``match`` rule deals from the middle)."""
         position = 0
 
         def sync() -> None:
@@ -147,24 +149,20 @@ class DealPlan:
                 order = [(depot, r < down) for r in range(rounds) for depot, down, up in plans if r < down + up]
             else:
                 order = [(depot, r < down) for depot, down, up in plans for r in range(down + up)]
-            match = step.match
             for depot, hidden in order:
-                if position >= len(undealt):
-                    break
-                if match is None:
+                if step.match is None:
+                    if position >= len(undealt):
+                        break
                     card = undealt[position]
                     position += 1
                 else:
-                    found = next(
-                        (i for i in range(position, len(undealt)) if match(views, state, undealt[i] if hidden else undealt[i] | FACE_UP, depot)),
-                        None,
-                    )
+                    found = next((i for i in range(position, len(undealt)) if step.match(views, state, undealt[i], depot)), None)
                     if found is None:
                         continue
-                    card = undealt.pop(found)  # the cards not taken keep their order
+                    card = undealt.pop(found)
+                    undealt.insert(position, card)
+                    position += 1
                 piles[depot].append(card if hidden else card | FACE_UP)
-                if match is not None:
-                    views[depot] = tuple(piles[depot])
         left = undealt[position:]
         if left:
             if self.stock is None:
