@@ -17,6 +17,7 @@ function must have both in scope.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -40,6 +41,7 @@ class InlineCode:
         self.env = env
         self._constants: dict[object, tuple[str, Any]] = {}
         self._binders: dict[int, str] = {}
+        self._numbers = itertools.count(1)
         self._functions: list[str] = []
         self._trees: list[Checked] = []
         self._hoisted: list[str] = []
@@ -85,6 +87,7 @@ class InlineCode:
             return "True", []
         emitter = _HoistingEmitter(checked, self.env, self._constants)
         emitter.binder_names = self._binders
+        emitter.numbers = self._numbers
         emitter.functions = self._functions
         hoisted: list[tuple[str, Node]] = []
         if outer:
