@@ -91,14 +91,19 @@ def solve_state(
     if root.is_terminal():
         return ("won" if root.outcome().won else "lost"), [], 1
 
-    def children(state: Any) -> list[tuple[Any, Any]]:
-        """(move, child) best first; past :data:`KEPT_CHILDREN` moves the child is None (replayed when visited)."""
+    def children(state: Any) -> list[tuple[Any, Any]] | None:
+        """(move, child) best first; past :data:`KEPT_CHILDREN` moves the child is None (replayed when visited).
+
+        None when the deadline passed meanwhile: a move of a hostile design can take long.
+        """
         moves = state.legal_moves()
         keep = len(moves) <= KEPT_CHILDREN
         scored = []
         for number, move in enumerate(moves):
             child = state.clone()
             child.apply(move)
+            if deadline is not None and time.monotonic() > deadline:
+                return None
             scored.append((progress(child), number, move, child if keep else None))
         scored.sort(key=lambda entry: (entry[0], -entry[1]), reverse=True)
         return [(move, child) for _, _, move, child in scored]
@@ -106,7 +111,10 @@ def solve_state(
     seen = {root.key()}
     nodes = 1
     cut = False  # a line was cut at MAX_LINE: "lost" can no longer be proven
-    stack: list[tuple[Any, list[tuple[Any, Any]], int]] = [(root, children(root), 0)]
+    first = children(root)
+    if first is None:
+        return "unknown", [], nodes
+    stack: list[tuple[Any, list[tuple[Any, Any]], int]] = [(root, first, 0)]
     path: list[Any] = []
     while stack:
         parent, options, position = stack[-1]
@@ -135,7 +143,10 @@ def solve_state(
         if len(stack) >= MAX_LINE:
             cut = True
             continue
-        stack.append((child, children(child), 0))
+        options = children(child)
+        if options is None:
+            return "unknown", [], nodes
+        stack.append((child, options, 0))
         path.append(move)
     return ("unknown" if cut else "lost"), [], nodes
 

@@ -409,7 +409,9 @@ class _Emitter(NodeVisitor):
         items = self.items(node.args[0])
         body_node = node.args[1]
         uses_var = any(self.checked.binders.get(id(n)) == id(node) for n in walk(body_node))
-        number = len(self.binder_names) + 1
+        # Past every number given so far, not len()+1: the engine writes one tree several times
+        # into one function (a trigger of each member of a group), and its ids are in the table.
+        number = 1 + max((int(name[2:]) for name in self.binder_names.values()), default=0)
         var = f"_v{number}"
         self.binder_names[id(node)] = var
         if func == "chain":

@@ -25,6 +25,7 @@ from .ast import Call, Name, Node, iter_child_nodes, walk
 from .checker import NOT_CONST, Checked
 from .compiler import _PILE, _SAFE_BUILTINS, _SITE_PARAMS, ExprCompileError, _Emitter, split_static
 from .env import DesignEnv
+from .sandbox import audit
 
 __all__ = ["InlineCode"]
 
@@ -107,7 +108,12 @@ class InlineCode:
         def resolve(code: str) -> str:
             return _PARAM.sub(rename, code).replace(_PILE, pile)
 
-        return resolve(text), [(local, resolve(code)) for local, code in assignments]
+        result = resolve(text), [(local, resolve(code)) for local, code in assignments]
+        # The compiler's output is audited before the engine builds on it: the locals are the
+        # caller's, so names may be free here, but no dunder, attribute, string or import is.
+        for code in (result[0], *(code for _, code in result[1]), *emitter.functions):
+            audit(code, closed=False)
+        return result
 
     def _find_invariants(self, checked: Checked, node: Node, outer: frozenset[str], found: list[tuple[str, Node]]) -> None:
         """Collect the largest subtrees of ``node`` worth hoisting (see :meth:`hoisting`)."""
@@ -135,7 +141,8 @@ class InlineCode:
         parts += [f"    return {name}", ""]
         source = "\n".join(parts)
         namespace: dict[str, Any] = {"__builtins__": dict(_SAFE_BUILTINS)}
-        # Generated from checked trees and the caller's own tokens; no design text is in it.
+        # Generated from checked trees and the caller's own tokens; no design text is in it
+        # (the compiler's part of it was audited in hoisting()).
         exec(compile(source, "<cardz engine>", "exec"), namespace)  # noqa: S102
         return namespace["_make"](*(value for _, value in closure)), source
 

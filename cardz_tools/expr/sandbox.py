@@ -35,13 +35,16 @@ class UnsafeCode(RuntimeError):
     """Generated code that uses something the compiler never writes (a compiler bug, refused)."""
 
 
-def audit(source: str) -> None:
+def audit(source: str, *, closed: bool = True) -> None:
     """Refuse ``source`` unless it is made only of the compiler's own kinds of tokens.
 
     Every name it reads is one it defines (a function, a parameter, a local) or a
     safe builtin; no name is a dunder; attributes are only :data:`SAFE_ATTRIBUTES`;
     constants are numbers, booleans and None; no import, class, lambda,
     comprehension, string, ``global`` or ``with``.
+
+    With ``closed=False`` (a fragment the engine splices into code of its own) names
+    may be free; every other rule holds.
 
     :raises UnsafeCode: naming the first token that is not.
     """
@@ -61,6 +64,6 @@ def audit(source: str) -> None:
             raise UnsafeCode(f"generated code reads the attribute {node.attr!r}")
         if isinstance(node, ast.Constant) and not (node.value is None or isinstance(node.value, (bool, int, float))):
             raise UnsafeCode(f"generated code holds the constant {node.value!r}")
-    for node in ast.walk(tree):
+    for node in ast.walk(tree) if closed else ():
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in defined | SAFE_BUILTINS:
             raise UnsafeCode(f"generated code reads {node.id!r}, which it does not define")
