@@ -35,16 +35,14 @@ class UnsafeCode(RuntimeError):
     """Generated code that uses something the compiler never writes (a compiler bug, refused)."""
 
 
-def audit(source: str, *, closed: bool = True) -> None:
+def audit(source: str, attributes: frozenset[str] = SAFE_ATTRIBUTES) -> None:
     """Refuse ``source`` unless it is made only of the compiler's own kinds of tokens.
 
     Every name it reads is one it defines (a function, a parameter, a local) or a
-    safe builtin; no name is a dunder; attributes are only :data:`SAFE_ATTRIBUTES`;
+    safe builtin; no name is a dunder; attributes are only ``attributes`` (default
+    :data:`SAFE_ATTRIBUTES`; the engine's generated code adds its own few, no dunder);
     constants are numbers, booleans and None; no import, class, lambda,
     comprehension, string, ``global`` or ``with``.
-
-    With ``closed=False`` (a fragment the engine splices into code of its own) names
-    may be free; every other rule holds.
 
     :raises UnsafeCode: naming the first token that is not.
     """
@@ -60,10 +58,13 @@ def audit(source: str, *, closed: bool = True) -> None:
         if isinstance(node, (ast.FunctionDef, ast.arg)) or (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)):
             assert name is not None
             defined.add(name)
-        if isinstance(node, ast.Attribute) and not (node.attr in SAFE_ATTRIBUTES and isinstance(node.value, ast.Name)):
+        if isinstance(node, ast.Attribute) and not (
+            (node.attr in SAFE_ATTRIBUTES or (node.attr in attributes and not node.attr.startswith("__")))
+            and isinstance(node.value, ast.Name)
+        ):
             raise UnsafeCode(f"generated code reads the attribute {node.attr!r}")
         if isinstance(node, ast.Constant) and not (node.value is None or isinstance(node.value, (bool, int, float))):
             raise UnsafeCode(f"generated code holds the constant {node.value!r}")
-    for node in ast.walk(tree) if closed else ():
+    for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in defined | SAFE_BUILTINS:
             raise UnsafeCode(f"generated code reads {node.id!r}, which it does not define")
