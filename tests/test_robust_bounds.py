@@ -7,6 +7,7 @@ trigger cascade each gets its diagnostic within a second, in bounded memory.
 
 from __future__ import annotations
 
+import collections
 import copy
 import json
 import time
@@ -254,3 +255,34 @@ def test_the_solver_keeps_no_copies_of_thousands_of_children() -> None:
     (result, _, nodes), cost = measured(lambda: solve_state(state, budget=20))
     assert result == "unknown" and nodes == 21
     assert cost["peak"] < MEMORY_CEILING
+
+
+def test_a_trigger_that_changes_nothing_is_an_endless_cascade_found_at_once() -> None:
+    design = seed()
+    design["depots"][0]["triggers"] = [
+        {"when": "empty(depot)", "do": [{"kind": "move", "from": "@self", "to": "discard", "count": "5"}]},
+    ]
+    game = Game(build_design(design))
+    state = game.new_initial_state(seed=1)
+    state.stats = collections.Counter()
+    move = next(m for m in state.legal_moves())
+    began = time.perf_counter()
+    state.apply(move)
+    assert state.non_terminating
+    assert time.perf_counter() - began < 0.1
+    assert sum(state.stats.values()) < 100  # one pass, not MAX_TRIGGER_FIRINGS
+
+
+def test_the_solver_deadline_holds_while_it_orders_the_moves_of_one_position() -> None:
+    design = seed()
+    design["depots"][0]["acceptRule"] = {"when": "true"}  # 600 moves a position, and after each one
+    design["depots"][0]["triggers"] = [  # every cell weighs a rule near the cost bound: seconds per position
+        {"when": "sum(a in cell, sum(b in cell, sum(c in cell, count(c)))) > 1000000",
+         "do": [{"kind": "move", "from": "@self", "to": "discard", "count": "1"}]},
+    ]
+    state = Game(build_design(design)).new_initial_state(seed=1)
+    assert not state.is_terminal() and len(state.legal_moves()) > 500
+    began = time.monotonic()
+    result, _, _ = solve_state(state, budget=10_000_000, deadline=began + 0.3)
+    assert result in ("unknown", "lost")
+    assert time.monotonic() - began < 0.3 + SECOND

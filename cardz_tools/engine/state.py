@@ -410,12 +410,17 @@ class State:
             if always:
                 due = list(set(due).union(always))
             due.sort()
+            before, declared_before = piles[:], self.declared[:]
             fired = settle_pass(piles, self, due, recheck, touched, fired_here, fired)
             if fired > MAX_TRIGGER_FIRINGS:
                 self.cascade = True
                 return
             if not fired_here:
                 self.touched = set()
+                return
+            if piles == before and self.declared == declared_before:
+                # Triggers fired and changed nothing: the next pass would fire them again, for ever.
+                self.cascade = True
                 return
             recheck = touched | fired_here
 
