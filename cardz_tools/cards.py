@@ -200,14 +200,21 @@ def parse_card(text: str) -> Card:
 def parse_deck(text: str) -> list[Card]:
     """Parse a deck order: cards separated by spaces, commas or newlines; ``#`` starts a comment.
 
-    :raises CardSyntaxError: on the first token that is not a card.
+    :raises CardSyntaxError: on the first token that is not a card, or past
+        :data:`MAX_DECK_CARDS` cards (no design's deck is larger).
     """
     cards: list[Card] = []
     for line in text.splitlines():
         for token in re.split(r"[\s,]+", line.split("#", 1)[0]):
             if token:
+                if len(cards) == MAX_DECK_CARDS:
+                    raise CardSyntaxError(f"a deck order holds at most {MAX_DECK_CARDS} cards; this one has more")
                 cards.append(parse_card(token))
     return cards
+
+
+MAX_DECK_CARDS = 8 * 52 + 16
+"""The most cards a deck order may list: the largest deck a design can have (8 decks, 16 jokers)."""
 
 
 def standard_deck(decks: int = 1, jokers: int = 0, suits: Iterable[Suit | int] = SUITS) -> list[Card]:

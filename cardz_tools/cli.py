@@ -185,6 +185,7 @@ def solve(
     seed: Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run (deal i is the same as in sim).")] = 0,
     budget: Annotated[int, typer.Option("--budget", min=1, max=100_000_000, help="Positions per deal before 'unknown'.")] = 50_000,
     deck: Annotated[Optional[Path], typer.Option("--deck", help="Solve this one deal, a deck order file (AS 10H QC ...).")] = None,
+    deal_seconds: Annotated[Optional[float], typer.Option("--deal-seconds", min=0.001, help="Time bound per deal before 'unknown'.")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format.")] = ReportFormat.TEXT,
@@ -203,7 +204,7 @@ def solve(
             raise fail(f"{deck}: {exc}") from None
     try:
         with _progress(1 if order else deals, "deals") as advance:
-            report = run_solve(opened.json_text, deals, seed, budget, order, workers, scheduler, on_progress=advance)
+            report = run_solve(opened.json_text, deals, seed, budget, order, workers, scheduler, on_progress=advance, deal_seconds=deal_seconds)
     except (RuntimeError, OSError) as exc:
         raise fail(str(exc)) from None
     _finish_analysis(report, format)

@@ -157,7 +157,7 @@ RULES: dict[str, Rule] = _rules(
     ("CZ407", "it-outside-binder", E, "`it` used outside any/all/count/sum/min/max."),
     ("CZ408", "maybe-absent", W, "A value that may be absent is used without a guard."),
     ("CZ409", "constant-condition", W, "A condition that is always true or always false."),
-    ("CZ410", "expr-too-complex", E, "An expression exceeds the length or nesting bound."),
+    ("CZ410", "expr-too-complex", E, "An expression exceeds the length, nesting or evaluation-cost bound."),
     # CZ5xx: findings from play (cardz check); names match analysis.findings.FindingKind
     ("CZ501", "stuck-at-deal", E, "Some or all deals have no legal move at the start."),
     ("CZ502", "never-won", I, "No random playout won."),

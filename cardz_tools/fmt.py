@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from . import jsoncst
+from . import diagnostics, jsoncst
 from .diagnostics import Diagnostic
 from .jsoncst import Array, Member, Node, Object, Scalar
 
@@ -231,6 +231,7 @@ class Outcome(enum.Enum):
     REFORMATTED = "reformatted"
     WOULD_REFORMAT = "would reformat"
     INVALID = "invalid"
+    UNWRITABLE = "unwritable"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -299,7 +300,11 @@ def format_file(path: Path, *, write: bool) -> FileResult:
         return FileResult(path, Outcome.UNCHANGED, parsed.text, formatted)
     if not write:
         return FileResult(path, Outcome.WOULD_REFORMAT, parsed.text, formatted)
-    write_atomic(path, formatted)
+    try:
+        write_atomic(path, formatted)
+    except OSError as exc:  # a read-only folder, a full disk, the file replaced by a folder meanwhile
+        problem = diagnostics.make("CZ100", f"cannot write the file: {exc.strerror or exc}", str(path))
+        return FileResult(path, Outcome.UNWRITABLE, parsed.text, formatted, (problem,))
     return FileResult(path, Outcome.REFORMATTED, parsed.text, formatted)
 
 
@@ -322,7 +327,7 @@ def run(paths: Sequence[Path], *, check: bool = False, diff: bool = False, out: 
 
     ``diff`` implies ``check``: it prints the changes instead of making them.
     Exit codes: 0 all files canonical (or rewritten), 1 under ``check`` some file
-    would change, 2 some file could not be read or parsed (it is left as it was).
+    would change, 2 some file could not be read, parsed or written (it is left as it was).
     """
     check = check or diff
     results = [format_file(path, write=not check) for path in expand_paths(paths)]
@@ -331,13 +336,15 @@ def run(paths: Sequence[Path], *, check: bool = False, diff: bool = False, out: 
             err.write(describe(diagnostic) + "\n")
         if result.outcome is Outcome.INVALID:
             err.write(f"{result.path}: not formatted: the file does not parse\n")
+        elif result.outcome is Outcome.UNWRITABLE:
+            err.write(f"{result.path}: not formatted: the file cannot be written (it is unchanged)\n")
         elif result.outcome is Outcome.WOULD_REFORMAT:
             out.write(f"would reformat {result.path}\n")
             if diff:
                 out.write(result.diff())
         elif result.outcome is Outcome.REFORMATTED:
             out.write(f"reformatted {result.path}\n")
-    if any(r.outcome is Outcome.INVALID for r in results):
+    if any(r.outcome in (Outcome.INVALID, Outcome.UNWRITABLE) for r in results):
         return 2
     if any(r.outcome is Outcome.WOULD_REFORMAT for r in results):
         return 1

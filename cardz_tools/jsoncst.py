@@ -98,7 +98,7 @@ class JsonSyntaxError(ValueError):
 # ---------------------------------------------------------------- parsing
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"')
+_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+"')  # possessive: no per-character backtracking state
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
 _NON_FINITE = re.compile(r"-?(?:NaN|Infinity)")
@@ -369,7 +369,8 @@ def read_file(path: Path) -> tuple[ParsedFile | None, list[Diagnostic]]:
     """Read and parse a JSON file; on failure the diagnostics say why (never raises for bad input)."""
     file = str(path)
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)  # enough to tell that it is too large, whatever the file is
     except OSError as exc:
         return None, [diagnostics.make("CZ100", f"cannot read the file: {exc.strerror or exc}", file)]
     text, problems = decode(data, file)

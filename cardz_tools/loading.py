@@ -14,8 +14,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Severity
-from .lint import LintResult, lint_paths
+from . import diagnostics as dx
+from .diagnostics import Diagnostic, Severity
+from .lint import FileReport, LintResult, lint_paths
 from .model import Design, build_design
 
 
@@ -56,4 +57,36 @@ def open_design(path: Path) -> OpenDesign:
         from .variants import flatten
 
         data, _ = flatten(path)
-    return OpenDesign(path=path, data=data, design=build_design(data), lint=result)
+    design = build_design(data)
+    problem = deal_problem(design, result.files[0])
+    if problem is not None:
+        raise DesignError(with_diagnostic(result, problem))
+    return OpenDesign(path=path, data=data, design=design, lint=result)
+
+
+def deal_problem(design: Design, report: FileReport) -> Diagnostic | None:
+    """Why the engine cannot set up a first deal of a design that lints clean, or None.
+
+    The linter cannot evaluate every deal count (``"faceDown": "col(depot)"``), so a
+    design can lint clean yet leave cards with no Stock to hold them: every command
+    that plays refuses it here, with a diagnostic, instead of failing mid-run.
+    """
+    from .engine.deal import DeckError
+    from .engine.game import Game
+    from .engine.rules import RuleError
+
+    try:
+        Game(design).new_initial_state(seed=0)
+    except DeckError as exc:
+        pointer = "/dealRules" if report.source.has("/dealRules") else ""
+        return dx.make("CZ306", f"the deal cannot be laid out: {exc}", report.path, span=report.source.head_span(pointer), pointer=pointer)
+    except RuleError as exc:
+        return dx.make("CZ299", f"the design cannot be played: {exc}", report.path, span=report.source.head_span(exc.pointer), pointer=exc.pointer)
+    return None
+
+
+def with_diagnostic(result: LintResult, diagnostic: Diagnostic) -> LintResult:
+    """``result`` with ``diagnostic`` added to its first file's report."""
+    first = result.files[0]
+    merged = tuple(sorted((*first.diagnostics, diagnostic), key=Diagnostic.sort_key))
+    return dataclasses.replace(result, files=(dataclasses.replace(first, diagnostics=merged), *result.files[1:]))

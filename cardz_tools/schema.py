@@ -55,6 +55,26 @@ _CODE_BY_KEYWORD: dict[str, str] = {
 _ALTERNATIVES = ("oneOf", "anyOf")
 
 
+LONG_STRING = 40_000
+"""Strings longer than this are cut to it before validation: every ``maxLength`` of the schema
+is smaller, so they are reported just the same, but jsonschema repeats a string in each
+message it builds, and a 5 MB expression would otherwise cost gigabytes and seconds."""
+
+
+def _shortened(data: Any) -> Any:
+    """``data`` with every string longer than :data:`LONG_STRING` cut to that length (a copy only if needed)."""
+    if isinstance(data, str):
+        return data[:LONG_STRING] if len(data) > LONG_STRING else data
+    if isinstance(data, list):
+        items = [_shortened(item) for item in data]
+        return data if all(a is b for a, b in zip(items, data)) else items
+    if isinstance(data, dict):
+        members = {_shortened(key): _shortened(value) for key, value in data.items()}
+        same = len(members) == len(data) and all(k in data and members[k] is data[k] for k in members)
+        return data if same else members
+    return data
+
+
 class SchemaUnavailable(RuntimeError):
     """The packaged schema is missing or is not valid JSON (a broken installation)."""
 
@@ -126,9 +146,10 @@ class SchemaChecker:
         A value that several keywords reject (a ``type`` and an ``if``/``else``
         branch, two enums combined by ``allOf``) is reported once per code.
         """
-        if self._fast.is_valid(source.data):
+        shortened = _shortened(source.data)
+        if self._fast.is_valid(shortened):
             return []
-        errors = [_most_relevant(error) for error in self._validator.iter_errors(source.data)]
+        errors = [_most_relevant(error) for error in self._validator.iter_errors(shortened)]
         allowed = _allowed_values(errors)
         found: list[Diagnostic] = []
         seen: set[tuple[str, str, str]] = set()

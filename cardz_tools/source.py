@@ -98,7 +98,9 @@ class _Finding:
 
 _WHITESPACE = " \t\n\r"
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
-_STRING_BODY = re.compile(r'(?:[^"\\]|\\.)*', re.DOTALL)
+# Possessive (*+, ++): the regex engine keeps no backtracking state per character
+# (with plain * a 5 MB string cost 600 MB of memory and seconds).
+_STRING_BODY = re.compile(r'(?:[^"\\]++|\\.)*+', re.DOTALL)
 _NON_FINITE = ("NaN", "Infinity", "-Infinity")
 _LITERALS = ("true", "false", "null")
 
@@ -377,6 +379,8 @@ class SourceFile:
         except RecursionError:  # pragma: no cover - the depth bound should make this impossible
             return cls._unreadable(filename, text, dx.make("CZ107", "the file is nested too deeply to read", filename))
         source = cls(filename, text, data, [])
+        if data is None:  # the JSON `null`: nothing later stages could check, so say so here
+            source.diagnostics.append(dx.make("CZ201", "the design must be an object, not null", filename, span=source.offset_span(0, len(text.rstrip()))))
         if flags.suspicious:
             source.diagnostics.extend(source._scan_findings())
         return source
@@ -582,7 +586,7 @@ class _ParseFlags:
         return float(name)
 
 
-_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+_BRACKETS = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]', re.DOTALL)
 
 
 def _first_too_deep(text: str) -> int | None:

@@ -252,12 +252,17 @@ def _resolve_extends(parsed: ParsedFile, reference: str) -> tuple[Path | None, D
     if PurePosixPath(reference).is_absolute() or PureWindowsPath(reference).anchor:
         return refuse("CZ651", f"extends {reference!r} is an absolute path", "name a file in the same folder, such as \"weathervane.cardz\"")
     target = folder / reference
-    real_folder = folder.resolve()
-    if not target.resolve().is_relative_to(real_folder):
+    try:
+        real_folder = folder.resolve()
+        inside = target.resolve().is_relative_to(real_folder)
+        is_file = inside and target.is_file()
+    except (OSError, RuntimeError, ValueError) as exc:  # a name too long, a symbolic link loop, a lone surrogate
+        return refuse("CZ650", f"extends {reference!r} cannot be followed: {getattr(exc, 'strerror', None) or exc}")
+    if not inside:
         if os.path.normpath(reference).split(os.sep)[0] == "..":
             return refuse("CZ651", f"extends {reference!r} leads out of the design's folder through '..'")
         return refuse("CZ651", f"extends {reference!r} leads out of the design's folder through a symbolic link")
-    if not target.is_file():
+    if not is_file:
         return refuse("CZ650", f"extends {reference!r}: there is no such file next to this design")
     return target, None
 
@@ -276,7 +281,10 @@ def _read_chain(path: Path, text: str | None = None) -> list[ParsedFile]:
         if parsed is None:
             raise VariantError(problems)
         chain.append(parsed)
-        real_paths.append(current.resolve())
+        try:
+            real_paths.append(current.resolve())
+        except (OSError, RuntimeError, ValueError):
+            real_paths.append(current.absolute())
         root = parsed.root
         reference = root.get(EXTENDS) if isinstance(root, Object) else None
         if reference is None:
@@ -292,7 +300,7 @@ def _read_chain(path: Path, text: str | None = None) -> list[ParsedFile]:
         if problem is not None:
             raise VariantError([problem])
         assert target is not None
-        if target.resolve() in real_paths:
+        if target.resolve() in real_paths:  # resolved without error in _resolve_extends
             names = " -> ".join([p.path.name for p in chain] + [target.name])
             raise VariantError([diagnostics.make("CZ652", f"designs extend each other in a cycle: {names}", file, span, "/extends")])
         current = target

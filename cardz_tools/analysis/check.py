@@ -18,6 +18,7 @@ from .. import diagnostics as dx
 from ..config import ConfigError, LintConfig
 from ..diagnostics import Diagnostic, Severity
 from ..lint import FileReport, LintResult, lint_paths
+from ..loading import deal_problem, with_diagnostic
 from ..model import build_design
 from ..source import SourceFile
 from .findings import Finding, FindingKind, Thresholds
@@ -38,6 +39,8 @@ class CheckOptions:
     seed: int = 0
     max_moves: int = 2_000
     workers: int | None = 1
+    deal_seconds: float | None = 10.0
+    """Time bound of the solver per deal: a slow design cannot stall CI."""
     thresholds: Thresholds = Thresholds()
 
     @classmethod
@@ -122,6 +125,7 @@ def play_analysis(design_data: Any, options: CheckOptions) -> PlayAnalysis:
             workers=options.workers,
             random_win_rate=sim_report.win_rate if sim_report else None,
             thresholds=options.thresholds,
+            deal_seconds=options.deal_seconds,
         )
         findings.extend(solved.findings)
         if any(f.kind is FindingKind.UNWINNABLE for f in solved.findings):
@@ -162,6 +166,10 @@ def check_paths(
             on_file(report.path)
         data = _design_data(report)
         design = build_design(data)
+        problem = deal_problem(design, report)
+        if problem is not None:
+            reports.append(with_diagnostic(LintResult((report,)), problem).files[0])
+            continue
         found = [finding_diagnostic(finding, design, report.source) for finding in play_findings(data, options)]
         kept = [d for d in found if config.reports(d, Path(report.path))]
         merged = tuple(sorted((*report.diagnostics, *kept), key=Diagnostic.sort_key))

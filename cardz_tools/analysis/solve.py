@@ -28,6 +28,12 @@ from .stats import bounded_interval
 DEFAULT_BUDGET = 50_000
 """Positions a solve may expand per deal before it answers "unknown"."""
 
+MAX_POSITIONS = 2_000_000
+"""The most positions the transposition table of one deal holds, whatever the budget.
+
+A position's key and the search stack cost a few hundred bytes, so this keeps one
+solve under about a gigabyte; a deal that needs more answers "unknown"."""
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Verdict:
@@ -62,8 +68,15 @@ class _Progress:
         return (progress, self._score_sign * state.score())
 
 
-def solve_state(root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None = None) -> tuple[str, list[Any], int]:
-    """Search from ``root``: ("won", winning moves, nodes) / ("lost", [], nodes) / ("unknown", [], nodes)."""
+def solve_state(
+    root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None = None, max_positions: int = MAX_POSITIONS
+) -> tuple[str, list[Any], int]:
+    """Search from ``root``: ("won", winning moves, nodes) / ("lost", [], nodes) / ("unknown", [], nodes).
+
+    The search stops with "unknown" after ``min(budget, max_positions)`` positions or
+    at ``deadline`` (a :func:`time.monotonic` time), whichever comes first.
+    """
+    budget = min(budget, max_positions)
     progress = _Progress(root.game)
     if root.is_terminal():
         return ("won" if root.outcome().won else "lost"), [], 1
@@ -95,7 +108,8 @@ def solve_state(root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None 
             continue
         seen.add(key)
         nodes += 1
-        if nodes > budget or (deadline is not None and nodes % 512 == 0 and time.monotonic() > deadline):
+        # The clock is read at every position: one position of a hostile design can take long.
+        if nodes > budget or (deadline is not None and time.monotonic() > deadline):
             return "unknown", [], nodes
         if child.is_terminal():
             if child.outcome().won:
@@ -108,12 +122,14 @@ def solve_state(root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None 
 
 def _solve_task(game: Any, start: int, stop: int, seed: int, options: Mapping[str, Any]) -> list[Verdict]:
     budget = int(options.get("budget", DEFAULT_BUDGET))
+    deal_seconds = options.get("deal_seconds")
     deck = options.get("deck")
     verdicts = []
     for index in range(start, stop):
         began = time.perf_counter()
+        deadline = time.monotonic() + float(deal_seconds) if deal_seconds else None
         state = game.new_initial_state(deck=deck) if deck else game.new_initial_state(seed=deal_seed(seed, index))
-        result, line, nodes = solve_state(state, budget)
+        result, line, nodes = solve_state(state, budget, deadline)
         verdicts.append(Verdict(index, result, nodes, tuple(str(m) for m in line), time.perf_counter() - began))
     return verdicts
 
@@ -191,10 +207,14 @@ def solve(
     random_win_rate: float | None = None,
     thresholds: Thresholds = Thresholds(),
     on_progress: Callable[[int], None] | None = None,
+    deal_seconds: float | None = None,
 ) -> SolveReport:
-    """Solve ``deals`` deals (or the one explicit ``deck``) of the design given as JSON text."""
+    """Solve ``deals`` deals (or the one explicit ``deck``) of the design given as JSON text.
+
+    ``deal_seconds`` bounds the time of each deal (then "unknown"), besides ``budget``.
+    """
     started = time.perf_counter()
-    options: dict[str, Any] = {"budget": budget}
+    options: dict[str, Any] = {"budget": budget, "deal_seconds": deal_seconds}
     if deck is not None:
         options["deck"] = list(deck)
         deals = 1

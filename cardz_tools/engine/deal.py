@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import functools
 from collections.abc import Sequence
 
-from ..cards import FACE_UP, Card, card_str, identity, shuffle, standard_deck
+from ..cards import FACE_UP, Card, Suit, card_str, identity, shuffle, standard_deck
 from ..model import DepotType, Design
-from .rules import Compiled, RuleError, Site, compile_rule
+from .rules import Compiled, RuleError, Site, compile_rule, constant_of
 
 
 class DeckError(ValueError):
@@ -26,7 +27,7 @@ def deck_for(design: Design, seed: int | None = None, deck: Sequence[Card] | Non
     :raises DeckError: when ``deck`` holds other cards than the design's deck,
         naming the missing and the extra cards.
     """
-    expected = standard_deck(design.decks, design.jokers, design.suits)
+    expected = _standard_deck(design.decks, design.jokers, design.suits)
     if deck is None:
         if seed is None:
             raise ValueError("give a seed or a deck")
@@ -37,11 +38,30 @@ def deck_for(design: Design, seed: int | None = None, deck: Sequence[Card] | Non
     if missing or extra:
         parts = [f"the deck must hold the {len(expected)} cards of the design, each once; it holds {len(given)}"]
         if missing:
-            parts.append("missing: " + " ".join(card_str(c) for c in sorted(missing.elements())))
+            parts.append("missing: " + _listed(sorted(missing.elements())))
         if extra:
-            parts.append("extra: " + " ".join(card_str(c) for c in sorted(extra.elements())))
+            parts.append("extra: " + _listed(sorted(extra.elements())))
         raise DeckError("; ".join(parts))
     return given
+
+
+LISTED_CARDS = 60
+"""A message names at most this many cards, then says how many more there are."""
+
+
+def _listed(cards: Sequence[Card]) -> str:
+    shown = " ".join(card_str(c) for c in cards[:LISTED_CARDS])
+    return shown + (f" ... and {len(cards) - LISTED_CARDS} more" if len(cards) > LISTED_CARDS else "")
+
+
+def _clamp(count: object, most: int) -> int:
+    """A deal count as a number of cards: at least 0 and at most ``most``."""
+    return max(0, min(int(count), most))  # type: ignore[call-overload]
+
+
+@functools.lru_cache(maxsize=8)
+def _standard_deck(decks: int, jokers: int, suits: tuple[Suit, ...]) -> tuple[Card, ...]:
+    return tuple(standard_deck(decks, jokers, suits))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -53,11 +73,32 @@ class DealStep:
     face_down: Compiled | None = None
     face_up: Compiled | None = None
     round_robin: bool = False
-    ranks: frozenset[int] = frozenset()
     match: Compiled | None = None
-    """``match(P, S, card, depot)``: deal only cards for which it holds (None: every card)."""
+    ranks: frozenset[int] = frozenset()
     to: int | None = None
     """``remove``: the depot the removed cards go to (None: out of play)."""
+    order: tuple[tuple[int, bool], ...] | None = None
+    """``(depot, face down)`` per card, worked out once when both counts are literals."""
+
+    def card_order(
+        self, views: Sequence[tuple[Card, ...]], state: object, remaining: int
+    ) -> list[tuple[int, bool]] | tuple[tuple[int, bool], ...]:
+        """Where each card of this step goes, and whether it lies face down.
+
+        A count is written as an expression and can be any size: no depot can take more
+        than the ``remaining`` cards, so counts are clamped there (never a billion-step loop).
+        """
+        if self.order is not None:
+            return self.order
+        plans = []
+        for depot in self.targets:
+            down = _clamp(self.face_down(views, state, depot), remaining) if self.face_down else 0
+            up = _clamp(self.face_up(views, state, depot), remaining - down) if self.face_up else 0
+            plans.append((depot, down, up))
+        if self.round_robin:
+            rounds = max((down + up for _, down, up in plans), default=0)
+            return [(depot, r < down) for r in range(rounds) for depot, down, up in plans if r < down + up]
+        return [(depot, r < down) for depot, down, up in plans for r in range(down + up)]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -80,16 +121,17 @@ class DealPlan:
                 targets = design.resolve(rule.to or "")
                 if targets is None:
                     raise RuleError(f"'{rule.to}' names no depot, group or type", f"{rule.pointer}/to")
-                steps.append(
-                    DealStep(
-                        kind=rule.kind,
-                        targets=targets,
-                        face_down=compile_rule(rule.face_down, Site.DEAL, design) if rule.face_down else None,
-                        face_up=compile_rule(rule.face_up, Site.DEAL, design) if rule.face_up else None,
-                        round_robin=rule.round_robin,
-                        match=compile_rule(rule.match, Site.MATCH, design) if rule.match else None,
-                    )
+                step = DealStep(
+                    kind=rule.kind,
+                    targets=targets,
+                    face_down=compile_rule(rule.face_down, Site.DEAL, design) if rule.face_down else None,
+                    face_up=compile_rule(rule.face_up, Site.DEAL, design) if rule.face_up else None,
+                    round_robin=rule.round_robin,
+                    match=compile_rule(rule.match, Site.MATCH, design) if rule.match else None,
                 )
+                if all(count is None or constant_of(count.text) is not None for count in (rule.face_down, rule.face_up)):
+                    step = dataclasses.replace(step, order=tuple(step.card_order((), None, design.deck_size)))
+                steps.append(step)
             elif rule.kind == "remove":
                 to = None
                 if rule.to is not None:
@@ -138,31 +180,23 @@ class DealPlan:
                 if step.to is not None:
                     piles[step.to].extend(c | FACE_UP for c in removed)
                 continue
-            sync()
-            plans = []
-            for depot in step.targets:
-                down = int(step.face_down(views, state, depot)) if step.face_down else 0
-                up = int(step.face_up(views, state, depot)) if step.face_up else 0
-                plans.append((depot, max(down, 0), max(up, 0)))
-            if step.round_robin:
-                rounds = max((down + up for _, down, up in plans), default=0)
-                order = [(depot, r < down) for r in range(rounds) for depot, down, up in plans if r < down + up]
-            else:
-                order = [(depot, r < down) for depot, down, up in plans for r in range(down + up)]
-            for depot, hidden in order:
-                if step.match is None:
-                    if position >= len(undealt):
-                        break
+            if step.order is None or step.match is not None:
+                sync()
+            match = step.match
+            for depot, hidden in step.card_order(views, state, len(undealt) - position):
+                if position >= len(undealt):
+                    break
+                if match is None:
                     card = undealt[position]
                     position += 1
                 else:
-                    found = next((i for i in range(position, len(undealt)) if step.match(views, state, undealt[i], depot)), None)
+                    found = next((i for i in range(position, len(undealt)) if match(views, state, undealt[i], depot)), None)
                     if found is None:
                         continue
-                    card = undealt.pop(found)
-                    undealt.insert(position, card)
-                    position += 1
+                    card = undealt.pop(found)  # the cards not taken keep their order
                 piles[depot].append(card if hidden else card | FACE_UP)
+                if match is not None:
+                    views[depot] = tuple(piles[depot])
         left = undealt[position:]
         if left:
             if self.stock is None:

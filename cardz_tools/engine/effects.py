@@ -129,15 +129,32 @@ class Compact:
         piles = state.piles
         members = self.members
         kept = [piles[m] for m in members if piles[m]]
+        source = owner if self.source < 0 else self.source
+        if source not in members and not state.game.auto_flip[source]:
+            self._run_apart(state, source, kept)
+            return
         for i, member in enumerate(members):
             pile = kept[i] if i < len(kept) else ()
             if piles[member] != pile:
                 state.set_pile(member, pile)
-        source = owner if self.source < 0 else self.source
         for member in members[len(kept):]:
             if not piles[source] or member == source:
                 continue
             state.transfer(source, member, 1, True)
+
+    def _run_apart(self, state: State, source: int, kept: list[tuple[int, ...]]) -> None:
+        """The same when ``source`` is outside the group and turns no card up, without transfers."""
+        piles = state.piles
+        members = self.members
+        changes = [(member, pile) for member, pile in zip(members, kept) if piles[member] != pile]
+        stock = piles[source]
+        gaps = members[len(kept):]
+        refill = min(len(gaps), len(stock))
+        if refill:
+            changes.append((source, stock[: len(stock) - refill]))
+            changes += [(gaps[i], (stock[-1 - i] | FACE_UP,)) for i in range(refill)]
+        changes += [(member, ()) for member in gaps[refill:] if piles[member]]
+        state.set_piles(changes)
 
 
 class Deal:

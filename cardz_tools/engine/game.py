@@ -1,42 +1,34 @@
 """The Game: a design with every rule compiled once, ready to deal states.
 
-Everything the hot loop of a playout needs is precomputed here as flat tuples
-indexed by depot: per source the candidate targets (depots whose accept rule is
-``"none"`` are never candidates), each with its composed accept test and the
-interned move objects, so that listing legal moves allocates only the list.
+Everything the hot loop of a playout needs is precomputed here: per source the
+candidate targets (depots whose accept rule is ``"none"`` and pairs the static filter
+rules out are never candidates) with the interned move objects, and from them the
+generated move lister and settle pass (``lister.py``, ``triggers.py``), so that
+listing legal moves allocates only the list.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..cards import RANK_OF, SUIT_OF, SUITS, Card, Suit
+from ..cards import SUITS, Card, Suit
 from ..model import Design, EjectKind
 from .deal import DealPlan, deck_for
 from .effects import CompiledEffect, compile_effects
+from .lister import build_move_lister
 from .moves import Drag, Tap
-from .rules import Compiled, RuleError, Site, compile_rule, is_local, residual, static_filter
-from .state import State
-
-Accepts = Callable[..., bool]
-"""``accepts(P, S, card, cards, source, depot) -> bool``."""
-
-
-def _always(P: object, S: object, *site_args: object) -> bool:
-    return True
+from .rules import Compiled, RuleError, Site, compile_rule, is_local, static_filter
+from .state import MAX_TRIGGER_FIRINGS, State
+from .triggers import build_settle_pass
 
 
 class Target(NamedTuple):
-    """A depot a source's cards may be dragged to, with its composed accept test.
-
-    A named tuple, so that the move generator unpacks it instead of reading attributes.
-    """
+    """A depot a source's cards may be dragged to (the static filter allowed the pair)."""
 
     depot: int
-    accepts: Accepts
     single: bool
     wild_declares: int
     """The wild rank whose card names a suit here, or -1."""
@@ -94,25 +86,6 @@ class CompiledDraw:
     stat: str
 
 
-def _follow_accepts(when: Compiled | None, follow: bool, wild: int, declares: bool) -> Accepts:
-    """Compose the ``follow``/``wildRank``/``wildDeclares``/``when`` parts into one test."""
-
-    def accepts(P: Sequence[Sequence[Card]], S: State, card: Card, cards: Sequence[Card], source: int, depot: int) -> bool:
-        pile = P[depot]
-        if pile and RANK_OF[card] != wild:
-            named = S.declared[depot] if declares else -1
-            if named >= 0:
-                if SUIT_OF[card] != named:
-                    return False
-            elif follow:
-                top = pile[-1]
-                if RANK_OF[card] != RANK_OF[top] and SUIT_OF[card] != SUIT_OF[top]:
-                    return False
-        return when is None or bool(when(P, S, card, cards, source, depot))
-
-    return accepts
-
-
 class Game:
     """A design with its rules compiled; deals :class:`State` objects.
 
@@ -140,9 +113,8 @@ class Game:
         self.has_declarations = any(w >= 0 for w in self.wild_declares)
 
         when_cache: dict[int, Compiled] = {}
-        accepts: list[Accepts | None] = []
         self.accept_when: list[Compiled | None] = []
-        """The full accept rule of each depot (for reasons); ``accepts`` tests candidates that passed the static filter."""
+        """The full accept rule of each depot (for reasons and the static filter; the lister inlines it)."""
         for d in depots:
             rule = d.spec.accept
             when = None
@@ -152,15 +124,6 @@ class Game:
                     when_cache[key] = compile_rule(rule.when, Site.ACCEPT, design)
                 when = when_cache[key]
             self.accept_when.append(when)
-            rest = residual(when) if when is not None else None
-            if rule.never:
-                accepts.append(None)
-            elif not rule.follow and rule.wild_rank is None:
-                accepts.append(rest or _always)
-            else:
-                wild = int(rule.wild_rank) if rule.wild_rank is not None else -1
-                accepts.append(_follow_accepts(rest, rule.follow, wild, rule.wild_declares == "suit"))
-        self.accepts: tuple[Accepts | None, ...] = tuple(accepts)
 
         eject_cache: dict[int, Compiled] = {}
         eject_when: list[Compiled | None] = []
@@ -177,6 +140,8 @@ class Game:
 
         filters = [static_filter(when) if when is not None else None for when in self.accept_when]
         self._drags: dict[tuple[int, int, int, int], Drag] = {}
+        self.drag_indexes: dict[int, tuple[int, int, int, int]] = {}
+        """``id(move)`` of every interned drag -> (source, target, count, named suit or -1)."""
         plan: list[DragSource] = []
         for source in range(n):
             if self.eject_kind[source] is EjectKind.LOCKED:
@@ -184,13 +149,12 @@ class Game:
             targets = tuple(
                 Target(
                     depot=target,
-                    accepts=test,
                     single=self.accept_rules[target].single,
                     wild_declares=self.wild_declares[target],
                     move=self.drag_move(source, 1, target, None),
                 )
-                for target, test in enumerate(self.accepts)
-                if test is not None
+                for target in range(n)
+                if not self.accept_rules[target].never
                 and target != source
                 and (filters[target] is None or filters[target](source, target))  # type: ignore[misc]
             )
@@ -204,15 +168,6 @@ class Game:
                     )
                 )
         self.drag_plan: tuple[DragSource, ...] = tuple(plan)
-        self.local_drags = all(w is None or is_local(w) for w in (*self.accept_when, *self.eject_when))
-        """Whether a source's drags depend only on its own pile and its targets' (then they are cached)."""
-        affects: list[set[int]] = [set() for _ in range(n)]
-        for slot, (source, targets, _, _) in enumerate(plan):
-            affects[source].add(slot)
-            for target in targets:
-                affects[target.depot].add(slot)
-        self.affects: tuple[frozenset[int], ...] = tuple(frozenset(a) for a in affects)
-        """Per depot, the ``drag_plan`` slots whose drags may change when its pile changes."""
 
         triggers: list[CompiledTrigger] = []
         actions: list[CompiledAction] = []
@@ -260,6 +215,15 @@ class Game:
                 actions.append(compiled)
                 taps.append(compiled)
         self.triggers: tuple[CompiledTrigger, ...] = tuple(triggers)
+        by_depot: list[list[CompiledTrigger]] = [[] for _ in range(n)]
+        for compiled_trigger in triggers:
+            by_depot[compiled_trigger.depot].append(compiled_trigger)
+        self.triggers_of: tuple[tuple[CompiledTrigger, ...], ...] = tuple(tuple(t) for t in by_depot)
+        """Per depot, its triggers in file order."""
+        self.always_checked: tuple[int, ...] = tuple(sorted({t.depot for t in triggers if not t.local}))
+        """Depots with a trigger that is not local: checked in every settle pass."""
+        self.settle_pass, self.settle_pass_source = build_settle_pass(self, design, MAX_TRIGGER_FIRINGS)
+        """One pass of settling triggers, generated (see triggers.py)."""
         self.actions: tuple[CompiledAction, ...] = tuple(actions)
         self.draws: tuple[CompiledDraw, ...] = tuple(draws)
         self.taps: tuple[CompiledDraw | CompiledAction, ...] = tuple(taps)
@@ -269,6 +233,8 @@ class Game:
         self._tap_rank = tap_rank
         self.accept_stat = tuple(f"accept:{d.spec.name}" for d in depots)
 
+        self.move_lister, self.move_lister_source = build_move_lister(self, design)
+        """``move_lister(P, S)``: every legal move in order, generated from ``drag_plan`` and ``taps`` (see lister.py)."""
         self.deal_plan = DealPlan.compile(design)
         self._compile_conditions()
 
@@ -312,6 +278,7 @@ class Game:
         move = self._drags.get(key)
         if move is None:
             move = self._drags[key] = Drag(self.names[source], count, self.names[target], declare)
+            self.drag_indexes[id(move)] = (source, target, count, -1 if declare is None else int(declare))
         return move
 
     def declarations(self, source: int, count: int, target: int) -> tuple[Drag, ...]:

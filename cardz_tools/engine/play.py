@@ -135,7 +135,7 @@ def play_loop(state: State, commands: TextIO, console: Console) -> State:
                 _print_outcome(current, console)
             else:
                 for number, move in enumerate(moves, 1):
-                    console.print(f"  {number:>3}. {current.describe(move)}")
+                    console.print(f"  {number:>3}. {current.describe(move)}", markup=False)
         show = True
         console.print("move> ", end="")
         line = commands.readline()
@@ -144,7 +144,7 @@ def play_loop(state: State, commands: TextIO, console: Console) -> State:
             return session.state
         command = line.strip()
         if echo:
-            console.print(command, highlight=False)
+            console.print(command, highlight=False, markup=False)
         if not command:
             show = False
             continue
@@ -168,7 +168,7 @@ def play_loop(state: State, commands: TextIO, console: Console) -> State:
             continue
         reason = current.why_illegal(move)
         if reason is not None:
-            console.print(f"Not allowed: {reason}", style="yellow", highlight=False)
+            console.print(f"Not allowed: {reason}", style="yellow", highlight=False, markup=False)
             show = False
             continue
         session.apply(move)
@@ -184,7 +184,7 @@ def _read_move(command: str, moves: list[Move], names: tuple[str, ...], console:
     try:
         return parse_move(command, names)
     except MoveSyntaxError as exc:
-        console.print(f"{exc}. {HELP}", style="yellow", highlight=False)
+        console.print(f"{exc}. {HELP}", style="yellow", highlight=False, markup=False)
         return None
 
 
@@ -193,7 +193,7 @@ def _print_outcome(state: State, console: Console) -> None:
     if outcome.won:
         console.print(f"You won! Score {outcome.score}.", style="bold green")
     else:
-        console.print(f"Game over: {outcome.reason}. Score {outcome.score}.", style="bold red")
+        console.print(f"Game over: {outcome.reason}. Score {outcome.score}.", style="bold red", markup=False)
     console.print("u undo, r restart, q quit", style="dim")
 
 
@@ -202,7 +202,7 @@ def run_play(path: Path, seed: int | None, deck_path: Path | None, commands: Tex
     try:
         state = new_state(load_game(path), seed, deck_path)
     except LoadError as exc:
-        console.print(str(exc), style="red", highlight=False)
+        console.print(str(exc), style="red", highlight=False, markup=False)
         return 1
     play_loop(state, commands, console)
     return 0

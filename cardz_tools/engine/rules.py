@@ -34,12 +34,16 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cards import COLOR_NAMES, RANK_NAMES, SUIT_NAMES
-from ..expr import DesignEnv, Site, check
+from ..expr import Checked, DesignEnv, Site, check
 from ..expr import ast as expr_ast
 from ..expr import compile_rule as compile_checked
+from ..expr.inline import InlineCode
 from ..model import Design, Expr
 
-__all__ = ["Compiled", "RuleError", "Site", "compile_rule", "constant_of", "is_local", "residual", "static_filter"]
+__all__ = [
+    "Compiled", "InlineCode", "RuleError", "Site", "compile_rule", "constant_of", "inline_code", "inline_rule", "is_local",
+    "residual", "static_filter",
+]
 
 Compiled = Callable[..., Any]
 """A compiled rule: ``fn(P, S, *site_args)``."""
@@ -104,13 +108,18 @@ def _reads_site_piles_only(node: expr_ast.Node, names: frozenset[str]) -> bool:
     return True
 
 
-def _compile_expression(expr: Expr, site: Site, design: Design) -> Compiled:
-    env = _environment(design)
+def _checked(expr: Expr, site: Site, env: DesignEnv) -> Checked:
     checked = check(expr.text, site, env)
     if not checked.ok or checked.node is None:
         errors = [i for i in checked.issues if getattr(i.severity, "value", i.severity) == "error"]
         message = errors[0].message if errors else "it has errors"
         raise RuleError(f"the rule {expr.text!r} does not compile: {message}", expr.pointer)
+    return checked
+
+
+def _compile_expression(expr: Expr, site: Site, design: Design) -> Compiled:
+    env = _environment(design)
+    checked = _checked(expr, site, env)
     compiled = compile_checked(checked, env)
     fn = compiled.fn
     # Hints for the engine's hot loop (see the module docstring).
@@ -149,3 +158,30 @@ def residual(rule: Compiled) -> Compiled:
 def is_local(rule: Compiled) -> bool:
     """Whether a compiled rule reads no pile but those of its site's depots (see ``local`` above)."""
     return bool(getattr(rule, "local", False))
+
+
+def inline_code(design: Design) -> InlineCode:
+    """A collector for rules written inline into one function the engine generates."""
+    return InlineCode(_environment(design))
+
+
+def inline_rule(
+    code: InlineCode,
+    expr: Expr,
+    site: Site,
+    design: Design,
+    names: dict[str, str],
+    pile: str,
+    residual: bool = False,
+    outer: frozenset[str] = frozenset(),
+) -> tuple[str, list[tuple[str, str]]]:
+    """A condition of ``design`` as a Python expression over the caller's locals, and the
+    assignments to hoist out of the loop in which the ``outer`` site arguments stay the same
+    (see :meth:`InlineCode.hoisting`); with ``residual``, without its static part.
+
+    :raises RuleError: when the text does not compile.
+    """
+    value = constant_of(expr.text)
+    if value is not None:
+        return ("True" if value else "False"), []
+    return code.hoisting(_checked(expr, site, _environment(design)), names, pile, outer, residual)

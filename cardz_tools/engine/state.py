@@ -12,7 +12,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import enum
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..cards import FACE_UP, RANK_OF, SUITS, Card, Suit
@@ -21,9 +21,7 @@ from .moves import Drag, IllegalMoveError, Move, Tap
 from .render import card_text, describe_move, render_text
 
 if TYPE_CHECKING:
-    from .game import CompiledAction, CompiledDraw, DragSource, Game
-
-_NO_MOVES: list[Move] = []
+    from .game import CompiledAction, CompiledDraw, Game
 
 MAX_TRIGGER_FIRINGS = 10_000
 """More trigger firings than this in one settle: the design loops, the game ends."""
@@ -37,6 +35,9 @@ class Termination(enum.Enum):
     LOST_NO_MOVES = "no legal moves"
     LOST_CONDITION = "the loss condition holds"
     CASCADE = "trigger cascade did not settle"
+
+
+_ONGOING = Termination.ONGOING
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -67,8 +68,6 @@ class State:
         "cards_in_play",
         "touched",
         "_legal",
-        "_drags",
-        "_changed",
         "_status",
     )
 
@@ -91,10 +90,6 @@ class State:
         self.touched: set[int] = set(range(len(piles)))
         """Depots whose pile changed since triggers last settled."""
         self._legal: list[Move] | None = None
-        self._drags: list[list[Move]] | None = None
-        """Per ``drag_plan`` slot, its drags (kept across moves when ``game.local_drags``)."""
-        self._changed: set[int] = set()
-        """Depots whose pile changed since ``_drags`` was listed."""
         self._status: Termination | None = None
 
     @classmethod
@@ -124,8 +119,6 @@ class State:
         other.cards_in_play = self.cards_in_play
         other.touched = set()
         other._legal = self._legal
-        other._drags = None if self._drags is None else self._drags.copy()
-        other._changed = self._changed.copy()
         other._status = self._status
         return other
 
@@ -161,16 +154,22 @@ class State:
         touched = self.touched
         touched.add(source)
         touched.add(target)
-        changed = self._changed
-        changed.add(source)
-        changed.add(target)
 
     def set_pile(self, depot: int, pile: tuple[Card, ...]) -> None:
         """Replace a pile (for effects that rearrange cards); a wild card's named suit there ends."""
         self.piles[depot] = pile
         self.declared[depot] = -1
         self.touched.add(depot)
-        self._changed.add(depot)
+
+    def set_piles(self, changes: Iterable[tuple[int, tuple[Card, ...]]]) -> None:
+        """:meth:`set_pile` for each ``(depot, pile)``, in one call."""
+        piles = self.piles
+        declared = self.declared
+        touched = self.touched
+        for depot, pile in changes:
+            piles[depot] = pile
+            declared[depot] = -1
+            touched.add(depot)
 
     # ------------------------------------------------------------ legal moves
 
@@ -202,73 +201,7 @@ class State:
         return [k for k in range(1, up + 1) if when(self.piles, self, pile[-k], pile[-k:], source)]
 
     def _generate(self) -> list[Move]:
-        game = self.game
-        piles = self.piles
-        plan = game.drag_plan
-        drags = self._drags
-        if drags is None or not game.local_drags:
-            drags = self._drags = [self._drags_from(entry) for entry in plan]
-        elif self._changed:
-            affects = game.affects
-            stale: set[int] = set()
-            for depot in self._changed:
-                stale |= affects[depot]
-            for slot in stale:
-                drags[slot] = self._drags_from(plan[slot])
-        self._changed = set()
-        moves: list[Move] = []
-        for listed in drags:
-            if listed:
-                moves += listed
-        append = moves.append
-        for draw in game.draws:
-            if piles[draw.depot] or (self.redeals[draw.depot] != 0 and piles[draw.to]):
-                append(draw.move)
-        for action in game.actions:
-            if (action.limit is None or self.uses[action.slot] < action.limit) and (
-                action.when is None or action.when(piles, self, action.depot)
-            ):
-                append(action.move)
-        if game.draws and game.actions:
-            moves.sort(key=game.move_order)
-        return moves
-
-    def _drags_from(self, entry: DragSource) -> list[Move]:
-        """The legal drags off one source, in order."""
-        source, targets, top_only, plain = entry
-        piles = self.piles
-        pile = piles[source]
-        if not pile:
-            return _NO_MOVES
-        top = pile[-1]
-        if top_only:
-            if not top & FACE_UP:
-                return _NO_MOVES
-            cards = pile[-1:]
-            if plain:
-                return [move for depot, accepts, _, _, move in targets if accepts(piles, self, top, cards, source, depot)]
-        game = self.game
-        moves: list[Move] = []
-        if top_only:
-            for depot, accepts, _, wild, move in targets:
-                if accepts(piles, self, top, cards, source, depot):
-                    if wild == RANK_OF[top]:
-                        moves.extend(game.declarations(source, 1, depot))
-                    else:
-                        moves.append(move)
-            return moves
-        for count in self._runs(source, pile):
-            cards = pile[-count:]
-            card = cards[0]
-            for depot, accepts, single, wild, move in targets:
-                if count > 1 and single:
-                    continue
-                if accepts(piles, self, card, cards, source, depot):
-                    if wild == RANK_OF[card]:
-                        moves.extend(game.declarations(source, count, depot))
-                    else:
-                        moves.append(move if count == 1 else game.drag_move(source, count, depot, None))
-        return moves
+        return self.game.move_lister(self.piles, self)  # type: ignore[no-any-return]
 
     def _tap_refusal(self, tap: CompiledDraw | CompiledAction) -> str | None:
         game = self.game
@@ -402,10 +335,17 @@ class State:
         game = self.game
         stats = self.stats
         if type(move) is Drag:
-            source, target = game.index[move.source], game.index[move.target]
-            self.transfer(source, target, move.count)
-            if move.declare is not None:
-                self.declared[target] = int(move.declare)
+            indexes = game.drag_indexes.get(id(move)) if known else None
+            if indexes is None:
+                source, target = game.index[move.source], game.index[move.target]
+                self.transfer(source, target, move.count)
+                if move.declare is not None:
+                    self.declared[target] = int(move.declare)
+            else:
+                source, target, count, named = indexes
+                self.transfer(source, target, count)
+                if named >= 0:
+                    self.declared[target] = named
             if stats is not None:
                 stats[game.accept_stat[target]] += 1
         else:
@@ -448,31 +388,32 @@ class State:
         rule holds, as ``docs/format.md`` says. A trigger that reads only its
         own pile is skipped while that pile is unchanged since the trigger last
         found its rule false: skipping it changes nothing but the time taken.
+        So a pass visits, in depot order, only the depots with a trigger that
+        must be checked: those changed before the pass or earlier in it, and
+        those with a trigger that is not local.
         """
-        triggers = self.game.triggers
-        if not triggers:
+        game = self.game
+        if not game.triggers:
             self.touched = set()
             return
+        triggers_of = game.triggers_of
+        always = game.always_checked
+        settle_pass = game.settle_pass
         piles = self.piles
-        stats = self.stats
         fired = 0
         recheck = self.touched
         while True:
-            self.touched = touched = set()
+            touched: set[int] = set()
+            self.touched = touched
             fired_here: set[int] = set()
-            for depot, when, effects, stat, local in triggers:
-                if local and depot not in recheck and depot not in touched:
-                    continue
-                if when(piles, self, depot):
-                    for effect in effects:
-                        effect.run(self, depot)
-                    fired_here.add(depot)
-                    fired += 1
-                    if stats is not None:
-                        stats[stat] += 1
-                    if fired > MAX_TRIGGER_FIRINGS:
-                        self.cascade = True
-                        return
+            due = [d for d in recheck if triggers_of[d]]
+            if always:
+                due = list(set(due).union(always))
+            due.sort()
+            fired = settle_pass(piles, self, due, recheck, touched, fired_here, fired)
+            if fired > MAX_TRIGGER_FIRINGS:
+                self.cascade = True
+                return
             if not fired_here:
                 self.touched = set()
                 return
@@ -492,7 +433,7 @@ class State:
         game = self.game
         if game.loss_when is not None and game.loss_when(self.piles, self):
             return Termination.LOST_CONDITION
-        return Termination.ONGOING
+        return _ONGOING
 
     @property
     def non_terminating(self) -> bool:
@@ -504,7 +445,10 @@ class State:
         game = self.game
         piles = self.piles
         if game.win_kind == "allCardsIn":
-            return sum(len(piles[d]) for d in game.win_depots) >= self.cards_in_play
+            held = 0
+            for d in game.win_depots:
+                held += len(piles[d])
+            return held >= self.cards_in_play
         if game.win_kind == "depotsEmpty":
             for d in game.win_depots:
                 if piles[d]:
@@ -514,19 +458,22 @@ class State:
 
     def status(self) -> Termination:
         """Why the game ended, or :attr:`Termination.ONGOING`."""
-        if self._status is None:
+        status = self._status
+        if status is None:
             status = self._early_status()
-            if status is Termination.ONGOING:
-                if self._legal is None:
-                    self._legal = self._generate()
-                if not self._legal:
+            if status is _ONGOING:
+                legal = self._legal
+                if legal is None:
+                    legal = self._legal = self.game.move_lister(self.piles, self)
+                if not legal:
                     status = Termination.LOST_NO_MOVES
             self._status = status
-        return self._status
+        return status
 
     def is_terminal(self) -> bool:
         """Whether the game is over: won, lost, or stopped by a runaway trigger cascade."""
-        return self.status() is not Termination.ONGOING
+        status = self._status
+        return (status if status is not None else self.status()) is not _ONGOING
 
     def score(self) -> int:
         """The scoring rule's value now."""

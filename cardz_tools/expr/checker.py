@@ -24,6 +24,7 @@ from .builtins import (
     BINDER_VARIABLE, CONSTANTS, FIELDS, FUNCTIONS, MAX_POW_EXPONENT, PREVIOUS_VARIABLE, Overload, bounded_pow,
     field_names,
 )
+from .cost import MAX_EVALUATION_STEPS, evaluation_steps
 from .env import DesignEnv
 from .parser import ExprSyntaxError, parse
 from .sites import Site
@@ -608,9 +609,21 @@ def check(text: str, site: Site, env: DesignEnv | None = None) -> Checked:
     issues = list(checker.issues)
     if not any(i.severity is Severity.ERROR for i in issues):
         issues.extend(_constant_conditions(node, checker.info))
+        issues.extend(_too_costly(Checked(text, site, node, root.type, (), checker.info), env))
     issues.sort(key=lambda i: (i.start, i.end, i.code))
     return Checked(text, site, node, root.type, tuple(issues), checker.info, frozenset(checker.guarded),
                    checker.binders)
+
+
+def _too_costly(checked: Checked, env: DesignEnv) -> list[ExprIssue]:
+    """CZ410 when one evaluation could take more than :data:`cost.MAX_EVALUATION_STEPS` steps."""
+    steps = evaluation_steps(checked, env)
+    if steps <= MAX_EVALUATION_STEPS:
+        return []
+    assert checked.node is not None
+    return [_issue("CZ410", f"one evaluation of this expression may take {steps:,} steps; at most "
+                            f"{MAX_EVALUATION_STEPS:,} are allowed", checked.node,
+                   "nest fewer quantifiers (any/all/count/sum/min/max) over large groups or piles")]
 
 
 def design_sites(design: Design) -> Iterator[tuple[Site, str, str]]:

@@ -40,6 +40,7 @@ from .ast import Binary, BoolLit, Call, Conditional, Field, Index, IntLit, Name,
 from .builtins import PREVIOUS_VARIABLE, bounded_pow
 from .checker import NOT_CONST, Checked, NodeInfo
 from .env import DesignEnv
+from .sandbox import audit
 from .sites import Site
 from .types import ABSENT_DEPOT, ABSENT_SUIT, Kind
 
@@ -408,7 +409,9 @@ class _Emitter(NodeVisitor):
         items = self.items(node.args[0])
         body_node = node.args[1]
         uses_var = any(self.checked.binders.get(id(n)) == id(node) for n in walk(body_node))
-        number = len(self.binder_names) + 1
+        # Unique even when a shared tree is emitted again (one rule inlined for several depots):
+        # the binder table does not grow then, but the function list does.
+        number = len(self.binder_names) + len(self.functions) + 1
         var = f"_v{number}"
         self.binder_names[id(node)] = var
         if func == "chain":
@@ -510,6 +513,25 @@ def _is_static(node: Node, checked: Checked, static_names: frozenset[str]) -> bo
     return True
 
 
+def _static_names(site: Site) -> frozenset[str]:
+    return frozenset(n for n in ("source", "depot") if n in site.args and site is not Site.DEAL)
+
+
+def split_static(checked: Checked) -> tuple[list[Node], list[Node]]:
+    """The top-level conjuncts of a checked rule: (static ones, the rest); no static ones when the
+    site has no depot arguments or the rule is not a condition."""
+    assert checked.node is not None
+    static_names = _static_names(checked.site)
+    static_parts: list[Node] = []
+    dynamic_parts: list[Node] = []
+    if checked.site.result.kind is Kind.BOOL and static_names:
+        for part in _conjuncts(checked.node):
+            (static_parts if _is_static(part, checked, static_names) else dynamic_parts).append(part)
+    else:
+        dynamic_parts.append(checked.node)
+    return static_parts, dynamic_parts
+
+
 def _build(text: str, params: Sequence[str], emitter: _Emitter) -> tuple[Rule, str]:
     constants = emitter.constants
     names = [name for name, _ in constants.values()]
@@ -520,7 +542,9 @@ def _build(text: str, params: Sequence[str], emitter: _Emitter) -> tuple[Rule, s
     parts += ["    return _rule", ""]
     source = "\n".join(parts)
     namespace: dict[str, Any] = {"__builtins__": dict(_SAFE_BUILTINS)}
-    # The source is generated above from the checked tree; no design text is in it.
+    # The source is generated above from the checked tree; no design text is in it, and
+    # the audit proves it before anything runs.
+    audit(source)
     exec(compile(source, "<cardz expression>", "exec"), namespace)  # noqa: S102
     return namespace["_make"](*(value for _, value in constants.values())), source
 
@@ -543,12 +567,8 @@ def compile_rule(checked: Checked, env: DesignEnv, targets: Sequence[int] | None
         return _build(text, params_here, emitter)
 
     fn, python = emit([checked.node])
-    static_names = frozenset(n for n in ("source", "depot") if n in site.args and site is not Site.DEAL)
-    static_parts: list[Node] = []
-    dynamic_parts: list[Node] = []
-    if site.result.kind is Kind.BOOL and static_names:
-        for part in _conjuncts(checked.node):
-            (static_parts if _is_static(part, checked, static_names) else dynamic_parts).append(part)
+    static_names = _static_names(site)
+    static_parts, dynamic_parts = split_static(checked)
     if not static_parts:
         return CompiledRule(site, fn, fn, None, None, None, python)
     static_params = [_SITE_PARAMS[a] for a in site.args if a in static_names]

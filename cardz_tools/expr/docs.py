@@ -17,6 +17,7 @@ import sys
 from ..diagnostics import RULES
 from .ast import PRECEDENCE
 from .builtins import CONSTANTS, FIELDS, FUNCTIONS
+from .cost import MAX_EVALUATION_STEPS
 from .parser import MAX_DEPTH, MAX_LENGTH
 from .sites import Site
 from .types import Kind, Type
@@ -129,7 +130,9 @@ def render() -> str:
         "`chain(x, cond)` evaluates `cond` once per consecutive pair of cards, with `prev` the lower "
         "card and `it` the card on it: `chain(cards, it.rank == prev.rank - 1)`.",
         "",
-        f"Bounds: at most {MAX_LENGTH} characters and {MAX_DEPTH} levels of nesting (CZ410).",
+        f"Bounds: at most {MAX_LENGTH} characters, {MAX_DEPTH} levels of nesting, and "
+        f"{MAX_EVALUATION_STEPS:,} steps per evaluation (a quantifier costs its domain's size "
+        "times its body) (CZ410).",
         "",
         "Operators, loosest first (binary operators group left to right):",
         "",

@@ -435,7 +435,7 @@ def frame_renderable(frame: Frame | None, footer: str = "") -> RenderableType:
     stale = "this save has errors" if frame.checked.has_errors else "the engine cannot deal this save"
     board_panel = Panel(
         Group(*board_parts),
-        title=f"{name} · {frame.path.name} · deal {frame.seed}",
+        title=Text(f"{name} · {frame.path.name} · deal {frame.seed}"),  # Text: a design name is no markup
         subtitle=None if frame.board_is_current else f"last good board: {stale}",
         border_style="green" if frame.board_is_current else "yellow",
         expand=False,

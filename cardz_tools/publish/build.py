@@ -24,7 +24,7 @@ from ..lint import FileReport, LintResult, collect_files, lint_paths
 from ..model import build_design
 from ..preview.board import Board, board_svg
 from ..preview.sources import BoardUnavailable, sample_board
-from ..variants import flatten_file
+from ..variants import VariantError, flatten_file
 from . import output
 from .facts import analysis_of, board_summary, decks_phrase, slugify, tagline
 from .pages import GameInfo, game_page, index_page
@@ -85,14 +85,18 @@ class _Candidate:
 def _candidates(linted: LintResult) -> tuple[list[_Candidate], list[FileReport]]:
     """Each design flattened and formatted, with its slug; reports of missing or repeated slugs."""
     candidates = []
+    problems: list[FileReport] = []
     for report in linted.files:
-        flattened = flatten_file(Path(report.source.filename))
+        try:
+            flattened = flatten_file(Path(report.source.filename))
+        except VariantError as exc:  # the file changed or went away after it was linted
+            problems.append(FileReport(report.path, tuple(exc.diagnostics), report.source, report.sources))
+            continue
         name = flattened.design.get("name", "") if isinstance(flattened.design, dict) else ""
         candidates.append(_Candidate(report, flattened.design, flattened.text(), slugify(str(name))))
     by_slug: dict[str, list[_Candidate]] = {}
     for candidate in candidates:
         by_slug.setdefault(candidate.slug, []).append(candidate)
-    problems = []
     for candidate in candidates:
         source = candidate.report.source
         span = source.head_span("/name")

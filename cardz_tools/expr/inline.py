@@ -1,0 +1,168 @@
+"""Checked expressions as inline Python text, for functions the engine generates.
+
+The engine fuses many rules into one generated function (its drag lister) so that
+testing a candidate costs no call. :class:`InlineCode` lends it the code generator
+of :mod:`.compiler`: :meth:`InlineCode.expression` writes a checked expression as
+one Python expression over local variable names the caller chooses, and
+:meth:`InlineCode.function` compiles the finished function under the same rules as
+:func:`.compiler.compile_rule`: nothing from the design text reaches the source
+(names are resolved to ints and closure constants), and it runs in an empty
+namespace whose ``__builtins__`` is a small explicit dict.
+
+Every expression of one :class:`InlineCode` shares its closure constants (``_k0``,
+``_k1`` ...) and its quantifier functions (``_q1``, ``_q2`` ...), so their names never
+clash. The text may read ``P`` (the piles) and ``S`` (the state): the generated
+function must have both in scope.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from .ast import Call, Name, Node, iter_child_nodes, walk
+from .checker import NOT_CONST, Checked
+from .compiler import _PILE, _SAFE_BUILTINS, _SITE_PARAMS, ExprCompileError, _Emitter, split_static
+from .env import DesignEnv
+
+__all__ = ["InlineCode"]
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_PARAM = re.compile(r"\b(" + "|".join(sorted(_SITE_PARAMS.values(), key=len, reverse=True)) + r")\b")
+
+
+class InlineCode:
+    """Collects inline expressions and engine values for one generated function."""
+
+    def __init__(self, env: DesignEnv) -> None:
+        self.env = env
+        self._constants: dict[object, tuple[str, Any]] = {}
+        self._binders: dict[int, str] = {}
+        self._functions: list[str] = []
+        self._trees: list[Checked] = []
+        self._hoisted: list[str] = []
+        """Keeps every checked tree alive: the shared binder table is keyed by node ids."""
+
+    def constant(self, value: Any) -> str:
+        """The closure name under which the generated code reads ``value`` (a table, a callable)."""
+        key = ("inline-value", len(self._constants))
+        self._constants[key] = (f"_k{len(self._constants)}", value)
+        return self._constants[key][0]
+
+    def expression(self, checked: Checked, names: Mapping[str, str], pile: str, residual: bool = False) -> str:
+        """``checked`` as one Python expression.
+
+        ``names`` maps each site argument the rule may read (``card``, ``cards``, ``source``,
+        ``depot``) to the local that holds it; ``pile`` is the local holding ``P[depot]``.
+        With ``residual`` only the conjuncts outside the static filter are written
+        (``"True"`` when there are none): valid only where the static part holds.
+
+        :raises ExprCompileError: when ``checked`` has errors.
+        """
+        return self.hoisting(checked, names, pile, frozenset(), residual)[0]
+
+    def hoisting(
+        self, checked: Checked, names: Mapping[str, str], pile: str, outer: frozenset[str], residual: bool = False
+    ) -> tuple[str, list[tuple[str, str]]]:
+        """Like :meth:`expression`, for a test inside a loop where the site arguments in
+        ``outer`` stay the same (``card`` while trying the targets of one source).
+
+        Returns the text and the assignments ``(local, text)`` to run before that loop:
+        the largest parts that read only ``outer`` arguments, the piles and constants,
+        and that are safe to evaluate whether or not the rule reaches them (no guarded
+        ``top``, no quantifier).
+        """
+        if not checked.ok or checked.node is None:
+            raise ExprCompileError(f"cannot compile {checked.text!r}: it has errors")
+        for local in (*names.values(), pile):
+            if not _IDENTIFIER.match(local):
+                raise ValueError(f"{local!r} is not a local variable name")
+        self._trees.append(checked)
+        nodes = split_static(checked)[1] if residual else [checked.node]
+        if not nodes:
+            return "True", []
+        emitter = _HoistingEmitter(checked, self.env, self._constants)
+        emitter.binder_names = self._binders
+        emitter.functions = self._functions
+        hoisted: list[tuple[str, Node]] = []
+        if outer:
+            for node in nodes:
+                self._find_invariants(checked, node, outer, hoisted)
+        assignments = []
+        for local, node in hoisted:
+            assignments.append((local, emitter.emit(node)))
+            self._hoisted.append(local)
+            emitter.replaced[id(node)] = local
+        texts = [emitter.emit(node) for node in nodes]
+        text = texts[0] if len(texts) == 1 else "(" + " and ".join(texts) + ")"
+        locals_by_param = {_SITE_PARAMS[arg]: local for arg, local in names.items() if arg in _SITE_PARAMS}
+
+        def rename(match: re.Match[str]) -> str:
+            local = locals_by_param.get(match.group(1))
+            if local is None:
+                raise ValueError(f"the rule reads {match.group(1)[1:]!r}, which has no local name")
+            return local
+
+        def resolve(code: str) -> str:
+            return _PARAM.sub(rename, code).replace(_PILE, pile)
+
+        return resolve(text), [(local, resolve(code)) for local, code in assignments]
+
+    def _find_invariants(self, checked: Checked, node: Node, outer: frozenset[str], found: list[tuple[str, Node]]) -> None:
+        """Collect the largest subtrees of ``node`` worth hoisting (see :meth:`hoisting`)."""
+        info = checked.info[id(node)]
+        if info.const is NOT_CONST and not isinstance(node, Name) and _invariant(checked, node, outer):
+            found.append((f"_h{len(self._hoisted) + len(found) + 1}", node))
+            return
+        if isinstance(node, Call) and info.overload is not None and info.overload.is_binder:
+            return  # its body becomes a function of its own, where the hoisted locals are not seen
+        for child in iter_child_nodes(node):
+            self._find_invariants(checked, child, outer, found)
+
+    def function(self, name: str, params: Sequence[str], body: Sequence[str]) -> tuple[Callable[..., Any], str]:
+        """Compile ``def name(params):`` with ``body`` (lines written by the caller from its own
+        tokens and the texts of :meth:`expression`); returns the function and its source."""
+        for identifier in (name, *params):
+            if not _IDENTIFIER.match(identifier):
+                raise ValueError(f"{identifier!r} is not a Python name")
+        closure = list(self._constants.values())
+        parts = [f"def _make({', '.join(n for n, _ in closure)}):"]
+        for function in self._functions:
+            parts += ["    " + line for line in function.split("\n")]
+        parts.append(f"    def {name}({', '.join(params)}):")
+        parts += ["        " + line for line in body]
+        parts += [f"    return {name}", ""]
+        source = "\n".join(parts)
+        namespace: dict[str, Any] = {"__builtins__": dict(_SAFE_BUILTINS)}
+        # Generated from checked trees and the caller's own tokens; no design text is in it.
+        exec(compile(source, "<cardz engine>", "exec"), namespace)  # noqa: S102
+        return namespace["_make"](*(value for _, value in closure)), source
+
+
+class _HoistingEmitter(_Emitter):
+    """The compiler's emitter, writing a local's name for each hoisted subtree."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.replaced: dict[int, str] = {}
+
+    def emit(self, node: Node) -> str:
+        local = self.replaced.get(id(node))
+        return local if local is not None else super().emit(node)
+
+
+def _invariant(checked: Checked, node: Node, outer: frozenset[str]) -> bool:
+    """Whether ``node`` reads only ``outer`` site arguments and is safe to evaluate early."""
+    for sub in walk(node):
+        if id(sub) in checked.guarded:
+            return False
+        info = checked.info.get(id(sub))
+        if info is None:
+            return False
+        if isinstance(sub, Name) and info.const is NOT_CONST:
+            if info.binding == "var" or (info.binding == "site" and sub.name not in outer):
+                return False
+        if isinstance(sub, Call) and info.overload is not None and info.overload.is_binder:
+            return False
+    return True

@@ -1,0 +1,140 @@
+"""The generated drag lister agrees with the rules checked one move at a time.
+
+``State.why_illegal`` tests a single drag with the full rules (static part included)
+and no generated lister, so it serves as the oracle: along random playouts of
+designs that use every part of the accept and eject rules, the drags of
+``legal_moves()`` must be exactly the drags ``why_illegal`` accepts, in the
+documented order (source, run length, target, named suit).
+"""
+
+from __future__ import annotations
+
+import collections
+from typing import Any
+
+import pytest
+
+from cardz_tools.cards import SUITS, SplitMix64
+from cardz_tools.engine import Drag, Game, State, Tap
+from cardz_tools.model import build_design
+from tests.engine_support import load_design
+
+_STOCK = {"name": "stock", "type": "Stock", "col": 0, "ejectRule": "locked", "draw": {"to": "waste", "redeals": 1}}
+_WASTE = {"name": "waste", "type": "Waste", "col": 1, "acceptRule": "none", "ejectRule": "topOnly"}
+
+KLONDIKE_LIKE: dict[str, Any] = {
+    "name": "Runs",
+    "depots": [
+        _STOCK,
+        _WASTE,
+        {"name": "home", "type": "Foundation", "col": 3, "repeat": 4, "ejectRule": "topOnly", "acceptRule": {
+            "single": True,
+            "when": "(empty(depot) && card.rank == Ace) || (!empty(depot) && card.suit == top.suit && card.rank == top.rank + 1)",
+        }},
+        {"name": "pile", "type": "Tableau", "col": 0, "row": 1, "repeat": 7, "ejectRule": "faceUp", "autoFlipTop": True,
+         "acceptRule": {"when": "empty(depot) ? card.rank == King : card.color != top.color && card.rank + 1 == top.rank"}},
+    ],
+    "dealRules": [{"kind": "dealGroup", "to": "pile", "faceDown": 2, "faceUp": 1}],
+    "winCondition": {"kind": "allCardsIn", "depots": "Foundation"},
+}
+
+EJECT_WHEN: dict[str, Any] = {
+    "name": "Eject when",
+    "depots": [
+        _STOCK,
+        _WASTE,
+        {"name": "col", "type": "Tableau", "col": 0, "row": 1, "repeat": 5, "autoFlipTop": True,
+         "ejectRule": {"when": "descending(cards) && count(cards) <= 3 && top.rank != Queen"},
+         "acceptRule": {"when": "empty(depot) || (card.rank + 1 == top.rank && count(stock) > 5)"}},
+        {"name": "cell", "type": "Cell", "col": 6, "repeat": 2, "ejectRule": "topOnly",
+         "acceptRule": {"single": True, "when": "empty(depot) && all(cards, it.faceUp) && index(source) != 1"}},
+        {"name": "bin", "type": "Foundation", "col": 8, "ejectRule": "locked",
+         "acceptRule": {"when": "index(source) == 2 || source == waste"}},
+    ],
+    "dealRules": [{"kind": "dealGroup", "to": "col", "faceDown": 1, "faceUp": 4}],
+    "winCondition": {"kind": "depotsEmpty", "depots": "Tableau"},
+}
+
+WILD_FOLLOW: dict[str, Any] = {
+    "name": "Wild",
+    "depots": [
+        _STOCK,
+        _WASTE,
+        {"name": "vane", "type": "Foundation", "col": 3, "repeat": 2, "ejectRule": "locked",
+         "acceptRule": {"follow": True, "wildRank": "Jack", "wildDeclares": "suit", "when": "count(depot) < 30"}},
+        {"name": "free", "type": "Foundation", "col": 5, "ejectRule": "locked", "acceptRule": {"wildRank": "Two"}},
+        {"name": "tab", "type": "Tableau", "col": 0, "row": 1, "repeat": 5, "ejectRule": "faceUp", "autoFlipTop": True,
+         "acceptRule": {"follow": True, "when": "count(cards) <= 2"}},
+    ],
+    "dealRules": [
+        {"kind": "dealGroup", "to": "tab", "faceDown": 1, "faceUp": 2},
+        {"kind": "dealGroup", "to": "vane", "faceUp": 1},
+    ],
+    "winCondition": {"kind": "depotsEmpty", "depots": "Tableau"},
+}
+
+
+def _oracle_drags(state: State) -> list[Drag]:
+    """Every drag ``why_illegal`` accepts, in the documented order."""
+    game = state.game
+    drags = []
+    for source, name in enumerate(game.names):
+        for count in range(1, len(state.piles[source]) + 1):
+            for target in game.names:
+                for declare in (None, *SUITS):
+                    move = Drag(name, count, target, declare)
+                    if state.why_illegal(move) is None:
+                        drags.append(move)
+    return drags
+
+
+def _games() -> list[Game]:
+    designs = [build_design(data) for data in (KLONDIKE_LIKE, EJECT_WHEN, WILD_FOLLOW)]
+    return [Game(design) for design in (*designs, load_design("monte-carlo"), load_design("weathervane"))]
+
+
+@pytest.mark.parametrize("game", _games(), ids=lambda game: game.design.name)
+def test_listed_drags_are_exactly_the_legal_drags_in_order(game: Game) -> None:
+    rng = SplitMix64(7)
+    compared = listed = 0
+    for deal in range(4):
+        state = game.new_initial_state(seed=deal)
+        while not state.is_terminal() and state.move_count < 60:
+            legal = state.legal_moves()
+            drags = [m for m in legal if isinstance(m, Drag)]
+            assert legal[: len(drags)] == drags, "drags come before taps"
+            assert drags == _oracle_drags(state)
+            compared += 1
+            listed += len(drags)
+            state.apply(legal[rng.below(len(legal))])
+    assert compared > 20 and listed > 20, "the playouts exercised the lister"
+
+
+def test_the_lister_source_holds_no_design_text() -> None:
+    game = Game(build_design(EJECT_WHEN))
+    source = game.move_lister_source
+    assert "stock" not in source and "col" not in source and "Queen" not in source
+    assert "def _list_moves(P, S)" in source
+
+
+def test_settling_fires_several_triggers_of_a_depot_in_order_and_rechecks_rules_reading_other_piles() -> None:
+    feed = {"name": "feed", "do": [{"kind": "move", "from": "stock", "to": "a", "count": "4"}]}
+    give = {"when": "count(depot) >= 3", "do": [{"kind": "move", "from": "@self", "to": "b"}]}
+    pass_on = {"when": "count(depot) >= 2", "do": [{"kind": "move", "from": "@self", "to": "c"}]}
+    drain = {"when": "count(a) <= 1 && count(depot) > 0", "do": [{"kind": "move", "from": "@self", "to": "b", "count": "all"}]}
+    game = Game(build_design({
+        "name": "Cascade",
+        "depots": [
+            {"name": "stock", "type": "Stock", "ejectRule": "locked", "acceptRule": "none", "actions": [feed]},
+            {"name": "a", "type": "Cell", "col": 1, "acceptRule": "none", "triggers": [give, pass_on]},
+            {"name": "b", "type": "Cell", "col": 2, "acceptRule": "none"},
+            {"name": "c", "type": "Cell", "col": 3, "acceptRule": "none", "triggers": [drain]},
+        ],
+        "winCondition": {"kind": "depotsEmpty", "depots": "stock"},
+    }))
+    state = game.new_initial_state(seed=3)
+    state.stats = collections.Counter()
+    state.apply(Tap("stock", "feed"))
+    # pass 1: a#0 (4 cards), a#1 (3); c waits for a; pass 2: a#1 (2), then c drains; pass 3: quiet
+    assert [len(p) for p in state.piles[1:]] == [1, 3, 0]
+    assert state.stats == collections.Counter({"trigger:a#0": 1, "trigger:a#1": 2, "trigger:c#0": 1, "action:stock.feed": 1})

@@ -1,0 +1,79 @@
+"""Inline expressions (expr/inline.py) compute what the compiled rules compute, under the caller's names."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardz_tools.cards import FACE_UP, standard_deck
+from cardz_tools.expr import Site, check, compile_rule
+from cardz_tools.expr.inline import InlineCode
+from tests.expr_support import seed_env
+
+ACCEPT_RULES = [
+    "adjacent(source, depot) && !empty(depot) && card.rank == top.rank",
+    "empty(depot) ? card.rank == King : card.color != top.color && card.rank + 1 == top.rank",
+    "any(cell, count(it) == count(depot)) && all(cards, it.faceUp) && index(source) < 20",
+    "count(c in cell, c != depot && !empty(c) && top(c).rank == card.rank) >= 1",
+]
+
+
+def _random_piles(rng: random.Random) -> list[tuple[int, ...]]:
+    deck = standard_deck()
+    rng.shuffle(deck)
+    piles: list[tuple[int, ...]] = []
+    for _ in range(27):
+        size = rng.choice((0, 0, 1, 1, 2))
+        piles.append(tuple(c | FACE_UP for c in deck[:size]))
+        deck = deck[size:]
+    return piles
+
+
+@pytest.mark.parametrize("residual", [False, True])
+def test_inline_accept_rules_agree_with_the_compiled_rules(residual: bool) -> None:
+    env = seed_env("monte-carlo")
+    code = InlineCode(env)
+    names = {"card": "c", "cards": "run", "source": "src", "depot": "dst"}
+    body = ["pd = P[dst]", "results = []"]
+    compiled = []
+    for text in ACCEPT_RULES:
+        checked = check(text, Site.ACCEPT, env)
+        rule = compile_rule(checked, env)
+        compiled.append(rule)
+        expression, hoisted = code.hoisting(checked, names, "pd", frozenset({"card", "cards", "source"}), residual)
+        assert "cell" not in expression and "King" not in expression, "design names never reach the source"
+        body += [f"{local} = {value}" for local, value in hoisted]
+        body.append(f"results.append(True if {expression} else False)")
+    body.append("return results")
+    test_all, source = code.function("test_all", ["P", "S", "c", "run", "src", "dst"], body)
+    assert source.count("def _q") >= 2, "quantifiers of different rules get functions of their own"
+    rng = random.Random(4)
+    checked_pairs = 0
+    for _ in range(300):
+        piles = _random_piles(rng)
+        source, depot = rng.randrange(25), rng.randrange(25)
+        if not piles[source] or source == depot:
+            continue
+        cards = piles[source][-1:]
+        got = test_all(piles, None, cards[0], cards, source, depot)
+        for rule, value in zip(compiled, got, strict=True):
+            if residual and rule.static is not None and not rule.static(source, depot):
+                continue  # the residual is only valid where the static part holds
+            expected = (rule.residual if residual else rule.fn)(piles, None, cards[0], cards, source, depot)
+            assert value == bool(expected)
+            checked_pairs += 1
+    assert checked_pairs > 100
+
+
+def test_a_rule_that_is_all_static_leaves_a_true_residual() -> None:
+    env = seed_env("monte-carlo")
+    checked = check("adjacent(source, depot)", Site.ACCEPT, env)
+    assert InlineCode(env).hoisting(checked, {"source": "s", "depot": "d"}, "pd", frozenset(), residual=True) == ("True", [])
+
+
+def test_names_that_are_not_python_identifiers_are_refused() -> None:
+    env = seed_env("monte-carlo")
+    checked = check("count(depot) == 2", Site.TRIGGER, env)
+    with pytest.raises(ValueError):
+        InlineCode(env).expression(checked, {"depot": "P[0]"}, "pd")
