@@ -118,6 +118,45 @@ def _corrupt_expression(text: str, rng: random.Random) -> str:
     return text[:at]
 
 
+_CONDITIONS = (
+    "true", "false", "!empty(depot)", "empty(depot)", "count(depot) > 0", "count(depot) < 3", "top.rank == Ace",
+    "card.rank == top.rank + 1", "card.rank == top.rank - 1", "card.color != top.color", "card.suit == top.suit",
+    "any(Tableau, empty(it))", "all(Foundation, count(it) == 13)", "count(Stock) == 0", "descending(cards)",
+    "count(depot) == 2", "!empty(Stock)", "sum(Tableau, count(it)) > 10",
+)
+_COUNTS = ("0", "1", "2", "3", "13", "52", "count(depot)", "col(depot)", "index(depot)", "0 - 5", "1000000000",
+           "999999999 * 999999999", "pow(2, 30)", "count(Stock)", "all")
+_EXPRESSION_KEYS = {"when": _CONDITIONS, "value": _COUNTS, "count": _COUNTS, "faceUp": _COUNTS, "faceDown": _COUNTS}
+
+
+def _plausible_expression(key: str, rng: random.Random) -> Any:
+    """A well-formed value for an expression key: mutants that pass lint and get played."""
+    pieces = _EXPRESSION_KEYS[key]
+    text = rng.choice(pieces)
+    if pieces is _CONDITIONS and rng.random() < 0.5:
+        text = f"{text} {rng.choice(('&&', '||'))} {rng.choice(pieces)}"
+    if key in ("faceUp", "faceDown", "count") and rng.random() < 0.3:
+        return rng.choice((0, 1, 2, 5, 13, 1000))
+    return text
+
+
+def mutate_playable(data: Any, rng: random.Random) -> Any:
+    """Change one rule expression or deal count to another well-formed one (the design stays lint-clean more often)."""
+    sites = []
+    stack: list[Any] = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            sites.extend((node, key) for key in node if key in _EXPRESSION_KEYS and isinstance(node[key], (str, int)))
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    if sites:
+        node, key = rng.choice(sites)
+        node[key] = _plausible_expression(key, rng)
+    return data
+
+
 def mutate_data(data: Any, rng: random.Random) -> Any:
     """One structural mutation of a JSON value (in place where it can be; returns the new root)."""
     path = _random_path(data, rng)
@@ -191,6 +230,10 @@ def make_input(rng: random.Random, seeds: Sequence[str]) -> str:
         data = json.loads(text)
     except ValueError:
         data = None
+    if data is not None and rng.random() < 0.3:  # a playable variant: the engine and the solver get exercised
+        for _ in range(rng.randint(1, 4)):
+            data = mutate_playable(data, rng)
+        return json.dumps(data)
     if data is not None and rng.random() < 0.8:
         for _ in range(rng.choice((1, 1, 2, 3, 6))):
             before = json.dumps(data)
@@ -249,11 +292,20 @@ def _opened(text: str, folder: Path) -> Any:
         return None
 
 
+PLAYED: dict[str, int] = {}
+"""Per command: inputs that lint clean and were really played (the others stop at the linter)."""
+
+
+def _played(command: str) -> None:
+    PLAYED[command] = PLAYED.get(command, 0) + 1
+
+
 def run_sim(text: str, folder: Path) -> None:
     from cardz_tools.analysis.sim import simulate
 
     opened = _opened(text, folder)
     if opened is not None:
+        _played("sim")
         simulate(opened.json_text, SMALL_PLAYOUTS, 0, 1, None, SMALL_MAX_MOVES)
 
 
@@ -262,6 +314,7 @@ def run_solve(text: str, folder: Path) -> None:
 
     opened = _opened(text, folder)
     if opened is not None:
+        _played("solve")
         solve(opened.json_text, 1, 0, SMALL_BUDGET, None, 1, None, deal_seconds=SMALL_DEAL_SECONDS)
 
 
@@ -269,7 +322,9 @@ def run_check(text: str, folder: Path) -> None:
     from cardz_tools.analysis.check import CheckOptions, check_paths
 
     options = CheckOptions(playouts=SMALL_PLAYOUTS, deals=1, budget=SMALL_BUDGET, max_moves=SMALL_MAX_MOVES, deal_seconds=SMALL_DEAL_SECONDS)
-    check_paths([_file(text, folder)], options=options)
+    result = check_paths([_file(text, folder)], options=options)
+    if not any(d.code.startswith(("CZ1", "CZ2", "CZ3", "CZ4", "CZ6")) and d.severity.value == "error" for d in result.diagnostics):
+        _played("check")
 
 
 RUNNERS: dict[str, Callable[[str, Path], None]] = {
@@ -352,7 +407,8 @@ class Tally:
 
     def line(self) -> str:
         return ", ".join(
-            f"{c}: {self.tried.get(c, 0)} tried, {self.crashes.get(c, 0)} crashes, {self.bounds.get(c, 0)} bound violations, "
+            f"{c}: {self.tried.get(c, 0)} tried{f' ({PLAYED[c]} played)' if c in PLAYED else ''}, "
+            f"{self.crashes.get(c, 0)} crashes, {self.bounds.get(c, 0)} bound violations, "
             f"{self.seconds.get(c, 0.0):.0f} s"
             for c in self.tried
         )

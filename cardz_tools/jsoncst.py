@@ -17,7 +17,9 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import json
+import os
 import re
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -369,6 +371,8 @@ def read_file(path: Path) -> tuple[ParsedFile | None, list[Diagnostic]]:
     """Read and parse a JSON file; on failure the diagnostics say why (never raises for bad input)."""
     file = str(path)
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a named pipe would block the read for ever
+            return None, [diagnostics.make("CZ100", "cannot read the file: it is not a regular file", file)]
         with open(path, "rb") as handle:
             data = handle.read(MAX_BYTES + 1)  # enough to tell that it is too large, whatever the file is
     except OSError as exc:

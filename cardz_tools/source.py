@@ -18,7 +18,9 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import json
+import os
 import re
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
@@ -557,6 +559,8 @@ def load_source(path: str | Path, display_name: str | None = None) -> SourceFile
     """Read a file from disk; an unreadable file gives a CZ100 diagnostic, not an exception."""
     name = display_name if display_name is not None else str(path)
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a named pipe would block the read for ever
+            return SourceFile(name, "", None, [dx.make("CZ100", "cannot read the file: it is not a regular file", name)])
         with open(path, "rb") as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)  # enough to tell that it is too large
     except OSError as exc:

@@ -138,3 +138,22 @@ def test_settling_fires_several_triggers_of_a_depot_in_order_and_rechecks_rules_
     # pass 1: a#0 (4 cards), a#1 (3); c waits for a; pass 2: a#1 (2), then c drains; pass 3: quiet
     assert [len(p) for p in state.piles[1:]] == [1, 3, 0]
     assert state.stats == collections.Counter({"trigger:a#0": 1, "trigger:a#1": 2, "trigger:c#0": 1, "action:stock.feed": 1})
+
+
+def test_designs_with_many_depots_list_the_same_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardz_tools.engine import lister
+
+    design = build_design(WILD_FOLLOW)
+    dense = Game(design)
+    monkeypatch.setattr(lister, "_DENSE_LIMIT", 0)
+    sparse = Game(design)
+    rows = [c.cell_contents for c in sparse.move_lister.__closure__ or () if isinstance(c.cell_contents, tuple)]
+    assert any(isinstance(row[2], dict) for table in rows for row in table if isinstance(row, tuple) and len(row) == 3)
+    rng = SplitMix64(11)
+    one, two = dense.new_initial_state(seed=2), sparse.new_initial_state(seed=2)
+    while not one.is_terminal() and one.move_count < 80:
+        assert [str(m) for m in one.legal_moves()] == [str(m) for m in two.legal_moves()]
+        pick = rng.below(len(one.legal_moves()))
+        one.apply(one.legal_moves()[pick])
+        two.apply(two.legal_moves()[pick])
+    assert one.key() == two.key()

@@ -9,6 +9,7 @@ import pytest
 from cardz_tools.cards import FACE_UP, standard_deck
 from cardz_tools.expr import Site, check, compile_rule
 from cardz_tools.expr.inline import InlineCode
+from cardz_tools.expr.sandbox import UnsafeCode
 from tests.expr_support import seed_env
 
 ACCEPT_RULES = [
@@ -35,7 +36,8 @@ def test_inline_accept_rules_agree_with_the_compiled_rules(residual: bool) -> No
     env = seed_env("monte-carlo")
     code = InlineCode(env)
     names = {"card": "c", "cards": "run", "source": "src", "depot": "dst"}
-    body = ["pd = P[dst]", "results = []"]
+    body = ["pd = P[dst]"]
+    results = []
     compiled = []
     for text in ACCEPT_RULES:
         checked = check(text, Site.ACCEPT, env)
@@ -44,8 +46,8 @@ def test_inline_accept_rules_agree_with_the_compiled_rules(residual: bool) -> No
         expression, hoisted = code.hoisting(checked, names, "pd", frozenset({"card", "cards", "source"}), residual)
         assert "cell" not in expression and "King" not in expression, "design names never reach the source"
         body += [f"{local} = {value}" for local, value in hoisted]
-        body.append(f"results.append(True if {expression} else False)")
-    body.append("return results")
+        results.append(f"(True if {expression} else False)")
+    body.append(f"return ({', '.join(results)},)")
     test_all, source = code.function("test_all", ["P", "S", "c", "run", "src", "dst"], body)
     assert source.count("def _q") >= 2, "quantifiers of different rules get functions of their own"
     rng = random.Random(4)
@@ -70,6 +72,20 @@ def test_a_rule_that_is_all_static_leaves_a_true_residual() -> None:
     env = seed_env("monte-carlo")
     checked = check("adjacent(source, depot)", Site.ACCEPT, env)
     assert InlineCode(env).hoisting(checked, {"source": "s", "depot": "d"}, "pd", frozenset(), residual=True) == ("True", [])
+
+
+def test_generated_functions_pass_the_sandbox_audit_with_only_the_attributes_named() -> None:
+    env = seed_env("monte-carlo")
+    code = InlineCode(env)
+    with pytest.raises(UnsafeCode, match="append"):
+        code.function("f", ["P", "S"], ["P.append(1)", "return 0"])
+    with pytest.raises(UnsafeCode, match="__class__"):
+        code.function("f", ["P", "S"], ["return S.__class__"], {"__class__"})
+    assert code.function("f", ["P", "S"], ["return S.uses"], {"uses"})[0]([], _Uses()) == 3
+
+
+class _Uses:
+    uses = 3
 
 
 def test_names_that_are_not_python_identifiers_are_refused() -> None:

@@ -9,6 +9,7 @@ The nightly run with many more inputs is ``python bench/fuzz.py``.
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import time
@@ -127,3 +128,59 @@ def test_the_cli_exits_0_1_or_2_without_a_traceback(arguments: list[str], tmp_pa
         assert result.exit_code in (0, 1, 2), (command, result.exit_code, output[-2000:], result.exception)
         assert "Traceback" not in output, output[-2000:]
         assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+
+
+# ---------------------------------------------------------------- the editor's language server
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(designs, st.lists(st.tuples(st.integers(0, 120), st.integers(0, 300)), min_size=1, max_size=6))
+def test_the_language_server_answers_anything_anywhere(text: str, places: list[tuple[int, int]]) -> None:
+    from cardz_tools.lsp.completion import complete
+    from cardz_tools.lsp.definition import definition
+    from cardz_tools.lsp.document import Snapshot, lint_document
+    from cardz_tools.lsp.hover import hover
+    from cardz_tools.lsp.positions import Position
+
+    began = time.monotonic()
+    lint_document(text, None)
+    snapshot = Snapshot.of(text)
+    for line, character in places:
+        position = Position(line, character)
+        complete(snapshot, position)
+        hover(snapshot, position)
+        definition(snapshot, position)
+    assert time.monotonic() - began < CEILING_S
+
+
+# ---------------------------------------------------------------- the board: deal, preview, watch
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(designs)
+def test_deal_preview_and_watch_show_any_design(text: str) -> None:
+    import tempfile
+
+    from cardz_tools.engine.play import LoadError, deal_text
+    from cardz_tools.preview.html import preview_page
+    from cardz_tools.preview.watch import Watcher, frame_renderable
+
+    class NoSimulation:
+        def start(self, design_json: str, done: object) -> None: ...
+        def cancel(self) -> None: ...
+        def close(self) -> None: ...
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "design.cardz"
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        began = time.monotonic()
+        try:
+            deal_text(path, 1, None)
+        except LoadError:
+            pass
+        assert "<html" in preview_page(path, playouts=2).lower()
+        frame = Watcher(path, simulator=NoSimulation()).refresh()
+        from rich.console import Console
+
+        Console(file=io.StringIO(), width=120).print(frame_renderable(frame))
+        assert time.monotonic() - began < CEILING_S

@@ -239,3 +239,18 @@ def test_a_wrong_deck_names_a_bounded_number_of_cards() -> None:
         deck_for(build_design(design), deck=parse_deck("AS " * 400))
     message = str(caught.value)
     assert "more" in message and len(message) < 20 * LISTED_CARDS * 2
+
+
+def test_the_solver_keeps_no_copies_of_thousands_of_children() -> None:
+    from cardz_tools.analysis.solve import KEPT_CHILDREN
+
+    design = seed()
+    design["depots"][0]["repeat"] = 200
+    design["depots"][0]["perRow"] = 20
+    design["depots"][0]["acceptRule"] = {"when": "true"}
+    design["depots"][0]["triggers"] = []
+    state = Game(build_design(design)).new_initial_state(seed=1)
+    assert len(state.legal_moves()) > 100 * KEPT_CHILDREN
+    (result, _, nodes), cost = measured(lambda: solve_state(state, budget=20))
+    assert result == "unknown" and nodes == 21
+    assert cost["peak"] < MEMORY_CEILING

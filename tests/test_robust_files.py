@@ -314,3 +314,26 @@ def test_publish_takes_a_design_whose_file_name_is_not_utf8(tmp_path: Path) -> N
         handle.write(SEED_TEXT)
     result = build.publish([designs], tmp_path / "site", options=publish_options())
     assert result.refused is None and [g.slug for g in result.games] == ["monte-carlo"]
+
+
+# ---------------------------------------------------------------- files that are not files
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX thing")
+def test_a_named_pipe_is_reported_not_read_for_ever(tmp_path: Path) -> None:
+    from cardz_tools.lint import lint_paths
+
+    pipe = tmp_path / "pipe.cardz"
+    os.mkfifo(pipe)
+    result = lint_paths([pipe])  # a read would block: nobody writes to the pipe
+    assert [d.code for d in result.diagnostics] == ["CZ100"]
+    code, _, err = run_fmt(pipe)
+    assert code == 2 and "not a regular file" in err
+    watcher = watcher_for(pipe)
+    assert "CZ100" in codes(watcher.refresh())
+
+
+def test_a_device_is_reported_not_read(tmp_path: Path) -> None:
+    from cardz_tools.lint import lint_paths
+
+    assert [d.code for d in lint_paths([Path(os.devnull)]).diagnostics] == ["CZ100"]

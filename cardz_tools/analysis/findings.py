@@ -72,8 +72,14 @@ def playout_findings(
     repeating: tuple[str, ...],
     unused_rules: list[str],
     thresholds: Thresholds = Thresholds(),
+    cascades: int | None = None,
 ) -> list[Finding]:
-    """Findings from random playouts alone."""
+    """Findings from random playouts alone.
+
+    ``cascades`` says how many of the ``non_terminating`` playouts a trigger cascade
+    stopped: those are a design error; the others only reached the step bound, which
+    a game with reversible moves does (an info). None counts them all as errors.
+    """
     found: list[Finding] = []
     if playouts == 0:
         return found
@@ -85,14 +91,28 @@ def playout_findings(
             else f"{stuck_at_deal} of {playouts} deals have no legal move at the start"
         )
         found.append(Finding(FindingKind.STUCK_AT_DEAL, "error" if every else "warning", message))
-    if non_terminating:
+    step_bound = non_terminating if cascades is None else non_terminating - cascades
+    cascaded = non_terminating - step_bound
+    if cascaded:
         cycle = " → ".join(repeating) if repeating else "(no move history)"
         found.append(
             Finding(
                 FindingKind.NON_TERMINATING,
                 "error",
-                f"{non_terminating} of {playouts} playouts never ended (step bound or a trigger cascade); "
+                f"{cascaded} of {playouts} playouts were stopped by a trigger cascade that did not settle; "
                 f"the repeating moves: {cycle}",
+            )
+        )
+    elif step_bound:
+        # Endless play is how games with reversible moves or unlimited redeals are
+        # (docs/format.md: such a game ends when the player gives up), not a design error.
+        cycle = " → ".join(repeating) if repeating else "(no move history)"
+        found.append(
+            Finding(
+                FindingKind.NON_TERMINATING,
+                "info",
+                f"{step_bound} of {playouts} playouts never ended (step bound): the rules let play go on for ever, "
+                f"and those playouts count as not won; the repeating moves: {cycle}",
             )
         )
     win_rate = wins / playouts

@@ -49,6 +49,8 @@ class Aggregate:
     wins: int = 0
     stuck_at_deal: int = 0
     non_terminating: int = 0
+    cascades: int = 0
+    """Of the non-terminating playouts, those stopped by a trigger cascade (the rest hit the step bound)."""
     moves_total: int = 0
     moves_squares: int = 0
     score_total: int = 0
@@ -115,6 +117,7 @@ def play_random(game: Game, index: int, base_seed: int, aggregate: Aggregate, ma
     cascade = bool(getattr(state, "non_terminating", False))
     if hit_bound or cascade:
         aggregate.non_terminating += 1
+        aggregate.cascades += int(cascade)
         if not aggregate.repeating_example:
             aggregate.repeating_example = _repeating_moves(history) if history else (outcome.reason,)
     aggregate.playouts += 1

@@ -140,6 +140,7 @@ def simulate(
         total.repeating_example,
         unused_rules(game, total.rule_fires),
         thresholds,
+        cascades=total.cascades,
     )
     return SimReport(
         game=game.design.name,

@@ -21,7 +21,9 @@ from typing import Any
 
 from ..cards import Card
 from .findings import Finding, Thresholds, solver_findings
+from .dead_cards import dead_card_check
 from .playout import deal_seed
+from .position_key import key_function
 from .runner import default_workers, game_for, run
 from .stats import bounded_interval
 
@@ -62,10 +64,23 @@ class _Progress:
             self._sign = 1 if win.kind == "allCardsIn" else -1
         self._score_sign = -1 if design.scoring.better.value == "Low" else 1
 
-    def __call__(self, state: Any) -> tuple[int, int]:
+    def __call__(self, state: Any) -> tuple[int, int, int]:
         piles = state.piles
         progress = self._sign * sum(len(piles[i]) for i in self._targets)
-        return (progress, self._score_sign * state.score())
+        return (progress, self._score_sign * state.score(), len(state.legal_moves()))
+
+
+KEPT_CHILDREN = 64
+"""A position with more legal moves than this keeps only the moves on the search stack, not the
+positions they lead to (replayed when visited): a hostile design with thousands of moves per
+position cannot fill the memory with copies of its board."""
+
+MAX_LINE = 10_000
+"""The deepest line the solver follows; a deal whose search was cut there is "unknown", never "lost"."""
+
+
+class _Budget(Exception):
+    """The position budget or the deadline ran out."""
 
 
 def solve_state(
@@ -74,50 +89,82 @@ def solve_state(
     """Search from ``root``: ("won", winning moves, nodes) / ("lost", [], nodes) / ("unknown", [], nodes).
 
     The search stops with "unknown" after ``min(budget, max_positions)`` positions or
-    at ``deadline`` (a :func:`time.monotonic` time), whichever comes first.
+    at ``deadline`` (a :func:`time.monotonic` time), whichever comes first; lines
+    deeper than :data:`MAX_LINE` are not followed (then it is never "lost").
+
+    ``nodes`` counts the distinct positions generated (the root included), told
+    apart by :func:`~.position_key.key_function`. A child already generated anywhere in
+    the search is skipped before its rules are looked at, a won child ends the search
+    as soon as it is generated, and a child :func:`~.dead_cards.dead_card_check` proves
+    lost is not searched.
     """
     budget = min(budget, max_positions)
     progress = _Progress(root.game)
+    key_of = key_function(root.game)
+    dead = dead_card_check(root.game)
     if root.is_terminal():
         return ("won" if root.outcome().won else "lost"), [], 1
+    seen = {key_of(root)}
 
-    def children(state: Any) -> list[tuple[Any, Any]]:
-        out = []
-        for move in state.legal_moves():
+    def expand(state: Any) -> tuple[Any, list[tuple[Any, Any]]]:
+        """(a winning move or None, the new children worth searching, best first).
+
+        Past :data:`KEPT_CHILDREN` moves a child is returned as None (replayed when visited).
+        """
+        moves = state.legal_moves()
+        keep = len(moves) <= KEPT_CHILDREN
+        fresh = []
+        for number, move in enumerate(moves):
             child = state.clone()
             child.apply(move)
-            out.append((move, child))
-        out.sort(key=lambda pair: progress(pair[1]), reverse=True)
-        return out
+            key = key_of(child)
+            if key in seen:
+                continue
+            seen.add(key)
+            # The clock is read at every position: one position of a hostile design can take long.
+            if len(seen) > budget or (deadline is not None and time.monotonic() > deadline):
+                raise _Budget
+            if child.is_terminal():
+                if child.outcome().won:
+                    return move, []
+                continue
+            if dead is not None and dead(child):
+                continue
+            fresh.append((progress(child), -number, move, child if keep else None))
+        fresh.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
+        return None, [(move, child) for _, _, move, child in fresh]
 
-    seen = {root.key()}
-    nodes = 1
-    stack: list[tuple[list[tuple[Any, Any]], int]] = [(children(root), 0)]
+    cut = False  # a line was cut at MAX_LINE: "lost" can no longer be proven
     path: list[Any] = []
-    while stack:
-        options, position = stack[-1]
-        if position >= len(options):
-            stack.pop()
-            if path:
-                path.pop()
-            continue
-        stack[-1] = (options, position + 1)
-        move, child = options[position]
-        key = child.key()
-        if key in seen:
-            continue
-        seen.add(key)
-        nodes += 1
-        # The clock is read at every position: one position of a hostile design can take long.
-        if nodes > budget or (deadline is not None and time.monotonic() > deadline):
-            return "unknown", [], nodes
-        if child.is_terminal():
-            if child.outcome().won:
-                return "won", [*path, move], nodes
-            continue
-        stack.append((children(child), 0))
-        path.append(move)
-    return "lost", [], nodes
+    try:
+        won, options = expand(root)
+        if won is not None:
+            return "won", [won], len(seen)
+        stack = [(root, iter(options))]
+        while stack:
+            parent, pending = stack[-1]
+            step = next(pending, None)
+            if step is None:
+                stack.pop()
+                if path:
+                    path.pop()
+                continue
+            move, child = step
+            if len(stack) >= MAX_LINE:
+                cut = True
+                continue
+            if child is None:
+                child = parent.clone()
+                child.apply(move)
+            won, options = expand(child)
+            if won is not None:
+                return "won", [*path, move, won], len(seen)
+            if options:
+                stack.append((child, iter(options)))
+                path.append(move)
+    except _Budget:
+        return "unknown", [], len(seen)
+    return ("unknown" if cut else "lost"), [], len(seen)
 
 
 def _solve_task(game: Any, start: int, stop: int, seed: int, options: Mapping[str, Any]) -> list[Verdict]:

@@ -73,8 +73,9 @@ class DealStep:
     face_down: Compiled | None = None
     face_up: Compiled | None = None
     round_robin: bool = False
-    match: Compiled | None = None
     ranks: frozenset[int] = frozenset()
+    match: Compiled | None = None
+    """``match(P, S, card, depot)``: deal only cards for which it holds (None: every card)."""
     to: int | None = None
     """``remove``: the depot the removed cards go to (None: out of play)."""
     order: tuple[tuple[int, bool], ...] | None = None
@@ -182,21 +183,20 @@ class DealPlan:
                 continue
             if step.order is None or step.match is not None:
                 sync()
-            match = step.match
             for depot, hidden in step.card_order(views, state, len(undealt) - position):
-                if position >= len(undealt):
-                    break
-                if match is None:
+                if step.match is None:
+                    if position >= len(undealt):
+                        break
                     card = undealt[position]
                     position += 1
                 else:
-                    found = next((i for i in range(position, len(undealt)) if match(views, state, undealt[i], depot)), None)
+                    found = next((i for i in range(position, len(undealt)) if step.match(views, state, undealt[i], depot)), None)
                     if found is None:
                         continue
-                    card = undealt.pop(found)  # the cards not taken keep their order
+                    card = undealt.pop(found)
+                    undealt.insert(position, card)
+                    position += 1
                 piles[depot].append(card if hidden else card | FACE_UP)
-                if match is not None:
-                    views[depot] = tuple(piles[depot])
         left = undealt[position:]
         if left:
             if self.stock is None:

@@ -33,6 +33,10 @@ MoveLister = Callable[[Sequence[tuple[int, ...]], Any], list[Move]]
 _ACCEPT_NAMES = {"card": "_card", "cards": "_cards", "source": "_source", "depot": "_depot"}
 _EJECT_NAMES = {"card": "_card", "cards": "_cards", "depot": "_source"}
 _SOURCE_SIDE = frozenset({"card", "cards", "source"})
+_ATTRIBUTES = frozenset({"append", "extend", "declared", "redeals", "uses"})
+"""The attributes the lister's own lines read (for the sandbox audit)."""
+_DENSE_LIMIT = 512
+"""Up to this many depots a source's moves are a tuple indexed by target, beyond it a dict."""
 
 
 class _Run(NamedTuple):
@@ -119,7 +123,7 @@ class _Writer:
         runs = kind is not EjectKind.TOP_ONLY
         blocks: dict[tuple[str, ...], int] = {}
         hoisted: dict[str, str] = {}
-        table = []
+        table: list[tuple[int, list[tuple[int, int]], Any]] = []
         size = len(self.game.names)
         for entry in run.entries:
             targets = []
@@ -130,7 +134,10 @@ class _Writer:
                 hoisted.update(needs)
                 targets.append((target.depot, blocks.setdefault(block, len(blocks))))
                 moves_to[target.depot] = target.move
-            table.append((entry.source, targets, tuple(moves_to)))
+            if size <= _DENSE_LIMIT:
+                table.append((entry.source, targets, tuple(moves_to)))
+            else:  # a row per source would grow with the square of the depots
+                table.append((entry.source, targets, {t.depot: t.move for t in entry.targets}))
         dispatch = len(blocks) > 1
         # One field per target unpacks faster than a tuple; a move is looked up only once accepted.
         fields = "_depot, _spec" if dispatch else "_depot"
@@ -218,11 +225,11 @@ def build_move_lister(game: Game, design: Design) -> tuple[MoveLister, str]:
         body += writer.run_lines(run)
     code = writer.code
     body += _tap_lines(game, design, code)
-    head = ["_moves = []", "_append = _moves.append"]
+    head = [f"_moves = {code.constant(list)}()", "_append = _moves.append"]
     if any(w >= 0 for w in game.wild_declares):
         head += ["_extend = _moves.extend", f"_declarations = {code.constant(game.declarations)}"]
     if writer.uses_declared:
         head.append("_declared = S.declared")
     if any(run.eject[0] is not EjectKind.TOP_ONLY for run in runs):
         head.append(f"_run_move = {code.constant(game.drag_move)}")
-    return code.function("_list_moves", ["P", "S"], [*head, *body, "return _moves"])
+    return code.function("_list_moves", ["P", "S"], [*head, *body, "return _moves"], _ATTRIBUTES)

@@ -73,4 +73,4 @@ def build_settle_pass(game: Game, design: Design, limit: int) -> tuple[SettlePas
         body += ["        " + line for line in block]
     body.append("return _fired")
     params = ["P", "S", "_due", "_recheck", "_touched", "_fired_here", "_fired"]
-    return code.function("_settle_pass", params, body)
+    return code.function("_settle_pass", params, body, {"stats", "run", "add"})

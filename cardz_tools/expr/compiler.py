@@ -31,8 +31,9 @@ depot arguments and the board (``adjacent(source, depot)``, ``index(depot) < 5``
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..cards import COLOR_OF, FACE_UP_OF, NO_CARD, RANK_OF, SUIT_OF, Suit
@@ -187,6 +188,9 @@ class _Emitter(NodeVisitor):
         self.env = env
         self.constants = constants
         self.binder_names: dict[int, str] = {}
+        self.numbers: Iterator[int] = itertools.count(1)
+        """Numbers for binder variables and quantifier functions: never reused, even when a
+        subtree is written twice or several expressions share one generated function."""
         self.previous_names: dict[int, str] = {}  # chain's `prev`, by the id of the chain call
         self.functions: list[str] = []
         self.vars: list[str] = []  # binder variables in scope, innermost last
@@ -409,9 +413,7 @@ class _Emitter(NodeVisitor):
         items = self.items(node.args[0])
         body_node = node.args[1]
         uses_var = any(self.checked.binders.get(id(n)) == id(node) for n in walk(body_node))
-        # Unique even when a shared tree is emitted again (one rule inlined for several depots):
-        # the binder table does not grow then, but the function list does.
-        number = len(self.binder_names) + len(self.functions) + 1
+        number = next(self.numbers)
         var = f"_v{number}"
         self.binder_names[id(node)] = var
         if func == "chain":

@@ -17,14 +17,16 @@ function must have both in scope.
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .ast import Call, Name, Node, iter_child_nodes, walk
 from .checker import NOT_CONST, Checked
 from .compiler import _PILE, _SAFE_BUILTINS, _SITE_PARAMS, ExprCompileError, _Emitter, split_static
 from .env import DesignEnv
+from .sandbox import SAFE_ATTRIBUTES, audit
 
 __all__ = ["InlineCode"]
 
@@ -39,6 +41,7 @@ class InlineCode:
         self.env = env
         self._constants: dict[object, tuple[str, Any]] = {}
         self._binders: dict[int, str] = {}
+        self._numbers = itertools.count(1)
         self._functions: list[str] = []
         self._trees: list[Checked] = []
         self._hoisted: list[str] = []
@@ -84,6 +87,7 @@ class InlineCode:
             return "True", []
         emitter = _HoistingEmitter(checked, self.env, self._constants)
         emitter.binder_names = self._binders
+        emitter.numbers = self._numbers
         emitter.functions = self._functions
         hoisted: list[tuple[str, Node]] = []
         if outer:
@@ -120,9 +124,17 @@ class InlineCode:
         for child in iter_child_nodes(node):
             self._find_invariants(checked, child, outer, found)
 
-    def function(self, name: str, params: Sequence[str], body: Sequence[str]) -> tuple[Callable[..., Any], str]:
+    def function(
+        self, name: str, params: Sequence[str], body: Sequence[str], attributes: Iterable[str] = ()
+    ) -> tuple[Callable[..., Any], str]:
         """Compile ``def name(params):`` with ``body`` (lines written by the caller from its own
-        tokens and the texts of :meth:`expression`); returns the function and its source."""
+        tokens and the texts of :meth:`expression`); returns the function and its source.
+
+        The source passes :func:`.sandbox.audit` first, allowed besides the compiler's own
+        the ``attributes`` the caller's lines read (``S.declared``, ``_moves.append``).
+
+        :raises UnsafeCode: when the source holds anything else (a bug, never run).
+        """
         for identifier in (name, *params):
             if not _IDENTIFIER.match(identifier):
                 raise ValueError(f"{identifier!r} is not a Python name")
@@ -134,6 +146,7 @@ class InlineCode:
         parts += ["        " + line for line in body]
         parts += [f"    return {name}", ""]
         source = "\n".join(parts)
+        audit(source, SAFE_ATTRIBUTES | frozenset(attributes))
         namespace: dict[str, Any] = {"__builtins__": dict(_SAFE_BUILTINS)}
         # Generated from checked trees and the caller's own tokens; no design text is in it.
         exec(compile(source, "<cardz engine>", "exec"), namespace)  # noqa: S102

@@ -119,6 +119,15 @@ def _evaluate(checked: Checked, env: DesignEnv, design: Design, seed: int) -> li
     elif site in (Site.TRIGGER, Site.ACTION, Site.COUNT, Site.DEAL):
         lines.append("value at each depot:")
         lines += [f"  {names[d]}: {_show(fn(piles, state, d), checked.type, env)}" for d in range(env.size)]
+    elif site is Site.MATCH:
+        from ..cards import standard_deck
+
+        deck = standard_deck(design.decks, design.jokers)
+        lines.append("cards of the deck it deals, at each depot:")
+        for d in range(env.size):
+            matched = [card_str(c) for c in deck if fn(piles, state, c, d)]
+            shown = " ".join(matched[:13]) + (f" … ({len(matched)} cards)" if len(matched) > 13 else "")
+            lines.append(f"  {names[d]}: {shown or 'none'}")
     elif site is Site.EJECT:
         lines.append("top card of each depot, dragged alone:")
         for d, pile in enumerate(piles):

@@ -35,11 +35,12 @@ class UnsafeCode(RuntimeError):
     """Generated code that uses something the compiler never writes (a compiler bug, refused)."""
 
 
-def audit(source: str) -> None:
+def audit(source: str, attributes: frozenset[str] = SAFE_ATTRIBUTES) -> None:
     """Refuse ``source`` unless it is made only of the compiler's own kinds of tokens.
 
     Every name it reads is one it defines (a function, a parameter, a local) or a
-    safe builtin; no name is a dunder; attributes are only :data:`SAFE_ATTRIBUTES`;
+    safe builtin; no name is a dunder; attributes are only ``attributes`` (default
+    :data:`SAFE_ATTRIBUTES`; the engine's generated code adds its own few, no dunder);
     constants are numbers, booleans and None; no import, class, lambda,
     comprehension, string, ``global`` or ``with``.
 
@@ -57,7 +58,10 @@ def audit(source: str) -> None:
         if isinstance(node, (ast.FunctionDef, ast.arg)) or (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)):
             assert name is not None
             defined.add(name)
-        if isinstance(node, ast.Attribute) and not (node.attr in SAFE_ATTRIBUTES and isinstance(node.value, ast.Name)):
+        if isinstance(node, ast.Attribute) and not (
+            (node.attr in SAFE_ATTRIBUTES or (node.attr in attributes and not node.attr.startswith("__")))
+            and isinstance(node.value, ast.Name)
+        ):
             raise UnsafeCode(f"generated code reads the attribute {node.attr!r}")
         if isinstance(node, ast.Constant) and not (node.value is None or isinstance(node.value, (bool, int, float))):
             raise UnsafeCode(f"generated code holds the constant {node.value!r}")
