@@ -329,3 +329,23 @@ def test_removing_jokers_and_a_joker_as_wild_rank() -> None:
     remover = game_of([STOCK], jokers=2, dealRules=[{"kind": "remove", "ranks": ["Joker"]}])
     state = remover.new_initial_state(seed=5)
     assert state.cards_in_play == 52 and JOKER not in {c & ~FACE_UP for c in pile(remover, state, "stock")}
+
+
+def test_a_quantifier_rule_shared_by_several_sources_and_another_quantifier_both_run() -> None:
+    # The generated move lister inlines the eject rule once per source; the action's all()
+    # must not reuse the name of the eject rule's chain() helper (it did: a TypeError).
+    game = game_of(
+        [
+            {**STOCK, "actions": [{"name": "go", "when": "all(Tableau, !empty(it))", "do": [{"kind": "flip", "depot": "tab[0]"}]}]},
+            {"name": "tab", "type": "Tableau", "repeat": 3, "col": 1, "acceptRule": "any",
+             "ejectRule": {"when": "chain(cards, it.rank == prev.rank - 1)"}},
+        ],
+        dealRules=[{"kind": "dealGroup", "to": "tab", "faceUp": 2}],
+    )
+    deck = [make_card(Rank(r), suit) for r, suit in ((9, Suit.CLUBS), (8, Suit.CLUBS), (9, Suit.DIAMONDS), (7, Suit.DIAMONDS), (5, Suit.CLUBS), (4, Suit.CLUBS))]
+    deck += [c for c in standard_deck() if c not in deck]
+    state = game.new_initial_state(deck=deck)
+    moves = state.legal_moves()
+    assert Drag("tab[0]", 2, "tab[1]", None) in moves  # 9 8 is a run down
+    assert Drag("tab[1]", 2, "tab[0]", None) not in moves  # 9 7 is not
+    assert Tap("stock", "go") in moves
