@@ -20,7 +20,7 @@ from .conftest import ROOT
 EXAMPLES = ROOT / "tests" / "examples"
 VALID = sorted((EXAMPLES / "valid").glob("*.cardz"))
 INVALID = sorted((EXAMPLES / "invalid").glob("*.cardz"))
-SEEDS = sorted((ROOT / "games").glob("*.cardz")) + sorted(Path("/work/shared/seeds").glob("*.cardz"))
+SEEDS = sorted((ROOT / "games").glob("*.cardz")) + sorted((ROOT.parent / "shared" / "seeds").glob("*.cardz"))
 
 runner = CliRunner()
 
