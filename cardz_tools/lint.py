@@ -25,7 +25,7 @@ from .diagnostics import RULES, Diagnostic, Rule, Severity
 from .expr import check_design
 from .model import Design, ModelError, build_design
 from .schema import SchemaChecker, check_source
-from .todos import TODO_MARKER, find_todos
+from .todos import TODO_MARKER, todo_markers
 from .source import SourceFile, load_source, parent_pointer
 from .variants import EXTENDS, Provenance, VariantError, flatten_file
 
@@ -244,25 +244,10 @@ def _todo_diagnostics(source: SourceFile) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     if TODO_MARKER not in source.text:  # the common case: no need to walk every string
         return found
-    for pointer, message in find_todos(source.data):
-        text = _value_at(source.data, pointer)
-        start = text.find(message) if isinstance(text, str) else -1
-        span = source.string_span(pointer, start, start + len(message)) if start >= 0 else source.span(pointer)
+    for pointer, start, message in todo_markers(source.data):
+        span = source.string_span(pointer, start, start + len(message))
         found.append(dx.make("CZ601", message, source.filename, span=span, pointer=pointer, hint="make the decision, then delete the marker"))
     return found
-
-
-def _value_at(data: object, pointer: str) -> object:
-    """The value a JSON pointer names in parsed data (None when it names nothing)."""
-    for token in pointer.split("/")[1:]:
-        token = token.replace("~1", "/").replace("~0", "~")
-        if isinstance(data, dict):
-            data = data.get(token)
-        elif isinstance(data, list) and token.isdigit() and int(token) < len(data):
-            data = data[int(token)]
-        else:
-            return None
-    return data
 
 
 def _expression_diagnostics(design: Design, source: SourceFile) -> list[Diagnostic]:

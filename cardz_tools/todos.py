@@ -45,6 +45,22 @@ def _strings(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
             yield from _strings(item, f"{pointer}/{index}")
 
 
+def todo_markers(data: Any) -> list[tuple[str, int, str]]:
+    """Every TODO marker as ``(json_pointer, offset, message)``: ``offset`` is where the
+    marker starts in the decoded string, so a linter can underline that very marker."""
+    found: list[tuple[str, int, str]] = []
+    for pointer, text in _strings(data, ""):
+        if TODO_MARKER not in text:
+            continue
+        line_start = 0
+        for line in text.splitlines(keepends=True):
+            match = _MARKER_RE.search(line)
+            if match:
+                found.append((pointer, line_start + match.start(), line[match.start():].strip()))
+            line_start += len(line)
+    return found
+
+
 def find_todos(data: Any) -> list[tuple[str, str]]:
     """Every TODO marker in a parsed design, as ``(json_pointer, message)`` in document order.
 
@@ -56,12 +72,4 @@ def find_todos(data: Any) -> list[tuple[str, str]]:
     >>> find_todos({"name": "x", "depots": [{"acceptRule": {"reason": "TODO: say when"}}]})
     [('/depots/0/acceptRule/reason', 'TODO: say when')]
     """
-    found: list[tuple[str, str]] = []
-    for pointer, text in _strings(data, ""):
-        if TODO_MARKER not in text:
-            continue
-        for line in text.splitlines():
-            match = _MARKER_RE.search(line)
-            if match:
-                found.append((pointer, line[match.start():].strip()))
-    return found
+    return [(pointer, message) for pointer, _, message in todo_markers(data)]

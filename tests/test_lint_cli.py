@@ -316,3 +316,14 @@ def test_a_variant_of_a_missing_design(variant_dir: Path) -> None:
     (variant_dir / "variant.cardz").write_text(VARIANT.replace("base.cardz", "nowhere.cardz"), encoding="utf-8")
     (diagnostic,) = lint_paths([Path("variant.cardz")]).diagnostics
     assert diagnostic.code == "CZ650" and diagnostic.file == "variant.cardz" and diagnostic.line == 3
+
+
+def test_each_of_two_identical_todo_markers_is_underlined_where_it_stands() -> None:
+    from cardz_tools.lint import lint_text
+
+    base = (ROOT / "tests" / "examples" / "invalid" / "todo-marker.cardz").read_text(encoding="utf-8")
+    text = base.replace("- TODO: say what happens when the stock is empty", "- TODO: decide\\n- TODO: decide")
+    assert text != base
+    todos = [d for d in lint_text(text, "t.cardz") if d.code == "CZ601" and d.pointer == "/description"]
+    assert [d.message for d in todos] == ["TODO: decide", "TODO: decide"]
+    assert todos[1].column - todos[0].column == len("TODO: decide\\n- ")
