@@ -24,6 +24,7 @@ from .findings import Finding, Thresholds, solver_findings
 from .dead_cards import dead_card_check
 from .playout import deal_seed
 from .position_key import key_function
+from .sink_search import compact_solve
 from .runner import default_workers, game_for, run
 from .stats import bounded_interval
 
@@ -84,13 +85,17 @@ class _Budget(Exception):
 
 
 def solve_state(
-    root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None = None, max_positions: int = MAX_POSITIONS
+    root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None = None, max_positions: int | None = None
 ) -> tuple[str, list[Any], int]:
     """Search from ``root``: ("won", winning moves, nodes) / ("lost", [], nodes) / ("unknown", [], nodes).
 
-    The search stops with "unknown" after ``min(budget, max_positions)`` positions or
-    at ``deadline`` (a :func:`time.monotonic` time), whichever comes first; lines
-    deeper than :data:`MAX_LINE` are not followed (then it is never "lost").
+    A sink game (Golf, Black Hole) is searched by :mod:`.sink_search`, every other
+    design over engine states as below. The search stops with "unknown" after
+    ``min(budget, max_positions)`` positions (``max_positions`` defaults to what the
+    search's memory allows: :data:`MAX_POSITIONS` here,
+    :data:`.sink_search.MAX_POSITIONS` there) or at ``deadline`` (a
+    :func:`time.monotonic` time), whichever comes first; lines deeper than
+    :data:`MAX_LINE` are not followed (then it is never "lost").
 
     ``nodes`` counts the distinct positions generated (the root included), told
     apart by :func:`~.position_key.key_function`. A child already generated anywhere in
@@ -98,12 +103,15 @@ def solve_state(
     as soon as it is generated, and a child :func:`~.dead_cards.dead_card_check` proves
     lost is not searched.
     """
-    budget = min(budget, max_positions)
+    if root.is_terminal():
+        return ("won" if root.outcome().won else "lost"), [], 1
+    compact = compact_solve(root, budget if max_positions is None else min(budget, max_positions), deadline)
+    if compact is not None:
+        return compact
+    budget = min(budget, MAX_POSITIONS if max_positions is None else max_positions)
     progress = _Progress(root.game)
     key_of = key_function(root.game)
     dead = dead_card_check(root.game)
-    if root.is_terminal():
-        return ("won" if root.outcome().won else "lost"), [], 1
     seen = {key_of(root)}
 
     def expand(state: Any) -> tuple[Any, list[tuple[Any, Any]]]:

@@ -1,0 +1,511 @@
+"""The solver's compact search for sink games: a position packed into one integer.
+
+In a sink game (:mod:`.sink_games`) where every move takes the top card of a pile
+(or draws from a stock) onto a sink, a position is fully described by how many cards
+are left in each pile and each stock, and by the *class* of each sink's top card:
+cards that the accept rules cannot tell apart as tops (in Golf and Black Hole, the
+cards of one rank) play the same from there on. The order under a sink's top never
+matters (:mod:`.position_key`), and which cards a sink holds follows from the rest.
+So the search packs those numbers into the bit fields of one ``int``: a move is a
+subtraction and a field write, and the transposition table is a set of small ints,
+an order of magnitude faster and smaller than searching engine states.
+
+Two sound tests cut positions that cannot be won (they never cut a winnable one):
+
+* **dead card**: a card still to be played that no card able to precede it accepts
+  (:mod:`.dead_cards`, sharpened: with one sink, the card played just before a card
+  of a pile is the card right above it or a card of another pile, a stock or the top);
+* **predecessor matching** (one sink): every card still to be played lands on a
+  distinct card (the top now, or a card played later), so there must be a matching of
+  the cards to play into those that accept them, counted by class; and at most one card
+  (the last) plus one per draw left may have no card to follow it.
+
+The search answers like :func:`.solve.solve_state`; a winning line is replayed
+through the engine before it is returned, so a bug here cannot report a false win.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ..cards import FACE_UP, Card
+from ..engine import Drag, IllegalMoveError, Move, Tap
+from ..model import EjectKind
+from .sink_games import SinkShape, sink_shape
+
+MAX_POSITIONS = 8_000_000
+"""The most positions one compact search holds (an int and a set slot each: about 0.5 GB)."""
+
+CLOCK_EVERY = 4096
+"""Positions between two reads of the clock."""
+
+MAX_FLOW_CLASSES = 16
+"""The matching test runs when the cards fall into at most this many classes (13 ranks in Golf)."""
+
+
+class _Fields:
+    """Bit fields of the packed position: one per pile, one per stock, one per sink top."""
+
+    def __init__(self, widths: Sequence[int]) -> None:
+        self.shifts: list[int] = []
+        offset = 0
+        for width in widths:
+            self.shifts.append(offset)
+            offset += width
+        self.masks = [(1 << width) - 1 for width in widths]
+
+
+class CompactSearch:
+    """The compact search of one deal (build it with :meth:`of`)."""
+
+    def __init__(self, state: Any, shape: SinkShape) -> None:
+        game = state.game
+        self.state = state
+        self.shape = shape
+        ident = [tuple(c & ~FACE_UP for c in pile) for pile in state.piles]
+        self.targets: tuple[int, ...] = shape.targets
+        stock_set = set(shape.stocks)
+        self.piles: tuple[int, ...] = tuple(d for d in shape.outside if d not in stock_set and ident[d])
+        self.stocks: tuple[int, ...] = tuple(d for d in shape.stocks if ident[d])
+        self.pile_cards: list[tuple[Card, ...]] = [ident[d] for d in self.piles]
+        self.stock_cards: list[tuple[Card, ...]] = [ident[d] for d in self.stocks]
+        self.draw_count = [game.draw_of[d].count for d in self.stocks]
+        self.draw_to = [self.targets.index(game.draw_of[d].to) for d in self.stocks]
+        self.pending = [d in shape.pending for d in self.piles]
+
+        # Classes of tops: cards every target accepts the same cards on.
+        bit = shape.bit
+        accepted_on: dict[Card, tuple[int, ...]] = {}
+        for top in shape.cards:
+            accepted_on[top] = tuple(
+                sum(bit[c] for c in shape.cards if shape.on_top[t][c] & bit[top]) for t in self.targets
+            )
+        signatures: dict[tuple[int, ...], int] = {}
+        self.top_class: dict[Card, int] = {}
+        self.class_accepts: list[tuple[int, ...]] = []  # per class, per target: the cards it accepts
+        self.class_card: list[Card] = []  # a card of each class
+        for card in shape.cards:
+            signature = accepted_on[card]
+            if signature not in signatures:
+                signatures[signature] = len(signatures)
+                self.class_accepts.append(signature)
+                self.class_card.append(card)
+            self.top_class[card] = signatures[signature]
+        classes = len(signatures)
+
+        # Field 0 of a top holds 0 for an empty sink, else the class + 1.
+        widths = [max(1, len(cards).bit_length()) for cards in self.pile_cards]
+        widths += [max(1, len(cards).bit_length()) for cards in self.stock_cards]
+        widths += [max(1, classes.bit_length())] * len(self.targets)
+        self.fields = _Fields(widths)
+        n_piles, n_stocks = len(self.piles), len(self.stocks)
+        self.pile_shift = self.fields.shifts[:n_piles]
+        self.stock_shift = self.fields.shifts[n_piles : n_piles + n_stocks]
+        self.top_shift = self.fields.shifts[n_piles + n_stocks :]
+        self.pile_mask = self.fields.masks[:n_piles]
+        self.stock_mask = self.fields.masks[n_piles : n_piles + n_stocks]
+        self.top_mask = self.fields.masks[n_piles + n_stocks :]
+
+        self.pending_zero = 0  # the bits that are all zero once every pending pile is empty
+        self.all_zero = 0  # ... once every pile and stock is empty
+        for i, shift in enumerate(self.pile_shift):
+            if self.pending[i]:
+                self.pending_zero |= self.pile_mask[i] << shift
+            self.all_zero |= self.pile_mask[i] << shift
+        for j, shift in enumerate(self.stock_shift):
+            self.all_zero |= self.stock_mask[j] << shift
+        self.win_zero = self.pending_zero if game.win_kind == "depotsEmpty" else self.all_zero
+
+        # Cards of a pile below height h, as a mask: below[i][h].
+        self.below: list[list[int]] = []
+        for cards in self.pile_cards:
+            masks, mask = [0], 0
+            for card in cards:
+                mask |= bit[card]
+                masks.append(mask)
+            self.below.append(masks)
+        self.stock_below: list[list[int]] = []
+        for cards in self.stock_cards:
+            masks, mask = [0], 0
+            for card in cards:
+                mask |= bit[card]
+                masks.append(mask)
+            self.stock_below.append(masks)
+        self._prepare_matching(classes)
+        # Per pile, per position, for the one-sink test: the card's bit, the tops that accept it,
+        # its class, its need class and the cards that may follow it.
+        first = self.targets[0]
+        self.card_bits = [[bit[c] for c in cards] for cards in self.pile_cards]
+        self.accepted_on = [[shape.on_top[first][c] for c in cards] for cards in self.pile_cards]
+        self.classes = [[self.top_class[c] for c in cards] for cards in self.pile_cards]
+        self.needs = [[self.need_class.get(c, 0) for c in cards] for cards in self.pile_cards]
+        self.successor_masks = [[self.class_accepts[self.top_class[c]][0] for c in cards] for cards in self.pile_cards]
+
+    @classmethod
+    def of(cls, state: Any) -> CompactSearch | None:
+        """The search for ``state``, or None when its design or position does not fit the model."""
+        game = state.game
+        shape = sink_shape(game)
+        if shape is None or game.loss_when is not None:
+            return None
+        for draw in game.draws:
+            if draw.redeals != 0 or not draw.face_up or game.eject_kind[draw.depot] is not EjectKind.LOCKED:
+                return None
+        single = all(game.accept_rules[t].single for t in shape.targets)
+        stocks = set(shape.stocks)
+        for depot in shape.outside:
+            if depot in stocks or not state.piles[depot]:
+                continue
+            kind = game.eject_kind[depot]
+            if kind is EjectKind.LOCKED or kind is EjectKind.WHEN:
+                return None
+            if kind is EjectKind.FACE_UP and not single:
+                return None
+            if any(not card & FACE_UP for card in state.piles[depot]):
+                return None
+        if game.win_kind == "allCardsIn" and set(game.win_depots) != set(shape.targets):
+            return None  # a card on a sink outside the win would be remembered nowhere in the key
+        if state.cascade:
+            return None
+        return cls(state, shape)
+
+    # ------------------------------------------------------------ packing
+
+    def pack(self, state: Any) -> int:
+        """The packed position of ``state``: the deal the search was built for, some moves on."""
+        packed = 0
+        for i, depot in enumerate(self.piles):
+            packed |= len(state.piles[depot]) << self.pile_shift[i]
+        for j, depot in enumerate(self.stocks):
+            packed |= len(state.piles[depot]) << self.stock_shift[j]
+        for k, target in enumerate(self.targets):
+            pile = state.piles[target]
+            if pile:
+                packed |= (self.top_class[pile[-1] & ~FACE_UP] + 1) << self.top_shift[k]
+        return packed
+
+    def moves(self, packed: int) -> list[tuple[Move, int]]:
+        """The legal moves of a packed position, each with the position it leads to."""
+        return [(self._engine_move(step), child) for _, child, step in self._expand(packed)]
+
+    # ------------------------------------------------------------ the dead-end tests
+
+    def _prepare_matching(self, classes: int) -> None:
+        """Classes of cards for the matching test, and whether it applies."""
+        shape = self.shape
+        self.matching = (
+            len(self.targets) == 1 and classes <= MAX_FLOW_CLASSES and bool(self.state.piles[self.targets[0]])
+        )
+        self.need_class: dict[Card, int] = {}
+        self.need_classes = 0
+        self.feeders: list[list[int]] = []
+        self.fed: list[list[int]] = []
+        if not self.matching:
+            return
+        target = self.targets[0]
+        bit = shape.bit
+        # A card to play is told apart by the tops that accept it; a card that will be a top by its class.
+        needs: dict[int, int] = {}
+        for card in shape.cards:
+            self.need_class[card] = needs.setdefault(shape.on_top[target][card], len(needs))
+        self.need_classes = len(needs)
+        self.feeders = [[] for _ in needs]
+        for mask, need in needs.items():
+            self.feeders[need] = [k for k, card in enumerate(self.class_card) if mask & bit[card]]
+        self.fed = [[n for n, feeding in enumerate(self.feeders) if k in feeding] for k in range(classes)]
+
+    def dead(self, packed: int) -> bool:
+        """Whether the position provably cannot be won (see the module doc)."""
+        if len(self.targets) == 1 and self.state.piles[self.targets[0]]:
+            return self._dead_one_sink(packed)
+        return self._dead_many_sinks(packed)
+
+    def _stock_state(self, packed: int) -> tuple[int, int]:
+        """(the cards left in the stocks as a mask, the draws left)."""
+        in_stocks = draws_left = 0
+        for j, shift in enumerate(self.stock_shift):
+            left = (packed >> shift) & self.stock_mask[j]
+            in_stocks |= self.stock_below[j][left]
+            draws_left += -(-left // self.draw_count[j])
+        return in_stocks, draws_left
+
+    def _dead_one_sink(self, packed: int) -> bool:
+        """:meth:`dead` for one sink that is not empty (Golf, Black Hole): the hot path."""
+        heights = [(packed >> s) & m for s, m in zip(self.pile_shift, self.pile_mask)]
+        below = self.below
+        in_piles = 0
+        for i, h in enumerate(heights):
+            in_piles |= below[i][h]
+        in_stocks, draws_left = self._stock_state(packed)
+        outside = in_piles | in_stocks
+        top = self.class_card[((packed >> self.top_shift[0]) & self.top_mask[0]) - 1]
+        top_bit = self.shape.bit[top]
+        matching = self.matching
+        need = [0] * self.need_classes
+        supply = [0] * len(self.class_card)
+        supply[self.top_class[top]] += 1
+        without_successor = 0
+        allowance = draws_left + 1
+        for i, h in enumerate(heights):
+            if not h:
+                continue
+            mine = below[i][h]
+            others = outside & ~mine
+            other_piles = in_piles & ~mine
+            bits, accepted_on, classes = self.card_bits[i], self.accepted_on[i], self.classes[i]
+            if matching:
+                for j in range(h):
+                    supply[classes[j]] += 1
+            if not self.pending[i]:
+                continue
+            needs, successors = self.needs[i], self.successor_masks[i]
+            # The card played just before a pile's card is the card right above it, a card of
+            # another pile or a stock, or (for the pile's top) the sink's top now.
+            if not accepted_on[h - 1] & (others | top_bit):
+                return True
+            for j in range(h - 1):
+                if not accepted_on[j] & (others | bits[j + 1]):
+                    return True
+            for j in range(h):
+                if matching:
+                    need[needs[j]] += 1
+                # The card played just after it: the card right under it or one of another pile,
+                # unless it is the last card or a draw follows.
+                if not successors[j] & (other_piles | bits[j - 1] if j else other_piles):
+                    without_successor += 1
+                    if without_successor > allowance:
+                        return True
+        if not matching:
+            return False
+        for j, cards in enumerate(self.stock_cards):
+            for card in cards[: (packed >> self.stock_shift[j]) & self.stock_mask[j]]:
+                supply[self.top_class[card]] += 1
+        return not _matching_exists(need, supply, self.feeders, self.fed)
+
+    def _dead_many_sinks(self, packed: int) -> bool:
+        """:meth:`dead` with several sinks or an empty one: the dead-card test of :mod:`.dead_cards`."""
+        bit = self.shape.bit
+        on_top, on_empty = self.shape.on_top, self.shape.on_empty
+        heights = [(packed >> s) & m for s, m in zip(self.pile_shift, self.pile_mask)]
+        outside, _ = self._stock_state(packed)
+        for i, h in enumerate(heights):
+            outside |= self.below[i][h]
+        tops: list[Card | None] = []
+        for k, shift in enumerate(self.top_shift):
+            value = (packed >> shift) & self.top_mask[k]
+            tops.append(None if value == 0 else self.class_card[value - 1])
+        for i, h in enumerate(heights):
+            if not self.pending[i]:
+                continue
+            cards = self.pile_cards[i]
+            for j in range(h):
+                card = cards[j]
+                before = outside & ~self.below[i][j + 1]  # only the cards above it leave the pile first
+                for k, target in enumerate(self.targets):
+                    top = tops[k]
+                    if top is None:
+                        if on_empty[target] & bit[card] or on_top[target][card] & before:
+                            break
+                    elif on_top[target][card] & (before | bit[top]):
+                        break
+                else:
+                    return True
+        return False
+
+    # ------------------------------------------------------------ the search
+
+    def search(self, budget: int, deadline: float | None) -> tuple[str, list[Move], int]:
+        """("won", engine moves, nodes) / ("lost", [], nodes) / ("unknown", [], nodes)."""
+        budget = min(budget, MAX_POSITIONS)
+        root = self.pack(self.state)
+        if not root & self.win_zero:
+            return "won", [], 1
+        seen = {root}
+        path: list[tuple[int, int]] = []
+        stack = [self._children(root, seen, budget, deadline)]
+        try:
+            while stack:
+                options = stack[-1]
+                if isinstance(options, tuple):  # a won child
+                    return "won", self._engine_line([*path, options]), len(seen)
+                if not options:
+                    stack.pop()
+                    if path:
+                        path.pop()
+                    continue
+                _, packed, move = options.pop()
+                if self.dead(packed):
+                    continue
+                path.append(move)
+                stack.append(self._children(packed, seen, budget, deadline))
+        except _Budget:
+            return "unknown", [], len(seen)
+        return "lost", [], len(seen)
+
+    def _expand(self, packed: int) -> list[tuple[int, int, tuple[int, int]]]:
+        """Every legal move as (height of the source pile, child, step), in the engine's order.
+
+        A step is (pile index, sink index) for a play, (-1 - stock index, sink index) for a draw.
+        """
+        expanded: list[tuple[int, int, tuple[int, int]]] = []
+        bit = self.shape.bit
+        on_top, on_empty = self.shape.on_top, self.shape.on_empty
+        targets = self.targets
+        tops = [(packed >> s) & m for s, m in zip(self.top_shift, self.top_mask)]
+        for i, (s, m) in enumerate(zip(self.pile_shift, self.pile_mask)):
+            h = (packed >> s) & m
+            if not h:
+                continue
+            card = self.pile_cards[i][h - 1]
+            lowered = packed - (1 << s)
+            for k, target in enumerate(targets):
+                top = tops[k]
+                if top:
+                    if not on_top[target][card] & bit[self.class_card[top - 1]]:
+                        continue
+                elif not on_empty[target] & bit[card]:
+                    continue
+                shift = self.top_shift[k]
+                child = (lowered & ~(self.top_mask[k] << shift)) | ((self.top_class[card] + 1) << shift)
+                expanded.append((h, child, (i, k)))
+        for j, (s, m) in enumerate(zip(self.stock_shift, self.stock_mask)):
+            left = (packed >> s) & m
+            if not left:
+                continue
+            rest = max(0, left - self.draw_count[j])
+            k = self.draw_to[j]
+            shift = self.top_shift[k]
+            child = packed - ((left - rest) << s)
+            child = (child & ~(self.top_mask[k] << shift)) | ((self.top_class[self.stock_cards[j][rest]] + 1) << shift)
+            expanded.append((0, child, (-1 - j, k)))
+        return expanded
+
+    def _children(
+        self, packed: int, seen: set[int], budget: int, deadline: float | None
+    ) -> list[tuple[int, int, tuple[int, int]]] | tuple[int, int]:
+        """The children not seen before, the best last (popped first); a won child's step alone.
+
+        A child is tested for a dead end only when it is popped: most children of a won
+        search never are.
+        """
+        fresh = []
+        for entry in self._expand(packed):
+            child = entry[1]
+            if self._admit(child, seen, budget, deadline):
+                if not child & self.win_zero:
+                    return entry[2]
+                fresh.append(entry)
+        # Play from the fullest pile first (piles left tall are what strands cards in Black Hole),
+        # draws last; between piles of one height, the later pile first (an arbitrary tie-break).
+        fresh.sort(key=lambda entry: (entry[0], entry[2][0]))
+        return fresh
+
+    def _admit(self, child: int, seen: set[int], budget: int, deadline: float | None) -> bool:
+        """Record ``child``; False when it was seen before. Raises :class:`_Budget` past the limits."""
+        if child in seen:
+            return False
+        seen.add(child)
+        size = len(seen)
+        if size > budget:
+            raise _Budget
+        if deadline is not None and size % CLOCK_EVERY == 0 and time.monotonic() > deadline:
+            raise _Budget
+        return True
+
+    def _engine_move(self, step: tuple[int, int]) -> Move:
+        """The engine's move for a step of :meth:`_expand`."""
+        source, k = step
+        names = self.state.game.names
+        if source >= 0:
+            return Drag(names[self.piles[source]], 1, names[self.targets[k]])
+        return Tap(names[self.stocks[-1 - source]])
+
+    def _engine_line(self, steps: Sequence[tuple[int, int]]) -> list[Move]:
+        """The engine moves of a winning line, checked by replaying them (a mismatch raises)."""
+        moves = [self._engine_move(step) for step in steps]
+        replay = self.state.clone()
+        for move in moves:
+            replay.apply(move)
+        if not replay.outcome().won:
+            raise IllegalMoveError("the compact search's line does not win in the engine")
+        return moves
+
+
+class _Budget(Exception):
+    """The position budget or the deadline ran out."""
+
+
+def _matching_exists(need: list[int], supply: list[int], feeders: list[list[int]], fed: list[list[int]]) -> bool:
+    """Whether every needed card gets its own supplying card (a b-matching, by class).
+
+    ``need[n]`` cards of need class ``n`` each want one card of a class in ``feeders[n]``;
+    ``supply[k]`` cards of class ``k`` can each serve one (``fed[k]``: the need classes
+    class ``k`` can serve). Greedy first, then one augmenting path per card left over:
+    the classes are few (13 in Golf), so this is cheap.
+    """
+    classes = len(supply)
+    left = supply[:]
+    served = [0] * (len(need) * classes)  # served[n * classes + k]: cards of n served by class k
+    short: list[int] = []
+    for n, wanted in enumerate(need):
+        for k in feeders[n]:
+            if not wanted:
+                break
+            have = left[k]
+            if have:
+                take = have if have < wanted else wanted
+                left[k] = have - take
+                wanted -= take
+                served[n * classes + k] += take
+        if wanted:
+            short += [n] * wanted
+    for start in short:
+        # Breadth-first search for a path start -> class -> need class -> ... -> a class with cards left.
+        reached_from = [-1] * classes  # supply class -> the need class that reached it
+        through = [-2] * len(need)  # need class -> the supply class it was reached through
+        through[start] = -1
+        frontier = [start]
+        found = -1
+        while frontier and found < 0:
+            following: list[int] = []
+            for n in frontier:
+                for k in feeders[n]:
+                    if reached_from[k] >= 0:
+                        continue
+                    reached_from[k] = n
+                    if left[k]:
+                        found = k
+                        break
+                    for m in fed[k]:
+                        if through[m] == -2 and served[m * classes + k]:
+                            through[m] = k
+                            following.append(m)
+                if found >= 0:
+                    break
+            frontier = following
+        if found < 0:
+            return False
+        left[found] -= 1
+        k = found
+        while True:
+            n = reached_from[k]
+            served[n * classes + k] += 1
+            previous = through[n]
+            if previous < 0:
+                break
+            served[n * classes + previous] -= 1
+            k = previous
+    return True
+
+
+def compact_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, list[Any], int] | None:
+    """Solve ``state`` with the compact search, or None when the design does not fit it.
+
+    At most :data:`MAX_POSITIONS` positions are searched, whatever ``budget`` says.
+    """
+    search = CompactSearch.of(state)
+    if search is None:
+        return None
+    return search.search(budget, deadline)
