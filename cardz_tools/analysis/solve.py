@@ -96,6 +96,17 @@ def solve_state(
     :data:`.sink_search.MAX_POSITIONS` there) or at ``deadline`` (a
     :func:`time.monotonic` time), whichever comes first; lines deeper than
     :data:`MAX_LINE` are not followed (then it is never "lost").
+    """
+    if root.is_terminal():
+        return ("won" if root.outcome().won else "lost"), [], 1
+    compact = compact_solve(root, budget if max_positions is None else min(budget, max_positions), deadline)
+    if compact is not None:
+        return compact
+    return search_states(root, min(budget, MAX_POSITIONS if max_positions is None else max_positions), deadline)
+
+
+def search_states(root: Any, budget: int, deadline: float | None = None) -> tuple[str, list[Any], int]:
+    """The search over engine states that :func:`solve_state` runs for any design (same answers).
 
     ``nodes`` counts the distinct positions generated (the root included), told
     apart by :func:`~.position_key.key_function`. A child already generated anywhere in
@@ -105,10 +116,6 @@ def solve_state(
     """
     if root.is_terminal():
         return ("won" if root.outcome().won else "lost"), [], 1
-    compact = compact_solve(root, budget if max_positions is None else min(budget, max_positions), deadline)
-    if compact is not None:
-        return compact
-    budget = min(budget, MAX_POSITIONS if max_positions is None else max_positions)
     progress = _Progress(root.game)
     key_of = key_function(root.game)
     dead = dead_card_check(root.game)

@@ -1,0 +1,137 @@
+"""The compact search for sink games: it plays the engine's rules, its cuts are sound, its answers match."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from cardz_tools.analysis.playout import deal_seed
+from cardz_tools.analysis.sink_search import CompactSearch
+from cardz_tools.analysis.solve import search_states, solve_state
+from cardz_tools.engine import Game, State
+from cardz_tools.loading import open_design
+from cardz_tools.model import build_design
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+SINK_GAMES = ("golf", "golf-queen-on-king", "golf-wrap", "black-hole")
+
+
+def game_of(name: str) -> Game:
+    return Game(open_design(GAMES / f"{name}.cardz").design)
+
+
+def random_position(game: Game, deal: int, moves: int, rng: random.Random) -> State:
+    """A deal of ``game`` after up to ``moves`` random moves (fewer when it ends first)."""
+    state = game.new_initial_state(seed=deal_seed(7, deal))
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        legal = state.legal_moves()
+        state.apply(legal[rng.randrange(len(legal))])
+    return state
+
+
+@pytest.mark.parametrize("name", SINK_GAMES)
+def test_the_packed_moves_are_the_engines_legal_moves(name: str) -> None:
+    game = game_of(name)
+    rng = random.Random(name)
+    for deal in range(6):
+        state = game.new_initial_state(seed=deal_seed(3, deal))
+        search = CompactSearch.of(state)
+        assert search is not None
+        while True:
+            packed = search.pack(state)
+            moves = dict(search.moves(packed))
+            legal = [] if state.is_terminal() else state.legal_moves()
+            assert set(moves) == set(legal), f"{name} deal {deal} after {state.move_count} moves"
+            if not legal:
+                break
+            move = legal[rng.randrange(len(legal))]
+            state.apply(move)
+            assert search.pack(state) == moves[move]
+
+
+def late_positions(game: Game, rng: random.Random, wanted: int) -> list[State]:
+    """Late positions: random ones (mostly lost), on winning lines (winnable) and one random move off them."""
+    positions: list[State] = []
+    deal = 0
+    while len(positions) < wanted and deal < 200:
+        state = game.new_initial_state(seed=deal_seed(11, deal))
+        deal += 1
+        positions.append(random_position(game, deal, rng.randrange(15, 35), rng))
+        result, line, _ = solve_state(state.clone(), 20_000)
+        if result != "won":
+            continue
+        for back in (6, 10, 14):
+            if back >= len(line):
+                continue
+            on_line = state.clone()
+            for move in line[: len(line) - back]:
+                on_line.apply(move)
+            positions.append(on_line)
+            legal = on_line.legal_moves()
+            off_line = on_line.clone()
+            off_line.apply(legal[rng.randrange(len(legal))])
+            positions.append(off_line)
+    return positions
+
+
+@pytest.mark.parametrize("name", SINK_GAMES)
+def test_the_dead_end_tests_never_cut_a_winnable_position(name: str) -> None:
+    """Late positions, searched with and without the cuts, get the same verdict; a dead one is lost."""
+    game = game_of(name)
+    rng = random.Random(name)
+    verdicts = {"won": 0, "lost": 0}
+    nodes = {"plain": 0, "cut": 0}
+    for state in late_positions(game, rng, 40):
+        if state.is_terminal():
+            continue
+        search = CompactSearch.of(state)
+        assert search is not None
+        plain, _, plain_nodes = search.search(300_000, None, prune=False)
+        cut, _, cut_nodes = search.search(300_000, None)
+        assert plain != "unknown"
+        assert cut == plain, f"{name}: {state.piles}"
+        verdicts[plain] += 1
+        if plain == "lost":
+            nodes["plain"] += plain_nodes
+            nodes["cut"] += cut_nodes
+        if search.dead(search.pack(state)):
+            assert plain == "lost"
+    assert verdicts["won"] >= 3 and verdicts["lost"] >= 3, verdicts  # both verdicts were exercised
+    assert nodes["cut"] < nodes["plain"], nodes  # and the cuts did cut
+
+
+@pytest.mark.parametrize(("name", "deals"), [("golf", (5, 13, 34, 41)), ("black-hole", (3, 14, 25, 36))])
+def test_the_compact_search_agrees_with_the_search_over_engine_states(name: str, deals: tuple[int, ...]) -> None:
+    game = game_of(name)
+    for deal in deals:
+        state = game.new_initial_state(seed=deal_seed(0, deal))
+        engine_result, _, _ = search_states(state.clone(), 50_000)
+        compact_result, line, _ = solve_state(state.clone(), 100_000)
+        assert engine_result != "unknown"
+        assert compact_result == engine_result
+        if line:
+            replay = state.clone()
+            for move in line:
+                replay.apply(move)
+            assert replay.outcome().won
+
+
+def test_designs_outside_the_model_keep_the_engine_search() -> None:
+    assert CompactSearch.of(game_of("klondike").new_initial_state(seed=1)) is None
+    assert CompactSearch.of(game_of("monte-carlo").new_initial_state(seed=1)) is None
+    raw = json.loads((GAMES / "golf.cardz").read_text(encoding="utf-8"))
+    raw["depots"][0]["draw"]["redeals"] = 1  # a stock that turns over again: not packed by count alone
+    redealt = Game(build_design(raw))
+    assert CompactSearch.of(redealt.new_initial_state(seed=1)) is None
+    assert CompactSearch.of(game_of("golf").new_initial_state(seed=1)) is not None
+
+
+def test_the_budget_bounds_the_compact_search() -> None:
+    state = game_of("black-hole").new_initial_state(seed=deal_seed(0, 2))  # a deal that needs about two million positions
+    result, _, nodes = solve_state(state, budget=2_000)
+    assert result == "unknown" and nodes <= 2_001
