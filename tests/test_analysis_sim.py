@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 from bench.reference_games import monte_carlo_playout, weathervane_playout
 from cardz_tools.analysis.check import CheckOptions, check_paths
 from cardz_tools.analysis.findings import FindingKind
-from cardz_tools.analysis.playout import deal_seed, play_seed
+from cardz_tools.analysis.playout import can_end, deal_seed, play_seed, position_at_bound
+from cardz_tools.analysis.runner import game_for
 from cardz_tools.analysis.sim import simulate
 from cardz_tools.analysis.solve import solve, solve_state
 from cardz_tools.cli import app
@@ -97,6 +98,24 @@ def test_triggers_that_hand_a_card_back_and_forth_are_non_terminating() -> None:
     report = simulate(design_text(BROKEN / "ping-pong.cardz"), 10, workers=1)
     assert kinds(report)["non-terminating"] == "error"
     assert report.aggregate.non_terminating == 10
+
+
+def test_a_game_that_can_never_end_is_a_non_terminating_error() -> None:
+    report = simulate(design_text(BROKEN / "shuttle.cardz"), 6, workers=1, max_moves=200)
+    finding = next(f for f in report.findings if f.kind is FindingKind.NON_TERMINATING)
+    assert finding.severity == "error"
+    assert "no sequence of moves from the deal ends the game" in finding.message and "left" in finding.message
+    assert report.aggregate.bound_indexes == (0, 1, 2)  # the lowest indexes, whatever the workers
+
+
+def test_can_end_tells_an_endless_position_from_one_that_can_still_end() -> None:
+    endless = game_for(design_text(BROKEN / "shuttle.cardz"))
+    assert can_end(position_at_bound(endless, 0, 0, 50)) is False
+    klondike = game_for(design_text(GAMES / "klondike.cardz"))
+    state = klondike.new_initial_state(seed=3)
+    assert can_end(state, budget=50) is None  # Klondike can end, but not within 50 positions
+    golf = game_for(design_text(GAMES / "golf.cardz"))
+    assert can_end(golf.new_initial_state(seed=3)) is True  # Golf always ends: the stock runs out
 
 
 def test_the_step_bound_reports_the_repeating_moves() -> None:

@@ -73,12 +73,18 @@ def playout_findings(
     unused_rules: list[str],
     thresholds: Thresholds = Thresholds(),
     cascades: int | None = None,
+    endless: tuple[int, int, int] = (0, 0, 0),
 ) -> list[Finding]:
     """Findings from random playouts alone.
 
     ``cascades`` says how many of the ``non_terminating`` playouts a trigger cascade
     stopped: those are a design error; the others only reached the step bound, which
-    a game with reversible moves does (an info). None counts them all as errors.
+    a game with reversible moves does. ``endless`` is (from the deal, from the stop,
+    examined): of the step-bound playouts examined with :func:`~.playout.can_end`, how
+    many deals can never end at all (a design error), and how many stopped where no
+    sequence of moves ends the game any more (a warning: play then goes on until the
+    player gives up). Otherwise reaching the step bound is an info. None for
+    ``cascades`` counts every non-terminating playout as an error.
     """
     found: list[Finding] = []
     if playouts == 0:
@@ -103,9 +109,28 @@ def playout_findings(
                 f"the repeating moves: {cycle}",
             )
         )
+    elif step_bound and endless[1]:
+        cycle = " → ".join(repeating) if repeating else "(no move history)"
+        never, stopped, examined = endless
+        if never:
+            severity = "error"
+            message = (
+                f"{step_bound} of {playouts} playouts never ended (step bound), and in {never} of the {examined} "
+                "deals examined no sequence of moves from the deal ends the game (every reachable position "
+                f"searched): it can be neither won nor lost; the repeating moves: {cycle}"
+            )
+        else:
+            severity = "warning"
+            message = (
+                f"{step_bound} of {playouts} playouts never ended (step bound); {stopped} of the {examined} examined "
+                "stopped where no sequence of moves wins or loses any more, so the game goes on until the player "
+                f"gives up (a loss condition would end it); the repeating moves: {cycle}"
+            )
+        found.append(Finding(FindingKind.NON_TERMINATING, severity, message))
     elif step_bound:
         # Endless play is how games with reversible moves or unlimited redeals are
-        # (docs/format.md: such a game ends when the player gives up), not a design error.
+        # (docs/format.md: such a game ends when the player gives up), not a design error,
+        # as long as some sequence of moves still ends the game.
         cycle = " → ".join(repeating) if repeating else "(no move history)"
         found.append(
             Finding(

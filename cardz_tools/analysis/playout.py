@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..cards import SplitMix64
 
@@ -19,6 +19,12 @@ if TYPE_CHECKING:
 
 DEFAULT_MAX_MOVES = 5_000
 """A playout that has not ended after this many moves counts as non-terminating."""
+
+ENDLESS_CHECKS = 3
+"""How many step-bound playouts (the lowest indexes) :func:`can_end` examines."""
+
+ENDLESS_BUDGET = 5_000
+"""Positions :func:`can_end` searches from the end of such a playout."""
 
 _DEAL_STREAM = 0x0DEA1
 _PLAY_STREAM = 0x91A7
@@ -62,6 +68,8 @@ class Aggregate:
     moves: Counter[int] = dataclasses.field(default_factory=Counter)
     rule_fires: Counter[str] = dataclasses.field(default_factory=Counter)
     repeating_example: tuple[str, ...] = ()
+    bound_indexes: tuple[int, ...] = ()
+    """The lowest indexes (at most :data:`ENDLESS_CHECKS`) of playouts that hit the step bound."""
 
     def merge(self, other: Aggregate) -> Aggregate:
         """Add ``other`` into this aggregate and return it."""
@@ -73,6 +81,8 @@ class Aggregate:
             elif name == "repeating_example":
                 if not mine and theirs:
                     self.repeating_example = theirs
+            elif name == "bound_indexes":
+                self.bound_indexes = tuple(sorted(set(mine) | set(theirs)))[:ENDLESS_CHECKS]
             else:
                 setattr(self, name, mine + theirs)
         return self
@@ -115,6 +125,8 @@ def play_random(game: Game, index: int, base_seed: int, aggregate: Aggregate, ma
     outcome = state.outcome()
     hit_bound = moves >= max_moves and not state.is_terminal()
     cascade = bool(getattr(state, "non_terminating", False))
+    if hit_bound and not cascade and len(aggregate.bound_indexes) < ENDLESS_CHECKS:
+        aggregate.bound_indexes += (index,)
     if hit_bound or cascade:
         aggregate.non_terminating += 1
         aggregate.cascades += int(cascade)
@@ -129,6 +141,43 @@ def play_random(game: Game, index: int, base_seed: int, aggregate: Aggregate, ma
     aggregate.scores[outcome.score] += 1
     aggregate.moves[moves] += 1
     state.stats = None
+
+
+def position_at_bound(game: Game, index: int, base_seed: int, max_moves: int = DEFAULT_MAX_MOVES) -> Any:
+    """The position where playout ``index`` of a run stopped (replayed: the same deal, the same choices)."""
+    state = game.new_initial_state(seed=deal_seed(base_seed, index))
+    rng = SplitMix64(play_seed(base_seed, index))
+    for _ in range(max_moves):
+        if state.is_terminal():
+            break
+        legal = state.legal_moves()
+        state.apply(legal[rng.below(len(legal))])
+    return state
+
+
+def can_end(state: Any, budget: int = ENDLESS_BUDGET) -> bool | None:
+    """Whether some sequence of moves from ``state`` ends the game (won or lost).
+
+    True when a search finds an ending, False when it searched every reachable position
+    (at most ``budget``) and none ends: the rules let this game go on for ever and never
+    let it end, a design error. None when the budget ran out first.
+    """
+    seen = {state.key()}
+    stack = [state]
+    while stack:
+        position = stack.pop()
+        if position.is_terminal():
+            return True
+        for move in position.legal_moves():
+            child = position.clone()
+            child.apply(move)
+            key = child.key()
+            if key not in seen:
+                if len(seen) >= budget:
+                    return None
+                seen.add(key)
+                stack.append(child)
+    return False
 
 
 def play_range(game: Game, start: int, stop: int, base_seed: int, max_moves: int = DEFAULT_MAX_MOVES) -> Aggregate:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .findings import Finding, Thresholds, playout_findings
-from .playout import DEFAULT_MAX_MOVES, Aggregate, play_range
+from .playout import DEFAULT_MAX_MOVES, Aggregate, can_end, deal_seed, play_range, position_at_bound
 from .runner import default_workers, game_for, run
 from .stats import mean_and_stdev, render_histogram, wilson_interval
 
@@ -131,6 +131,11 @@ def simulate(
     elapsed = time.perf_counter() - started
     game = game_for(design_json)
     decision = total.choice_positions / total.positions if total.positions else 0.0
+    endless = [0, 0, len(total.bound_indexes)]  # [never from the deal, never from where it stopped, examined]
+    for index in total.bound_indexes:
+        if can_end(position_at_bound(game, index, seed, max_moves)) is False:
+            endless[1] += 1
+            endless[0] += can_end(game.new_initial_state(seed=deal_seed(seed, index))) is False
     findings = playout_findings(
         total.playouts,
         total.wins,
@@ -141,6 +146,7 @@ def simulate(
         unused_rules(game, total.rule_fires),
         thresholds,
         cascades=total.cascades,
+        endless=(endless[0], endless[1], endless[2]),
     )
     return SimReport(
         game=game.design.name,
