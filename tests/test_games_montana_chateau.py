@@ -11,6 +11,7 @@ from cardz_tools.cards import FACE_UP, JOKER, Rank, Suit, make_card, parse_card,
 from cardz_tools.engine import Drag, Game, Tap
 from cardz_tools.engine.effects import reshuffle_seed
 from cardz_tools.engine.play import run_play
+from cardz_tools.loading import open_design
 from tests.engine_support import GAMES, load_design
 
 
@@ -88,6 +89,17 @@ def test_montana_redeal_keeps_each_rows_ordered_part_and_leaves_one_gap_after_it
             assert cell(montana, state, i) == (next(order) | FACE_UP,)
     assert state.score() == 8
     assert "redeal used 1/2" in str(state)
+
+
+def test_gaps_without_redeal_is_lost_where_montana_would_redeal(montana: Game) -> None:
+    gaps = Game(open_design(GAMES / "gaps-no-redeal.cardz").design)
+    deck = montana_rows("2C 3C 4C 5C KD AC", "2D 3D KH AD", "2H KS AH", "2S KC AS")
+    assert montana.new_initial_state(deck=deck).legal_moves() == [Tap("aces", "redeal")]
+    stuck = gaps.new_initial_state(deck=deck)
+    assert stuck.legal_moves() == [] and stuck.outcome().lost
+    # Otherwise it plays as Montana: the same deal offers the same gap fills.
+    deal = shuffle(standard_deck(), 5)
+    assert gaps.new_initial_state(deck=deal).legal_moves() == montana.new_initial_state(deck=deal).legal_moves()
 
 
 def test_montana_rows_in_order_win_with_48(montana: Game) -> None:
