@@ -22,7 +22,7 @@ from .lister import build_move_lister
 from .moves import Drag, Tap
 from .rules import Compiled, RuleError, Site, compile_rule, is_local, static_filter
 from .state import MAX_TRIGGER_FIRINGS, State
-from .triggers import build_settle_pass
+from .triggers import build_settle
 
 
 class Target(NamedTuple):
@@ -220,10 +220,12 @@ class Game:
             by_depot[compiled_trigger.depot].append(compiled_trigger)
         self.triggers_of: tuple[tuple[CompiledTrigger, ...], ...] = tuple(tuple(t) for t in by_depot)
         """Per depot, its triggers in file order."""
+        self.has_trigger: tuple[bool, ...] = tuple(bool(t) for t in self.triggers_of)
+        """Per depot, whether it has a trigger (settling looks only at touched depots that do)."""
         self.always_checked: tuple[int, ...] = tuple(sorted({t.depot for t in triggers if not t.local}))
         """Depots with a trigger that is not local: checked in every settle pass."""
-        self.settle_pass, self.settle_pass_source = build_settle_pass(self, design, MAX_TRIGGER_FIRINGS)
-        """One pass of settling triggers, generated (see triggers.py)."""
+        self.settle, self.settle_source = build_settle(self, design, MAX_TRIGGER_FIRINGS)
+        """``settle(P, S, due, recheck)``: the passes of settling triggers, generated (see triggers.py)."""
         self.actions: tuple[CompiledAction, ...] = tuple(actions)
         self.draws: tuple[CompiledDraw, ...] = tuple(draws)
         self.taps: tuple[CompiledDraw | CompiledAction, ...] = tuple(taps)

@@ -389,40 +389,23 @@ class State:
         own pile is skipped while that pile is unchanged since the trigger last
         found its rule false: skipping it changes nothing but the time taken.
         So a pass visits, in depot order, only the depots with a trigger that
-        must be checked: those changed before the pass or earlier in it, and
-        those with a trigger that is not local.
+        must be checked: those changed before the pass or earlier in it (or
+        that fired in the pass before), and those with a trigger that is not
+        local. With none to visit nothing can fire, and settling stops at once;
+        else the generated passes run (``triggers.py``).
         """
         game = self.game
-        if not game.triggers:
-            self.touched = set()
-            return
-        triggers_of = game.triggers_of
-        always = game.always_checked
-        settle_pass = game.settle_pass
-        piles = self.piles
-        fired = 0
         recheck = self.touched
-        while True:
-            touched: set[int] = set()
-            self.touched = touched
-            fired_here: set[int] = set()
-            due = [d for d in recheck if triggers_of[d]]
-            if always:
-                due = list(set(due).union(always))
-            due.sort()
-            before, declared_before = piles[:], self.declared[:]
-            fired = settle_pass(piles, self, due, recheck, touched, fired_here, fired)
-            if fired > MAX_TRIGGER_FIRINGS:
-                self.cascade = True
-                return
-            if not fired_here:
-                self.touched = set()
-                return
-            if piles == before and self.declared == declared_before:
-                # Triggers fired and changed nothing: the next pass would fire them again, for ever.
-                self.cascade = True
-                return
-            recheck = touched | fired_here
+        has_trigger = game.has_trigger
+        due = [d for d in recheck if has_trigger[d]]
+        always = game.always_checked
+        if always:
+            due = list(set(due).union(always))
+        if not due:
+            recheck.clear()
+            return
+        due.sort()
+        game.settle(self.piles, self, due, recheck)
 
     # ------------------------------------------------------------ the end
 
