@@ -161,6 +161,15 @@ class State:
         self.declared[depot] = -1
         self.touched.add(depot)
 
+    def changed(self, depots: Iterable[int]) -> None:
+        """Note that effects wrote new piles on ``depots`` themselves: a wild card's named suit there ends."""
+        if self.game.has_declarations:
+            depots = tuple(depots)
+            declared = self.declared
+            for depot in depots:
+                declared[depot] = -1
+        self.touched.update(depots)
+
     def set_piles(self, changes: Iterable[tuple[int, tuple[Card, ...]]]) -> None:
         """:meth:`set_pile` for each ``(depot, pile)``, in one call."""
         piles = self.piles

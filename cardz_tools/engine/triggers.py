@@ -18,6 +18,7 @@ The piles are copied for that comparison only when a trigger first fires in a pa
 
 from __future__ import annotations
 
+import re
 from bisect import insort
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -52,8 +53,11 @@ def build_settle(game: Game, design: Design, limit: int) -> tuple[Settle, str]:
         lines: list[str] = []
         for number, (trigger, rule) in enumerate(zip(triggers, design.depots[depot].spec.triggers, strict=True)):
             test, _ = inline_rule(code, rule.when, Site.TRIGGER, design, {"depot": "_depot"}, "_pd")
+            uses = len(re.findall(r"\b_pd\b", test))
+            if uses == 1:  # naming the pile would cost more than reading it once
+                test = re.sub(r"\b_pd\b", "P[_depot]", test)
             fire = [f"if {test}:"]
-            if "_pd" in test:
+            if uses > 1:
                 fire.insert(0, "_pd = P[_depot]")
             fire += [
                 *snapshot,
