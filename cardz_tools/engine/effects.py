@@ -65,6 +65,24 @@ class MoveCards:
         self.count_rule = count_rule
         self.face_up = face_up
 
+    def inline(self, owner: str) -> list[str] | None:
+        """Python lines doing the same as :meth:`run` in generated code where ``S`` is the state,
+        ``P`` its piles and the local ``owner`` the ``@self`` depot; None when the count is a rule."""
+        if self.count_rule is not None:
+            return None
+        if self.count != ALL and self.count <= 0:
+            return []
+        source = owner if self.source < 0 else str(self.source)
+        target = owner if self.target < 0 else str(self.target)
+        if source == target:
+            return []
+        count = f"len(P[{source}])" if self.count == ALL else str(int(self.count))
+        tests = [f"{count} > 0"] if self.count == ALL else []
+        if self.source < 0 or self.target < 0:
+            tests.append(f"{source} != {target}")
+        call = f"S.transfer({source}, {target}, {count}, {self.face_up!r})"
+        return [f"if {' and '.join(tests)}: {call}" if tests else call]
+
     def run(self, state: State, owner: int) -> None:
         source = owner if self.source < 0 else self.source
         target = owner if self.target < 0 else self.target

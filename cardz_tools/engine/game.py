@@ -225,7 +225,7 @@ class Game:
         self.always_checked: tuple[int, ...] = tuple(sorted({t.depot for t in triggers if not t.local}))
         """Depots with a trigger that is not local: checked in every settle pass."""
         self.settle, self.settle_source = build_settle(self, design, MAX_TRIGGER_FIRINGS)
-        """``settle(P, S, due, recheck)``: the passes of settling triggers, generated (see triggers.py)."""
+        """``settle(P, S)``: the passes of settling triggers, generated (see triggers.py)."""
         self.actions: tuple[CompiledAction, ...] = tuple(actions)
         self.draws: tuple[CompiledDraw, ...] = tuple(draws)
         self.taps: tuple[CompiledDraw | CompiledAction, ...] = tuple(taps)

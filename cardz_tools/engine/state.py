@@ -403,18 +403,7 @@ class State:
         local. With none to visit nothing can fire, and settling stops at once;
         else the generated passes run (``triggers.py``).
         """
-        game = self.game
-        recheck = self.touched
-        has_trigger = game.has_trigger
-        due = [d for d in recheck if has_trigger[d]]
-        always = game.always_checked
-        if always:
-            due = list(set(due).union(always))
-        if not due:
-            recheck.clear()
-            return
-        due.sort()
-        game.settle(self.piles, self, due, recheck)
+        self.game.settle(self.piles, self)
 
     # ------------------------------------------------------------ the end
 

@@ -29,11 +29,11 @@ from .rules import Site, inline_code, inline_rule
 if TYPE_CHECKING:
     from .game import Game
 
-Settle = Callable[[Any, Any, list[int], set[int]], None]
-"""``settle(P, S, due, recheck)``: fire triggers until none holds, from the first pass's sorted
-``due`` depots and the ``recheck`` set of depots changed by the move; sets ``S.cascade`` on a runaway."""
+Settle = Callable[[Any, Any], None]
+"""``settle(P, S)``: fire triggers until none holds, starting from the depots in ``S.touched``
+(those the move changed); sets ``S.cascade`` on a runaway."""
 
-_ATTRIBUTES = frozenset({"stats", "run", "add", "append", "sort", "touched", "cascade", "declared"})
+_ATTRIBUTES = frozenset({"stats", "run", "add", "clear", "touched", "cascade", "declared", "transfer"})
 """The attributes the generated lines read or write (for the sandbox audit)."""
 
 
@@ -59,9 +59,14 @@ def build_settle(game: Game, design: Design, limit: int) -> tuple[Settle, str]:
             fire = [f"if {test}:"]
             if uses > 1:
                 fire.insert(0, "_pd = P[_depot]")
+            inline = [getattr(effect, "inline", lambda owner: None)("_depot") for effect in trigger.effects]
+            if all(lines_of is not None for lines_of in inline):  # written out: no call per effect
+                run = ["    " + line for lines_of in inline for line in lines_of or ()]
+            else:
+                run = [f"    for _effect in {effects}[_depot][{number}]: _effect.run(S, _depot)"]
             fire += [
                 *snapshot,
-                f"    for _effect in {effects}[_depot][{number}]: _effect.run(S, _depot)",
+                *run,
                 # A depot that fired is checked again next pass, changed or not.
                 "    _touched.add(_depot)",
                 "    _fired += 1",
@@ -78,12 +83,21 @@ def build_settle(game: Game, design: Design, limit: int) -> tuple[Settle, str]:
             lines += fire
         specs[depot] = blocks.setdefault(tuple(lines), len(blocks))
     has = code.constant(game.has_trigger)
+    sorted_due = code.constant(sorted)
+    # The first pass: the depots the move touched that have a trigger, and those always checked.
+    due = f"{code.constant(filter)}({code.constant(game.has_trigger.__getitem__)}, _recheck)"
+    if game.always_checked:
+        due = f"{code.constant(frozenset(game.always_checked).union)}({due})"
     body = [
+        "_recheck = S.touched",
+        f"_due = {sorted_due}({due})",
+        "if not _due:",
+        "    _recheck.clear()",
+        "    return",
         "_stats = S.stats",
         f"_has = {has}",
         f"_insort = {code.constant(insort)}",
         f"_new_set = {code.constant(set)}",
-        f"_new_list = {code.constant(list)}",
         "_fired = 0",
         "while True:",
         "    _touched = _new_set()",
@@ -109,12 +123,8 @@ def build_settle(game: Game, design: Design, limit: int) -> tuple[Settle, str]:
         "        S.cascade = True",
         "        return",
         "    _recheck = _touched",
-        "    _due = _new_list()",
-        "    for _depot in _recheck:",
-        "        if _has[_depot]: _due.append(_depot)",
+        f"    _due = {sorted_due}({due})",
     ]
-    if game.always_checked:
-        always = code.constant(frozenset(game.always_checked))
-        body += ["    for _depot in " + always + ":", "        if _depot not in _recheck: _due.append(_depot)"]
-    body.append("    _due.sort()")
-    return code.function("_settle", ["P", "S", "_due", "_recheck"], body, _ATTRIBUTES)
+    if not game.triggers:
+        body = ["_recheck = S.touched", "_recheck.clear()"]
+    return code.function("_settle", ["P", "S"], body, _ATTRIBUTES)
