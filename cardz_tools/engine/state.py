@@ -21,7 +21,7 @@ from .moves import Drag, IllegalMoveError, Move, Tap
 from .render import card_text, describe_move, render_text
 
 if TYPE_CHECKING:
-    from .game import CompiledAction, CompiledDraw, Game
+    from .game import CompiledDraw, Game
 
 MAX_TRIGGER_FIRINGS = 10_000
 """More trigger firings than this in one settle: the design loops, the game ends."""
@@ -358,20 +358,23 @@ class State:
             if stats is not None:
                 stats[game.accept_stat[target]] += 1
         else:
-            depot = game.index[move.depot]  # type: ignore[union-attr]
-            if move.action is None:  # type: ignore[union-attr]
-                self._draw(game.draw_of[depot])
-            else:
-                action = game.action_of[(depot, move.action)]  # type: ignore[union-attr]
-                self.uses[action.slot] += 1
-                for effect in action.effects:
+            tap = game.tap_of.get(id(move)) if known else None
+            if tap is None:
+                depot = game.index[move.depot]  # type: ignore[union-attr]
+                tap = game.draw_of[depot] if move.action is None else game.action_of[(depot, move.action)]  # type: ignore[union-attr]
+            if not tap.draws:
+                self.uses[tap.slot] += 1  # type: ignore[union-attr]
+                depot = tap.depot
+                for effect in tap.effects:  # type: ignore[union-attr]
                     effect.run(self, depot)
                 if stats is not None:
-                    stats[action.stat] += 1
+                    stats[tap.stat] += 1
+            else:
+                self._draw(tap)  # type: ignore[arg-type]
         self.move_count += 1
         self._legal = None
         self._status = None
-        self._settle()
+        game.settle(self.piles, self)
 
     def _draw(self, draw: CompiledDraw) -> None:
         piles = self.piles
@@ -428,38 +431,34 @@ class State:
 
     def is_won(self) -> bool:
         """Whether the win condition holds."""
-        game = self.game
-        piles = self.piles
-        if game.win_kind == "allCardsIn":
-            held = 0
-            for d in game.win_depots:
-                held += len(piles[d])
-            return held >= self.cards_in_play
-        if game.win_kind == "depotsEmpty":
-            for d in game.win_depots:
-                if piles[d]:
-                    return False
-            return True
-        return bool(game.win_when(piles, self))  # type: ignore[misc]
+        return bool(self.game.won(self.piles, self))
 
     def status(self) -> Termination:
         """Why the game ended, or :attr:`Termination.ONGOING`."""
         status = self._status
         if status is None:
-            status = self._early_status()
-            if status is _ONGOING:
+            game = self.game
+            piles = self.piles
+            if self.cascade:
+                status = Termination.CASCADE
+            elif game.won(piles, self):
+                status = Termination.WON
+            elif game.loss_when is not None and game.loss_when(piles, self):
+                status = Termination.LOST_CONDITION
+            else:
                 legal = self._legal
                 if legal is None:
-                    legal = self._legal = self.game.move_lister(self.piles, self)
-                if not legal:
-                    status = Termination.LOST_NO_MOVES
+                    legal = self._legal = game.move_lister(piles, self)
+                status = _ONGOING if legal else Termination.LOST_NO_MOVES
             self._status = status
         return status
 
     def is_terminal(self) -> bool:
         """Whether the game is over: won, lost, or stopped by a runaway trigger cascade."""
         status = self._status
-        return (status if status is not None else self.status()) is not _ONGOING
+        if status is None:
+            status = self.status()
+        return status is not _ONGOING
 
     def score(self) -> int:
         """The scoring rule's value now."""
