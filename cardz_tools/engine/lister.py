@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..cards import FACE_UP, RANK_OF, SUIT_OF
+from ..cards import FACE_UP, NO_CARD, RANK_OF, SUIT_OF
 from ..model import Design, EjectKind, Expr
 from .moves import Move
 from .rules import Hoisted, InlineCode, Site, inline_code, inline_rule, inline_rule_by_side
@@ -124,13 +124,26 @@ class _Writer:
             rejects.append("_count > 1")
         residual = self.residual(target)
         checks_pile = rule.follow or rule.wild_rank is not None
+        engine_side: list[tuple[str, str]] = []
         if checks_pile:
             wild = int(rule.wild_rank) if rule.wild_rank is not None else -1
-            guard = "_pd" if wild < 0 else f"_pd and _card_rank != {wild}"
-            follows = f"_card_rank != {rank}[_pd[-1]] and _card_suit != {suit}[_pd[-1]]"
+            if self.unrolled:  # the target's top, worked out once per call
+                engine_side = [
+                    ("_f1", "(not (not _pd))"),
+                    ("_f2", f"{rank}[(_pd[-1] if _pd else {NO_CARD})]"),
+                    ("_f3", f"{suit}[(_pd[-1] if _pd else {NO_CARD})]"),
+                ]
+                pile, top_rank, top_suit = "_f1", "_f2", "_f3"
+            else:
+                pile, top_rank, top_suit = "_pd", f"{rank}[_pd[-1]]", f"{suit}[_pd[-1]]"
+            guard = pile if wild < 0 else f"{pile} and _card_rank != {wild}"
+            follows = f"_card_rank != {top_rank} and _card_suit != {top_suit}"
             if rule.wild_declares == "suit":
                 self.uses_declared = True
                 named = "_declared[_depot]"
+                if self.unrolled:
+                    engine_side.append(("_f4", named))
+                    named = "_f4"
                 if rule.follow:
                     rejects.append(f"{guard} and (_card_suit != {named} if {named} >= 0 else {follows})")
                 else:
@@ -152,8 +165,8 @@ class _Writer:
             actions = [f"if _card_rank == {wild_declares}: _extend({declarations})", f"else: {plain}"]
         else:
             actions = [plain]
-        pile = checks_pile or _PD.search(residual.text) is not None
-        return _Accept(pile, rejects, accepts, actions, residual.outer, residual.target)
+        pile = (checks_pile and not engine_side) or _PD.search(residual.text) is not None
+        return _Accept(pile, rejects, accepts, actions, residual.outer, engine_side + residual.target)
 
     def accept_block(self, target: int, runs: bool) -> tuple[list[str], list[tuple[str, str]]]:
         """Lines that ``continue`` when ``target`` refuses the cards, else append the move(s);
@@ -163,10 +176,10 @@ class _Writer:
         lines += [f"if {reject}: continue" for reject in parts.rejects]
         return lines + parts.actions, parts.hoisted
 
-    def pair_lines(self, target: int, runs: bool) -> tuple[list[str], list[tuple[str, str]]]:
+    def pair_lines(self, source: int, target: int, runs: bool, move: str) -> tuple[list[str], list[tuple[str, str]]]:
         """The lines that append the moves onto ``target`` if it accepts the cards, written out
-        for it (``_depot`` the number, target-only parts its own locals); and the assignments
-        they need before the targets."""
+        for it (``_depot`` the number, target-only parts its own locals, ``move`` the name of its
+        one-card move); and the assignments they need before the targets."""
         parts = self.accept_parts(target, runs)
         local_names = {local: f"{local}_{target}" for local, _ in parts.per_target}
         if parts.per_target:
@@ -176,7 +189,11 @@ class _Writer:
                     self.targets[target].append((local, text))
         lines = ["_pd = P[_depot]"] if parts.pile else []
         test = " and ".join(parts.accepts) or "True"
-        lines += [f"if {test}:", *("    " + action for action in parts.actions)]
+        actions = [action.replace("_moves_to[_depot]", move) for action in parts.actions]
+        if not runs:  # the suits a wild card may name here, as one constant
+            declarations = self.code.constant(self.game.declarations(source, 1, target))
+            actions = [action.replace("_declarations(_source, 1, _depot)", declarations) for action in actions]
+        lines += [f"if {test}:", *("    " + action for action in actions)]
         return [_at_target(line, target, local_names) for line in lines], parts.hoisted
 
     def target_lines(self) -> list[str]:
@@ -255,25 +272,20 @@ class _Writer:
         """One run of sources written out: per source its eject test, then every target's test."""
         kind, eject = run.eject
         runs = kind is not EjectKind.TOP_ONLY
-        size = len(self.game.names)
         face_up = FACE_UP
         lines: list[str] = []
         for entry in run.entries:
             pairs: list[str] = []
             hoisted: dict[str, str] = {}
             for target in entry.targets:
-                pair, needs = self.pair_lines(target.depot, runs)
+                pair, needs = self.pair_lines(entry.source, target.depot, runs, self.code.constant(target.move))
                 pairs += pair
                 hoisted.update(needs)
             text = "\n".join(pairs) + eject + "\n".join(hoisted.values())
             if "_source" in text:
                 lines.append(f"_source = {entry.source}")
             lines += [f"_ps = P[{entry.source}]", f"if _ps and _ps[-1] & {face_up}:"]
-            if size <= _DENSE_LIMIT:
-                row: Any = tuple(next((t.move for t in entry.targets if t.depot == d), None) for d in range(size))
-            else:
-                row = {t.depot: t.move for t in entry.targets}
-            outer = [f"_moves_to = {self.code.constant(row)}"]
+            outer: list[str] = []
             if not runs:
                 inner = ["_card = _ps[-1]"]
                 if "_cards" in text:
