@@ -284,13 +284,13 @@ class _Writer:
             text = "\n".join(pairs) + eject + "\n".join(hoisted.values())
             if "_source" in text:
                 lines.append(f"_source = {entry.source}")
-            lines += [f"_ps = P[{entry.source}]", f"if _ps and _ps[-1] & {face_up}:"]
+            lines.append(f"_ps = P[{entry.source}]")
             outer: list[str] = []
             if not runs:
-                inner = ["_card = _ps[-1]"]
-                if "_cards" in text:
-                    inner.append("_cards = _ps[-1:]")
+                lines += ["if _ps:", "    _card = _ps[-1]", f"    if _card & {face_up}:"]
+                inner = ["_cards = _ps[-1:]"] if "_cards" in text else []
             else:
+                lines.append(f"if _ps and _ps[-1] & {face_up}:")
                 outer += [
                     "_up = 1",
                     "_size = len(_ps)",
@@ -306,7 +306,7 @@ class _Writer:
                     inner.append(f"{local} = {lookup}[_card]")
             inner += pairs
             lines += ["    " + line for line in outer]
-            lines += [("        " if runs else "    ") + line for line in inner]
+            lines += ["        " + line for line in inner]
         return lines
 
 

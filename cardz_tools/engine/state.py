@@ -86,7 +86,7 @@ class State:
         self.stats: collections.Counter[str] | None = None
         """Rule firings (``accept:cell``, ``trigger:cell#0``, ...), counted only when set to a Counter."""
         self.cascade = False
-        self.cards_in_play = sum(len(p) for p in piles)
+        self.cards_in_play = sum(map(len, piles))
         self.touched: set[int] = set(range(len(piles)))
         """Depots whose pile changed since triggers last settled."""
         self._legal: list[Move] | None = None
@@ -97,7 +97,7 @@ class State:
         """Deal ``deck`` by the game's deal rules, then let triggers settle."""
         state = cls(game, [()] * len(game.names), seed)
         state.piles[:] = game.deal_plan.deal(deck, state)
-        state.cards_in_play = sum(len(p) for p in state.piles)
+        state.cards_in_play = sum(map(len, state.piles))
         state._settle()
         return state
 
