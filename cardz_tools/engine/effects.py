@@ -65,6 +65,10 @@ class MoveCards:
         self.count_rule = count_rule
         self.face_up = face_up
 
+    def depots(self) -> tuple[int, int]:
+        """The depots it may change (-1 for the owner)."""
+        return self.source, self.target
+
     def inline(self, owner: str) -> list[str] | None:
         """Python lines doing the same as :meth:`run` in generated code where ``S`` is the state,
         ``P`` its piles and the local ``owner`` the ``@self`` depot; None when the count is a rule."""

@@ -45,6 +45,7 @@ def build_settle(game: Game, design: Design, limit: int) -> tuple[Settle, str]:
     effects = code.constant(tuple(tuple(t.effects for t in triggers) for triggers in game.triggers_of))
     stats = code.constant(tuple(tuple(t.stat for t in triggers) for triggers in game.triggers_of))
     snapshot = ["    if _before is None:", "        _before = P[:]"]
+    start = "    _before = _declared_before = None" if game.has_declarations else "    _before = None"
     if game.has_declarations:  # else every named suit stays -1 and needs no comparing
         snapshot.append("        _declared_before = S.declared[:]")
     for depot, triggers in enumerate(game.triggers_of):
@@ -62,8 +63,11 @@ def build_settle(game: Game, design: Design, limit: int) -> tuple[Settle, str]:
             inline = [getattr(effect, "inline", lambda owner: None)("_depot") for effect in trigger.effects]
             if all(lines_of is not None for lines_of in inline):  # written out: no call per effect
                 run = ["    " + line for lines_of in inline for line in lines_of or ()]
+                # Written-out effects name the depots they change: -1 for the owner itself.
+                reaches = {d for effect in trigger.effects for d in effect.depots()}  # type: ignore[attr-defined]
             else:
                 run = [f"    for _effect in {effects}[_depot][{number}]: _effect.run(S, _depot)"]
+                reaches = None
             fire += [
                 *snapshot,
                 *run,
@@ -74,9 +78,13 @@ def build_settle(game: Game, design: Design, limit: int) -> tuple[Settle, str]:
                 f"    if _fired > {int(limit)}:",
                 "        S.cascade = True",
                 "        return",
-                "    for _later in _touched:",
-                "        if _later > _depot and _has[_later] and _later not in _due: _insort(_due, _later)",
             ]
+            if reaches is None or any(d >= 0 and game.has_trigger[d] for d in reaches):
+                # Depots after this one that it changed are due later in the pass.
+                fire += [
+                    "    for _later in _touched:",
+                    "        if _later > _depot and _has[_later] and _later not in _due: _insort(_due, _later)",
+                ]
             if trigger.local and depot in game.always_checked:
                 # Any other depot is due only while in recheck or touched: the test would always hold.
                 fire = ["if _depot in _recheck or _depot in _touched:", *("    " + line for line in fire)]
@@ -102,7 +110,7 @@ def build_settle(game: Game, design: Design, limit: int) -> tuple[Settle, str]:
         "while True:",
         "    _touched = _new_set()",
         "    S.touched = _touched",
-        "    _before = _declared_before = None",
+        start,
         "    _fired_before = _fired",
         # Depots join _due only after the one being visited: the list iterator sees them.
         "    for _depot in _due:",
