@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import compress
-from operator import itemgetter, ne
+from operator import is_not, itemgetter, ne
 from typing import TYPE_CHECKING, Protocol
 
 from ..cards import FACE_UP, shuffle
@@ -203,7 +203,10 @@ class Compact:
         else:
             for member, pile in zip(members, new):
                 piles[member] = pile
-        state.changed(compress(members, map(ne, tail, new)))
+        # A pile replaced by an equal one (duplicate cards) may count as changed: its triggers are
+        # only checked again, which changes nothing, but a named suit must end only on a real change.
+        differs = ne if state.game.has_declarations else is_not
+        state.changed(compress(members, map(differs, tail, new)))
 
 
 class Deal:

@@ -333,7 +333,8 @@ class State:
         legal = self._legal
         known = False
         if legal is not None:
-            for candidate in legal:
+            # Taps come last in the list: look for one from the end.
+            for candidate in legal if type(move) is Drag else reversed(legal):
                 if candidate is move:
                     known = True
                     break
