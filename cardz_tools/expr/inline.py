@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .ast import Call, Name, Node, iter_child_nodes, walk
+from .ast import Binary, Call, Name, Node, iter_child_nodes, walk
 from .checker import NOT_CONST, Checked
 from .compiler import _PILE, _SAFE_BUILTINS, _SITE_PARAMS, ExprCompileError, _Emitter, split_static
 from .env import DesignEnv
@@ -143,6 +143,9 @@ class InlineCode:
                 self._hoisted.append(local)
             for local, node in per_target:
                 emitter.replaced[id(node)] = local
+        if len(nodes) > 1 and all(_total(checked, node, emitter.replaced) for node in nodes):
+            # Any order gives the same value: equality tests, the likeliest to fail, go first.
+            nodes = sorted(nodes, key=lambda node: not (isinstance(node, Binary) and node.op == "=="))
         texts = [emitter.emit(node) for node in nodes]
         text = texts[0] if len(texts) == 1 else "(" + " and ".join(texts) + ")"
         locals_by_param = {_SITE_PARAMS[arg]: local for arg, local in names.items() if arg in _SITE_PARAMS}
@@ -229,6 +232,15 @@ class _HoistingEmitter(_Emitter):
     def emit(self, node: Node) -> str:
         local = self.replaced.get(id(node))
         return local if local is not None else super().emit(node)
+
+
+def _total(checked: Checked, node: Node, replaced: Mapping[int, str]) -> bool:
+    """Whether ``node`` can be evaluated anywhere: no guarded ``top`` outside the ``replaced`` subtrees."""
+    if id(node) in replaced:
+        return True
+    if id(node) in checked.guarded:
+        return False
+    return all(_total(checked, child, replaced) for child in iter_child_nodes(node))
 
 
 def _invariant(checked: Checked, node: Node, outer: frozenset[str], unguarded: bool = False) -> bool:
