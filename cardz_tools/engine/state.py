@@ -148,9 +148,9 @@ class State:
         if rest and self.game.auto_flip[source] and not rest[-1] & FACE_UP:
             rest = rest[:-1] + (rest[-1] | FACE_UP,)
         piles[source] = rest
-        piles[target] = piles[target] + moved
-        self.declared[source] = -1
-        self.declared[target] = -1
+        piles[target] += moved
+        declared = self.declared
+        declared[source] = declared[target] = -1
         touched = self.touched
         touched.add(source)
         touched.add(target)

@@ -103,8 +103,6 @@ def build_settle(game: Game, design: Design, limit: int) -> tuple[Settle, str]:
         "    _recheck.clear()",
         "    return",
         "_stats = S.stats",
-        f"_has = {has}",
-        f"_insort = {code.constant(insort)}",
         f"_new_set = {code.constant(set)}",
         "_fired = 0",
         "while True:",
@@ -135,4 +133,7 @@ def build_settle(game: Game, design: Design, limit: int) -> tuple[Settle, str]:
     ]
     if not game.triggers:
         body = ["_recheck = S.touched", "_recheck.clear()"]
+    if any("_insort(" in line for block in blocks for line in block):  # a trigger may make later depots due
+        start_at = body.index("_fired = 0")
+        body[start_at:start_at] = [f"_has = {has}", f"_insort = {code.constant(insort)}"]
     return code.function("_settle", ["P", "S"], body, _ATTRIBUTES)
