@@ -33,7 +33,7 @@ Settle = Callable[[Any, Any], None]
 """``settle(P, S)``: fire triggers until none holds, starting from the depots in ``S.touched``
 (those the move changed); sets ``S.cascade`` on a runaway."""
 
-_ATTRIBUTES = frozenset({"stats", "run", "add", "clear", "touched", "cascade", "declared", "transfer"})
+_ATTRIBUTES = frozenset({"stats", "run", "add", "append", "sort", "clear", "touched", "cascade", "declared", "transfer"})
 """The attributes the generated lines read or write (for the sandbox audit)."""
 
 
@@ -91,17 +91,20 @@ def build_settle(game: Game, design: Design, limit: int) -> tuple[Settle, str]:
             lines += fire
         specs[depot] = blocks.setdefault(tuple(lines), len(blocks))
     has = code.constant(game.has_trigger)
-    sorted_due = code.constant(sorted)
-    # The first pass: the depots the move touched that have a trigger, and those always checked.
-    due = f"{code.constant(filter)}({code.constant(game.has_trigger.__getitem__)}, _recheck)"
+    # A pass's due depots: those changed (or fired) that have a trigger, and those always checked.
+    due = ["_due = _new_list()", "for _depot in _recheck:", "    if _has[_depot]: _due.append(_depot)"]
     if game.always_checked:
-        due = f"{code.constant(frozenset(game.always_checked).union)}({due})"
+        always = code.constant(game.always_checked)
+        due += [f"for _depot in {always}:", "    if _depot not in _recheck: _due.append(_depot)"]
     body = [
         "_recheck = S.touched",
-        f"_due = {sorted_due}({due})",
+        f"_has = {has}",
+        f"_new_list = {code.constant(list)}",
+        *due,
         "if not _due:",
         "    _recheck.clear()",
         "    return",
+        "_due.sort()",
         "_stats = S.stats",
         f"_new_set = {code.constant(set)}",
         "_fired = 0",
@@ -129,11 +132,12 @@ def build_settle(game: Game, design: Design, limit: int) -> tuple[Settle, str]:
         "        S.cascade = True",
         "        return",
         "    _recheck = _touched",
-        f"    _due = {sorted_due}({due})",
+        *("    " + line for line in due),
+        "    _due.sort()",
     ]
     if not game.triggers:
         body = ["_recheck = S.touched", "_recheck.clear()"]
     if any("_insort(" in line for block in blocks for line in block):  # a trigger may make later depots due
         start_at = body.index("_fired = 0")
-        body[start_at:start_at] = [f"_has = {has}", f"_insort = {code.constant(insort)}"]
+        body.insert(start_at, f"_insort = {code.constant(insort)}")
     return code.function("_settle", ["P", "S"], body, _ATTRIBUTES)
