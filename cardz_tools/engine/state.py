@@ -331,22 +331,17 @@ class State:
         :raises IllegalMoveError: with the reason the rules give, when ``move`` is not legal.
         """
         legal = self._legal
-        known = False
-        if legal is not None:
-            # Taps come last in the list: look for one from the end.
-            for candidate in legal if type(move) is Drag else reversed(legal):
-                if candidate is move:
-                    known = True
-                    break
-        if not known:
-            reason = self.why_illegal(move)
-            if reason is not None:
-                raise IllegalMoveError(reason)
         game = self.game
         stats = self.stats
         if type(move) is Drag:
-            indexes = game.drag_indexes.get(id(move)) if known else None
+            indexes = None
+            if legal is not None:
+                for candidate in legal:
+                    if candidate is move:  # listed here, so legal: its depot indexes were kept when interned
+                        indexes = game.drag_indexes.get(id(move))
+                        break
             if indexes is None:
+                self._refuse_illegal(move)
                 source, target = game.index[move.source], game.index[move.target]
                 self.transfer(source, target, move.count)
                 if move.declare is not None:
@@ -359,8 +354,14 @@ class State:
             if stats is not None:
                 stats[game.accept_stat[target]] += 1
         else:
-            tap = game.tap_of.get(id(move)) if known else None
+            tap = None
+            if legal is not None:
+                for candidate in reversed(legal):  # taps come last
+                    if candidate is move:
+                        tap = game.tap_of.get(id(move))
+                        break
             if tap is None:
+                self._refuse_illegal(move)
                 depot = game.index[move.depot]  # type: ignore[union-attr]
                 tap = game.draw_of[depot] if move.action is None else game.action_of[(depot, move.action)]  # type: ignore[union-attr]
             if not tap.draws:
@@ -376,6 +377,11 @@ class State:
         self._legal = None
         self._status = None
         game.settle(self.piles, self)
+
+    def _refuse_illegal(self, move: Move) -> None:
+        reason = self.why_illegal(move)
+        if reason is not None:
+            raise IllegalMoveError(reason)
 
     def _draw(self, draw: CompiledDraw) -> None:
         piles = self.piles
