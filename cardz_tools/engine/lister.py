@@ -142,10 +142,10 @@ class _Writer:
                     ("_f2", f"{rank}[(_pd[-1] if _pd else {NO_CARD})]"),
                     ("_f3", f"{suit}[(_pd[-1] if _pd else {NO_CARD})]"),
                 ]
-                pile, top_rank, top_suit = "_f1", "_f2", "_f3"
+                nonempty, top_rank, top_suit = "_f1", "_f2", "_f3"
             else:
-                pile, top_rank, top_suit = "_pd", f"{rank}[_pd[-1]]", f"{suit}[_pd[-1]]"
-            guard = pile if wild < 0 else f"{pile} and _card_rank != {wild}"
+                nonempty, top_rank, top_suit = "_pd", f"{rank}[_pd[-1]]", f"{suit}[_pd[-1]]"
+            guard = nonempty if wild < 0 else f"{nonempty} and _card_rank != {wild}"
             follows = f"_card_rank != {top_rank} and _card_suit != {top_suit}"
             if rule.wild_declares == "suit":
                 self.uses_declared = True

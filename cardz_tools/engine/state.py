@@ -21,7 +21,7 @@ from .moves import Drag, IllegalMoveError, Move, Tap
 from .render import card_text, describe_move, render_text
 
 if TYPE_CHECKING:
-    from .game import CompiledDraw, Game
+    from .game import CompiledAction, CompiledDraw, Game
 
 MAX_TRIGGER_FIRINGS = 10_000
 """More trigger firings than this in one settle: the design loops, the game ends."""
