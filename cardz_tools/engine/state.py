@@ -422,11 +422,12 @@ class State:
         return self._early_status() is not Termination.ONGOING
 
     def _early_status(self) -> Termination:
+        """The reason the game is over without looking at its moves, or ONGOING."""
+        game = self.game
         if self.cascade:
             return Termination.CASCADE
-        if self.is_won():
+        if game.won(self.piles, self):
             return Termination.WON
-        game = self.game
         if game.loss_when is not None and game.loss_when(self.piles, self):
             return Termination.LOST_CONDITION
         return _ONGOING
@@ -444,19 +445,13 @@ class State:
         """Why the game ended, or :attr:`Termination.ONGOING`."""
         status = self._status
         if status is None:
-            game = self.game
-            piles = self.piles
-            if self.cascade:
-                status = Termination.CASCADE
-            elif game.won(piles, self):
-                status = Termination.WON
-            elif game.loss_when is not None and game.loss_when(piles, self):
-                status = Termination.LOST_CONDITION
-            else:
+            status = self._early_status()
+            if status is _ONGOING:
                 legal = self._legal
                 if legal is None:
-                    legal = self._legal = game.move_lister(piles, self)
-                status = _ONGOING if legal else Termination.LOST_NO_MOVES
+                    legal = self._legal = self.game.move_lister(self.piles, self)
+                if not legal:
+                    status = Termination.LOST_NO_MOVES
             self._status = status
         return status
 
