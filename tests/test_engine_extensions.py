@@ -349,3 +349,45 @@ def test_a_quantifier_rule_shared_by_several_sources_and_another_quantifier_both
     assert Drag("tab[0]", 2, "tab[1]", None) in moves  # 9 8 is a run down
     assert Drag("tab[1]", 2, "tab[0]", None) not in moves  # 9 7 is not
     assert Tap("stock", "go") in moves
+
+
+# ------------------------------------------------------------------ compact
+
+
+def _compactor(interleaved: bool) -> Game:
+    """Three Tableau depots compacted from the stock; with ``interleaved`` a Cell sits between them."""
+    squeeze = {"name": "squeeze", "do": [{"kind": "compact", "group": "Tableau", "from": "stock"}]}
+    tableau = [{"name": name, "type": "Tableau", "col": i + 1} for i, name in enumerate("abc")]
+    cells = [{"name": name, "type": "Cell", "col": 5 + i} for i, name in enumerate("xy")]
+    depots: list[dict[str, Any]] = [{**STOCK, "actions": [squeeze]}]
+    depots += [tableau[0], cells[0], tableau[1], cells[1], tableau[2]] if interleaved else [*tableau, *cells]
+    return game_of(depots)
+
+
+@pytest.mark.parametrize("interleaved", [False, True], ids=["consecutive members", "members apart"])
+def test_compact_slides_the_piles_together_and_refills_the_gaps_from_the_stock(interleaved: bool) -> None:
+    game = _compactor(interleaved)
+    deck = standard_deck()
+    state = game.new_initial_state(deck=deck)
+    two, one = up(deck[:2]), up(deck[2:3])
+    state.piles[game.index["a"]] = ()
+    state.piles[game.index["b"]] = two
+    state.piles[game.index["c"]] = ()
+    state.piles[game.index["x"]] = one  # not a member: stays
+    state.piles[game.index["stock"]] = down(deck[10:13])  # deck[12] on top
+    state.apply(Tap("stock", "squeeze"))
+    assert [pile(game, state, name) for name in "abcx"] == [two, up([deck[12]]), up([deck[11]]), one]
+    assert pile(game, state, "stock") == down(deck[10:11])
+    state.apply(Tap("stock", "squeeze"))  # no gap left: nothing moves
+    assert [pile(game, state, name) for name in "abc"] == [two, up([deck[12]]), up([deck[11]])]
+    assert pile(game, state, "stock") == down(deck[10:11])
+
+
+def test_compact_with_an_empty_stock_leaves_the_last_members_empty() -> None:
+    game = _compactor(interleaved=True)
+    deck = standard_deck()
+    state = game.new_initial_state(deck=deck)
+    for name, cards in (("a", ()), ("b", ()), ("c", up(deck[:1])), ("stock", ())):
+        state.piles[game.index[name]] = cards
+    state.apply(Tap("stock", "squeeze"))
+    assert [pile(game, state, name) for name in "abc"] == [up(deck[:1]), (), ()]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import types
 
 import pytest
@@ -231,3 +232,17 @@ def test_every_quantifier_over_piles_groups_and_runs() -> None:
     assert value("max(cell, empty(it) ? 0 : top(it).value)") == 13
     assert value("count(Tableau)") == 3
     assert value("size(cell) + size(Cell)") == 25
+
+
+def test_a_quantifier_works_out_what_its_body_does_not_vary_once_but_never_a_guarded_top() -> None:
+    env = seed_env("monte-carlo")
+    checked = check(MC_ACTION, Site.ACTION, env)
+    python = compile_rule(checked, env).python
+    inner = python[python.index("def _q"):]
+    # index(it) is read before the inner loop, not once per cell
+    assert re.search(r"(_x\d+) = _k\d+\[_v\d+\]\n\s+for _v\d+ in _items:\n.*> \1\)", inner), python
+    guarded = compiled("any(c in cell, !empty(stock) && top(stock).value == count(c))", Site.TRIGGER, env)
+    P = monte_carlo_piles({0: 5, 1: 5})
+    assert guarded(P, None, 0) is False  # the stock is empty: its top is never read
+    P[STOCK] = [make_card(1, 0)]
+    assert guarded(P, None, 0) is True  # ace: rank 1 == one card in cell 0

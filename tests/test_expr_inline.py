@@ -31,22 +31,31 @@ def _random_piles(rng: random.Random) -> list[tuple[int, ...]]:
     return piles
 
 
+@pytest.mark.parametrize("by_side", [False, True], ids=["source side hoisted", "target side too"])
 @pytest.mark.parametrize("residual", [False, True])
-def test_inline_accept_rules_agree_with_the_compiled_rules(residual: bool) -> None:
+def test_inline_accept_rules_agree_with_the_compiled_rules(residual: bool, by_side: bool) -> None:
     env = seed_env("monte-carlo")
     code = InlineCode(env)
     names = {"card": "c", "cards": "run", "source": "src", "depot": "dst"}
     body = ["pd = P[dst]"]
     results = []
     compiled = []
+    targets_hoisted = 0
     for text in ACCEPT_RULES:
         checked = check(text, Site.ACCEPT, env)
         rule = compile_rule(checked, env)
         compiled.append(rule)
-        expression, hoisted = code.hoisting(checked, names, "pd", frozenset({"card", "cards", "source"}), residual)
+        outer = frozenset({"card", "cards", "source"})
+        if by_side:  # the target-only parts, written without guards, come first (empty piles included)
+            inline = code.hoisting_both(checked, names, "pd", outer, frozenset({"depot", "top"}), residual)
+            expression, hoisted = inline.text, inline.target + inline.outer
+            targets_hoisted += len(inline.target)
+        else:
+            expression, hoisted = code.hoisting(checked, names, "pd", outer, residual)
         assert "cell" not in expression and "King" not in expression, "design names never reach the source"
         body += [f"{local} = {value}" for local, value in hoisted]
         results.append(f"(True if {expression} else False)")
+    assert targets_hoisted >= 2 or not by_side, "top.rank and top.color read once per target"
     body.append(f"return ({', '.join(results)},)")
     test_all, source = code.function("test_all", ["P", "S", "c", "run", "src", "dst"], body)
     assert source.count("def _q") >= 2, "quantifiers of different rules get functions of their own"

@@ -7,6 +7,9 @@ holds the trigger or action (what ``@self`` stands for).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from itertools import compress
+from operator import is_not, itemgetter, ne
 from typing import TYPE_CHECKING, Protocol
 
 from ..cards import FACE_UP, shuffle
@@ -61,6 +64,28 @@ class MoveCards:
         self.count = count
         self.count_rule = count_rule
         self.face_up = face_up
+
+    def depots(self) -> tuple[int, int]:
+        """The depots it may change (-1 for the owner)."""
+        return self.source, self.target
+
+    def inline(self, owner: str) -> list[str] | None:
+        """Python lines doing the same as :meth:`run` in generated code where ``S`` is the state,
+        ``P`` its piles and the local ``owner`` the ``@self`` depot; None when the count is a rule."""
+        if self.count_rule is not None:
+            return None
+        if self.count != ALL and self.count <= 0:
+            return []
+        source = owner if self.source < 0 else str(self.source)
+        target = owner if self.target < 0 else str(self.target)
+        if source == target:
+            return []
+        count = f"len(P[{source}])" if self.count == ALL else str(int(self.count))
+        tests = [f"{count} > 0"] if self.count == ALL else []
+        if self.source < 0 or self.target < 0:
+            tests.append(f"{source} != {target}")
+        call = f"S.transfer({source}, {target}, {count}, {self.face_up!r})"
+        return [f"if {' and '.join(tests)}: {call}" if tests else call]
 
     def run(self, state: State, owner: int) -> None:
         source = owner if self.source < 0 else self.source
@@ -119,20 +144,28 @@ class MoveFromGroup:
 class Compact:
     """``{"kind": "compact"}``: slide the group's piles together in reading order, refill the gaps."""
 
-    __slots__ = ("members", "source")
+    __slots__ = ("members", "member_set", "source", "piles_of", "start")
 
     def __init__(self, members: tuple[int, ...], source: int) -> None:
         self.members = members
+        self.member_set = frozenset(members)
         self.source = source
+        self.piles_of: Callable[[Sequence[tuple[int, ...]]], tuple[tuple[int, ...], ...]] = (
+            itemgetter(*members) if len(members) > 1 else lambda piles: (piles[members[0]],)
+        )
+        """The members' piles, in order, in one C call."""
+        contiguous = members == tuple(range(members[0], members[0] + len(members)))
+        self.start = members[0] if contiguous else -1
+        """The first member when the members are consecutive depots (their piles are one slice), else -1."""
 
     def run(self, state: State, owner: int) -> None:
         piles = state.piles
         members = self.members
-        kept = [piles[m] for m in members if piles[m]]
         source = owner if self.source < 0 else self.source
-        if source not in members and not state.game.auto_flip[source]:
-            self._run_apart(state, source, kept)
+        if source not in self.member_set and not state.game.auto_flip[source]:
+            self._run_apart(state, source)
             return
+        kept = [piles[m] for m in members if piles[m]]
         for i, member in enumerate(members):
             pile = kept[i] if i < len(kept) else ()
             if piles[member] != pile:
@@ -142,19 +175,38 @@ class Compact:
                 continue
             state.transfer(source, member, 1, True)
 
-    def _run_apart(self, state: State, source: int, kept: list[tuple[int, ...]]) -> None:
-        """The same when ``source`` is outside the group and turns no card up, without transfers."""
+    def _run_apart(self, state: State, source: int) -> None:
+        """The same when ``source`` is outside the group and turns no card up, without transfers.
+
+        Members before the first gap keep their piles; the rest are rebuilt at once, and
+        only those whose pile differs count as changed.
+        """
         piles = state.piles
-        members = self.members
-        changes = [(member, pile) for member, pile in zip(members, kept) if piles[member] != pile]
+        old = self.piles_of(piles)
+        try:
+            first = old.index(())
+        except ValueError:
+            return  # no gap: nothing slides and nothing is refilled
+        tail = old[first:]
+        new = list(filter(None, tail))
         stock = piles[source]
-        gaps = members[len(kept):]
-        refill = min(len(gaps), len(stock))
+        refill = min(len(tail) - len(new), len(stock))
         if refill:
-            changes.append((source, stock[: len(stock) - refill]))
-            changes += [(gaps[i], (stock[-1 - i] | FACE_UP,)) for i in range(refill)]
-        changes += [(member, ()) for member in gaps[refill:] if piles[member]]
-        state.set_piles(changes)
+            cut = len(stock) - refill
+            new += [(card | FACE_UP,) for card in reversed(stock[cut:])]
+            state.set_pile(source, stock[:cut])
+        new += [()] * (len(tail) - len(new))
+        members = self.members[first:]
+        start = self.start
+        if start >= 0:
+            piles[start + first : start + len(self.members)] = new
+        else:
+            for member, pile in zip(members, new):
+                piles[member] = pile
+        # A pile replaced by an equal one (duplicate cards) may count as changed: its triggers are
+        # only checked again, which changes nothing, but a named suit must end only on a real change.
+        differs = ne if state.game.has_declarations else is_not
+        state.changed(compress(members, map(differs, tail, new)))
 
 
 class Deal:

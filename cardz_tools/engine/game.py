@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from ..cards import SUITS, Card, Suit
 from ..model import Design, EjectKind
@@ -22,7 +22,7 @@ from .lister import build_move_lister
 from .moves import Drag, Tap
 from .rules import Compiled, RuleError, Site, compile_rule, is_local, static_filter
 from .state import MAX_TRIGGER_FIRINGS, State
-from .triggers import build_settle_pass
+from .triggers import build_settle
 
 
 class Target(NamedTuple):
@@ -49,6 +49,8 @@ class CompiledAction:
     """Index of its use counter in :attr:`State.uses`."""
     move: Tap
     stat: str
+    draws: ClassVar[bool] = False
+    """A draw, not an action (the same attribute on :class:`CompiledDraw`)."""
 
 
 class DragSource(NamedTuple):
@@ -84,6 +86,8 @@ class CompiledDraw:
     face_up: bool
     move: Tap
     stat: str
+    draws: ClassVar[bool] = True
+    """A draw, not an action (the same attribute on :class:`CompiledAction`)."""
 
 
 class Game:
@@ -220,15 +224,19 @@ class Game:
             by_depot[compiled_trigger.depot].append(compiled_trigger)
         self.triggers_of: tuple[tuple[CompiledTrigger, ...], ...] = tuple(tuple(t) for t in by_depot)
         """Per depot, its triggers in file order."""
+        self.has_trigger: tuple[bool, ...] = tuple(bool(t) for t in self.triggers_of)
+        """Per depot, whether it has a trigger (settling looks only at touched depots that do)."""
         self.always_checked: tuple[int, ...] = tuple(sorted({t.depot for t in triggers if not t.local}))
         """Depots with a trigger that is not local: checked in every settle pass."""
-        self.settle_pass, self.settle_pass_source = build_settle_pass(self, design, MAX_TRIGGER_FIRINGS)
-        """One pass of settling triggers, generated (see triggers.py)."""
+        self.settle, self.settle_source = build_settle(self, design, MAX_TRIGGER_FIRINGS)
+        """``settle(P, S)``: the passes of settling triggers, generated (see triggers.py)."""
         self.actions: tuple[CompiledAction, ...] = tuple(actions)
         self.draws: tuple[CompiledDraw, ...] = tuple(draws)
         self.taps: tuple[CompiledDraw | CompiledAction, ...] = tuple(taps)
         self.draw_of: dict[int, CompiledDraw] = {draw.depot: draw for draw in draws}
         self.action_of: dict[tuple[int, str], CompiledAction] = {(a.depot, a.name): a for a in actions}
+        self.tap_of: dict[int, CompiledDraw | CompiledAction] = {id(tap.move): tap for tap in taps}
+        """``id(move)`` of every interned tap -> what it does."""
         tap_rank = {tap.move: rank for rank, tap in enumerate(taps)}
         self._tap_rank = tap_rank
         self.accept_stat = tuple(f"accept:{d.spec.name}" for d in depots)
@@ -253,6 +261,8 @@ class Game:
         else:
             raise RuleError(f"the engine does not know the win condition {win.kind!r}", f"{win.pointer}/kind")
         self.win_kind = win.kind
+        self.won: Compiled = _win_test(win.kind, self.win_depots, self.win_when)
+        """``won(P, S)``: whether the win condition holds."""
         loss = design.loss
         self.loss_when: Compiled | None = None
         if loss.kind == "when" and loss.when is not None:
@@ -300,3 +310,34 @@ class Game:
     def __repr__(self) -> str:
         return f"Game({self.design.name!r}, {len(self.names)} depots)"
 
+
+
+def _win_test(kind: str, depots: tuple[int, ...], when: Compiled | None) -> Compiled:
+    """The win condition as one call: ``won(P, S)``."""
+    if kind == "allCardsIn":
+        if len(depots) == 1:
+            (only,) = depots
+
+            def all_in_one(P: Sequence[tuple[Card, ...]], S: State) -> bool:
+                return len(P[only]) >= S.cards_in_play
+
+            return all_in_one
+
+        def all_in(P: Sequence[tuple[Card, ...]], S: State) -> bool:
+            held = 0
+            for depot in depots:
+                held += len(P[depot])
+            return held >= S.cards_in_play
+
+        return all_in
+    if kind == "depotsEmpty":
+
+        def emptied(P: Sequence[tuple[Card, ...]], S: State) -> bool:
+            for depot in depots:
+                if P[depot]:
+                    return False
+            return True
+
+        return emptied
+    assert when is not None
+    return when

@@ -1,11 +1,18 @@
 """One generated function per game that lists every legal move, the rules written inline.
 
 Calling a compiled rule for each candidate ``(source, target)`` pair costs more than the
-test itself, so :func:`build_drag_lister` writes the whole drag listing as Python source:
-a loop over the sources (their eject rule inline: ``topOnly``, ``faceUp``, ``when``), a
-loop over each source's candidate targets (those the static filter left, see
-:class:`~cardz_tools.engine.game.Game`), the accept rule inline (``single``, ``follow``,
-wild cards and named suits, the residual ``when``), and appending interned moves.
+test itself, so :func:`build_move_lister` writes the whole drag listing as Python source:
+per source its eject rule inline (``topOnly``, ``faceUp``, ``when``), per candidate target
+(those the static filter left, see :class:`~cardz_tools.engine.game.Game`) the accept rule
+inline (``single``, ``follow``, wild cards and named suits, the residual ``when``), and
+appending interned moves.
+
+Up to :data:`_UNROLL_LIMIT` pairs every (source, target) pair is written out as one ``if``,
+and the parts of the accept rules that read only the target (``top.rank``, ``!empty(depot)``,
+the top's rank and suit for ``follow``) are locals worked out once per call per target, so a
+pair tests locals. Beyond it the lister loops over runs of sources with the same eject code
+and over each source's targets, which keeps the source (audited and compiled when the game
+is built) small.
 
 The text comes from the expression compiler (:mod:`cardz_tools.engine.rules`,
 :class:`cardz_tools.expr.inline.InlineCode`) and from this module's own tokens; the
@@ -16,13 +23,14 @@ a depot's draw before its actions, each action's ``when`` inline too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..cards import FACE_UP, RANK_OF, SUIT_OF
+from ..cards import FACE_UP, NO_CARD, RANK_OF, SUIT_OF
 from ..model import Design, EjectKind, Expr
 from .moves import Move
-from .rules import InlineCode, Site, inline_code, inline_rule
+from .rules import Hoisted, InlineCode, Site, inline_code, inline_rule, inline_rule_by_side
 
 if TYPE_CHECKING:
     from .game import DragSource, Game
@@ -37,6 +45,21 @@ _ATTRIBUTES = frozenset({"append", "extend", "declared", "redeals", "uses"})
 """The attributes the lister's own lines read (for the sandbox audit)."""
 _DENSE_LIMIT = 512
 """Up to this many depots a source's moves are a tuple indexed by target, beyond it a dict."""
+_UNROLL_LIMIT = 512
+"""Up to this many (source, target) pairs the lister writes each pair out (no loop over targets):
+it lists about twice as fast, but its source grows with the pairs and so do the audit and
+compile() when the game is built (0.12 s at 512 pairs, against 0.01 s for the loops)."""
+_TARGET_SIDE = frozenset({"depot", "top"})
+_PD = re.compile(r"\b_pd\b")
+_DEPOT = re.compile(r"\b_depot\b")
+
+
+def _at_target(line: str, target: int, local_names: dict[str, str]) -> str:
+    """``line`` for one target: ``_depot`` its number, its own names for per-target locals."""
+    line = _DEPOT.sub(str(target), line)
+    for local, name in local_names.items():
+        line = re.sub(rf"\b{local}\b", name, line)
+    return line
 
 
 class _Run(NamedTuple):
@@ -46,17 +69,38 @@ class _Run(NamedTuple):
     entries: list[DragSource]
 
 
+class _Accept(NamedTuple):
+    """A target's accept rule as inline parts, for the loop over targets or one pair written out."""
+
+    pile: bool
+    """The parts read the target's pile as ``_pd``."""
+    rejects: list[str]
+    """Tests any of which refuses the cards."""
+    accepts: list[str]
+    """Their negations: tests all of which let the cards in."""
+    actions: list[str]
+    """Lines that append the move(s) once accepted."""
+    hoisted: list[tuple[str, str]]
+    """Assignments to run once per source (or run length), before the targets."""
+    per_target: list[tuple[str, str]]
+    """Assignments that read only the target (``_depot``, its pile ``_pd``): once per target and call."""
+
+
 class _Writer:
     """Writes the lister's source lines."""
 
-    def __init__(self, game: Game, design: Design) -> None:
+    def __init__(self, game: Game, design: Design, unrolled: bool) -> None:
         self.game = game
         self.design = design
+        self.unrolled = unrolled
+        """Each (source, target) pair written out, the target-only parts of its rule worked out once per call."""
         self.code: InlineCode = inline_code(design)
         self.rank = self.code.constant(RANK_OF)
         self.suit = self.code.constant(SUIT_OF)
-        self.residuals: dict[str, tuple[str, list[tuple[str, str]]]] = {}
+        self.residuals: dict[str, Hoisted] = {}
         self.uses_declared = False
+        self.targets: dict[int, list[tuple[str, str]]] = {}
+        """Per target of a written-out pair, its per-target assignments (see :class:`_Accept`)."""
 
     def eject_test(self, source: int) -> tuple[EjectKind, str]:
         """The eject kind and, for ``when``, the rule as inline text over the run's locals."""
@@ -66,44 +110,59 @@ class _Writer:
             return kind, inline_rule(self.code, rule.when, Site.EJECT, self.design, _EJECT_NAMES, "_ps")[0]
         return (EjectKind.FACE_UP if kind is EjectKind.WHEN else kind), ""
 
-    def residual(self, target: int) -> tuple[str, list[tuple[str, str]]]:
+    def residual(self, target: int) -> Hoisted:
         """The accept rule's ``when`` without its static part, inline, and what to hoist out of
-        the loop over targets (written once per rule text: equal texts give equal code)."""
+        the loop over targets, and (written out) out of every pair of one target (written once
+        per rule text: equal texts give equal code)."""
         when = self.game.accept_rules[target].when
         if when is None:
-            return "True", []
+            return Hoisted("True", [], [])
         if when.text not in self.residuals:
-            self.residuals[when.text] = inline_rule(
-                self.code, when, Site.ACCEPT, self.design, _ACCEPT_NAMES, "_pd", residual=True, outer=_SOURCE_SIDE
+            inner = _TARGET_SIDE if self.unrolled else frozenset()
+            self.residuals[when.text] = inline_rule_by_side(
+                self.code, when, Site.ACCEPT, self.design, _ACCEPT_NAMES, "_pd", _SOURCE_SIDE, inner
             )
         return self.residuals[when.text]
 
-    def accept_block(self, target: int, runs: bool) -> tuple[list[str], list[tuple[str, str]]]:
-        """Lines that ``continue`` when ``target`` refuses the cards, else append the move(s);
-        and the assignments they need before the loop over targets."""
+    def accept_parts(self, target: int, runs: bool) -> _Accept:
+        """``target``'s accept rule as tests that refuse the cards and lines that append the move(s)."""
         rule = self.game.accept_rules[target]
         rank, suit = self.rank, self.suit
-        lines: list[str] = []
+        rejects: list[str] = []
         if runs and rule.single:
-            lines.append("if _count > 1: continue")
-        residual, hoisted = self.residual(target)
+            rejects.append("_count > 1")
+        residual = self.residual(target)
         checks_pile = rule.follow or rule.wild_rank is not None
-        if checks_pile or "_pd" in residual:
-            lines.append("_pd = P[_depot]")
+        engine_side: list[tuple[str, str]] = []
         if checks_pile:
             wild = int(rule.wild_rank) if rule.wild_rank is not None else -1
-            guard = "_pd" if wild < 0 else f"_pd and _card_rank != {wild}"
-            follows = f"_card_rank != {rank}[_pd[-1]] and _card_suit != {suit}[_pd[-1]]"
+            if self.unrolled:  # the target's top, worked out once per call
+                engine_side = [
+                    ("_f1", "(not (not _pd))"),
+                    ("_f2", f"{rank}[(_pd[-1] if _pd else {NO_CARD})]"),
+                    ("_f3", f"{suit}[(_pd[-1] if _pd else {NO_CARD})]"),
+                ]
+                nonempty, top_rank, top_suit = "_f1", "_f2", "_f3"
+            else:
+                nonempty, top_rank, top_suit = "_pd", f"{rank}[_pd[-1]]", f"{suit}[_pd[-1]]"
+            guard = nonempty if wild < 0 else f"{nonempty} and _card_rank != {wild}"
+            follows = f"_card_rank != {top_rank} and _card_suit != {top_suit}"
             if rule.wild_declares == "suit":
                 self.uses_declared = True
-                lines += [f"if {guard}:", "    _named = _declared[_depot]", "    if _named >= 0:"]
-                lines.append("        if _card_suit != _named: continue")
+                named = "_declared[_depot]"
+                if self.unrolled:
+                    engine_side.append(("_f4", named))
+                    named = "_f4"
                 if rule.follow:
-                    lines.append(f"    elif {follows}: continue")
+                    rejects.append(f"{guard} and (_card_suit != {named} if {named} >= 0 else {follows})")
+                else:
+                    rejects.append(f"{guard} and {named} >= 0 and _card_suit != {named}")
             elif rule.follow:
-                lines.append(f"if {guard} and {follows}: continue")
-        if residual != "True":
-            lines.append(f"if not {residual}: continue")
+                rejects.append(f"{guard} and {follows}")
+        accepts = [f"not ({reject})" for reject in rejects]
+        if residual.text != "True":
+            rejects.append(f"not {residual.text}")
+            accepts.append(residual.text)
         wild_declares = self.game.wild_declares[target]
         plain = (
             "_append(_moves_to[_depot] if _count == 1 else _run_move(_source, _count, _depot, None))"
@@ -112,10 +171,47 @@ class _Writer:
         )
         if wild_declares >= 0:
             declarations = "_declarations(_source, _count, _depot)" if runs else "_declarations(_source, 1, _depot)"
-            lines += [f"if _card_rank == {wild_declares}: _extend({declarations})", f"else: {plain}"]
+            actions = [f"if _card_rank == {wild_declares}: _extend({declarations})", f"else: {plain}"]
         else:
-            lines.append(plain)
-        return lines, hoisted
+            actions = [plain]
+        pile = (checks_pile and not engine_side) or _PD.search(residual.text) is not None
+        return _Accept(pile, rejects, accepts, actions, residual.outer, engine_side + residual.target)
+
+    def accept_block(self, target: int, runs: bool) -> tuple[list[str], list[tuple[str, str]]]:
+        """Lines that ``continue`` when ``target`` refuses the cards, else append the move(s);
+        and the assignments they need before the loop over targets."""
+        parts = self.accept_parts(target, runs)
+        lines = ["_pd = P[_depot]"] if parts.pile else []
+        lines += [f"if {reject}: continue" for reject in parts.rejects]
+        return lines + parts.actions, parts.hoisted
+
+    def pair_lines(self, source: int, target: int, runs: bool, move: str) -> tuple[list[str], list[tuple[str, str]]]:
+        """The lines that append the moves onto ``target`` if it accepts the cards, written out
+        for it (``_depot`` the number, target-only parts its own locals, ``move`` the name of its
+        one-card move); and the assignments they need before the targets."""
+        parts = self.accept_parts(target, runs)
+        local_names = {local: f"{local}_{target}" for local, _ in parts.per_target}
+        if parts.per_target:
+            self.targets.setdefault(target, [])
+            for local, text in parts.per_target:
+                if (local, text) not in self.targets[target]:
+                    self.targets[target].append((local, text))
+        lines = ["_pd = P[_depot]"] if parts.pile else []
+        test = " and ".join(parts.accepts) or "True"
+        actions = [action.replace("_moves_to[_depot]", move) for action in parts.actions]
+        if not runs:  # the suits a wild card may name here, as one constant
+            declarations = self.code.constant(self.game.declarations(source, 1, target))
+            actions = [action.replace("_declarations(_source, 1, _depot)", declarations) for action in actions]
+        lines += [f"if {test}:", *("    " + action for action in actions)]
+        return [_at_target(line, target, local_names) for line in lines], parts.hoisted
+
+    def target_lines(self) -> list[str]:
+        """The per-target assignments of the written-out pairs, for the top of the lister."""
+        lines: list[str] = []
+        for target, assignments in sorted(self.targets.items()):
+            lines.append(f"_pd = P[{target}]")
+            lines += [f"{local}_{target} = {_at_target(text, target, {})}" for local, text in assignments]
+        return lines
 
     def run_lines(self, run: _Run) -> list[str]:
         """The loop over one run of sources."""
@@ -181,6 +277,48 @@ class _Writer:
         return lines
 
 
+    def unrolled_lines(self, run: _Run) -> list[str]:
+        """One run of sources written out: per source its eject test, then every target's test."""
+        kind, eject = run.eject
+        runs = kind is not EjectKind.TOP_ONLY
+        face_up = FACE_UP
+        lines: list[str] = []
+        for entry in run.entries:
+            pairs: list[str] = []
+            hoisted: dict[str, str] = {}
+            for target in entry.targets:
+                pair, needs = self.pair_lines(entry.source, target.depot, runs, self.code.constant(target.move))
+                pairs += pair
+                hoisted.update(needs)
+            text = "\n".join(pairs) + eject + "\n".join(hoisted.values())
+            if "_source" in text:
+                lines.append(f"_source = {entry.source}")
+            lines.append(f"_ps = P[{entry.source}]")
+            outer: list[str] = []
+            if not runs:
+                lines += ["if _ps:", "    _card = _ps[-1]", f"    if _card & {face_up}:"]
+                inner = ["_cards = _ps[-1:]"] if "_cards" in text else []
+            else:
+                lines.append(f"if _ps and _ps[-1] & {face_up}:")
+                outer += [
+                    "_up = 1",
+                    "_size = len(_ps)",
+                    f"while _up < _size and _ps[-1 - _up] & {face_up}: _up += 1",
+                    f"for _count in {self.code.constant(range)}(1, _up + 1):",
+                ]
+                inner = ["_cards = _ps[-_count:]", "_card = _cards[0]"]
+                if eject:
+                    inner.append(f"if not {eject}: continue")
+            inner += [f"{local} = {code}" for local, code in hoisted.items()]
+            for local, lookup in (("_card_rank", self.rank), ("_card_suit", self.suit)):
+                if local in text:
+                    inner.append(f"{local} = {lookup}[_card]")
+            inner += pairs
+            lines += ["    " + line for line in outer]
+            lines += ["        " + line for line in inner]
+        return lines
+
+
 def _tap_lines(game: Game, design: Design, code: InlineCode) -> list[str]:
     """The taps in order (depots in order, a depot's draw before its actions), each tested inline."""
     from .game import CompiledDraw  # game.py imports this module
@@ -212,7 +350,8 @@ def _tap_lines(game: Game, design: Design, code: InlineCode) -> list[str]:
 
 def build_move_lister(game: Game, design: Design) -> tuple[MoveLister, str]:
     """The generated move lister of ``game`` and its Python source (for tests and debugging)."""
-    writer = _Writer(game, design)
+    pairs = sum(len(entry.targets) for entry in game.drag_plan)
+    writer = _Writer(game, design, unrolled=pairs <= _UNROLL_LIMIT)
     runs: list[_Run] = []
     for entry in game.drag_plan:
         eject = writer.eject_test(entry.source)
@@ -222,7 +361,7 @@ def build_move_lister(game: Game, design: Design) -> tuple[MoveLister, str]:
             runs.append(_Run(eject, [entry]))
     body: list[str] = []
     for run in runs:
-        body += writer.run_lines(run)
+        body += writer.unrolled_lines(run) if writer.unrolled else writer.run_lines(run)
     code = writer.code
     body += _tap_lines(game, design, code)
     head = [f"_moves = {code.constant(list)}()", "_append = _moves.append"]
@@ -232,4 +371,5 @@ def build_move_lister(game: Game, design: Design) -> tuple[MoveLister, str]:
         head.append("_declared = S.declared")
     if any(run.eject[0] is not EjectKind.TOP_ONLY for run in runs):
         head.append(f"_run_move = {code.constant(game.drag_move)}")
+    head += writer.target_lines()
     return code.function("_list_moves", ["P", "S"], [*head, *body, "return _moves"], _ATTRIBUTES)

@@ -37,12 +37,12 @@ from ..cards import COLOR_NAMES, RANK_NAMES, SUIT_NAMES
 from ..expr import Checked, DesignEnv, Site, check
 from ..expr import ast as expr_ast
 from ..expr import compile_rule as compile_checked
-from ..expr.inline import InlineCode
+from ..expr.inline import Hoisted, InlineCode
 from ..model import Design, Expr
 
 __all__ = [
-    "Compiled", "InlineCode", "RuleError", "Site", "compile_rule", "constant_of", "inline_code", "inline_rule", "is_local",
-    "residual", "static_filter",
+    "Compiled", "Hoisted", "InlineCode", "RuleError", "Site", "compile_rule", "constant_of", "inline_code", "inline_rule", "is_local",
+    "inline_rule_by_side", "residual", "static_filter",
 ]
 
 Compiled = Callable[..., Any]
@@ -185,3 +185,24 @@ def inline_rule(
     if value is not None:
         return ("True" if value else "False"), []
     return code.hoisting(_checked(expr, site, _environment(design)), names, pile, outer, residual)
+
+
+def inline_rule_by_side(
+    code: InlineCode,
+    expr: Expr,
+    site: Site,
+    design: Design,
+    names: dict[str, str],
+    pile: str,
+    outer: frozenset[str],
+    inner: frozenset[str],
+) -> Hoisted:
+    """:func:`inline_rule` (residual) with the parts that read only the ``inner`` site arguments
+    hoisted too, to work out once per target (see :meth:`InlineCode.hoisting_both`).
+
+    :raises RuleError: when the text does not compile.
+    """
+    value = constant_of(expr.text)
+    if value is not None:
+        return Hoisted("True" if value else "False", [], [])
+    return code.hoisting_both(_checked(expr, site, _environment(design)), names, pile, outer, inner, residual=True)

@@ -86,7 +86,7 @@ class State:
         self.stats: collections.Counter[str] | None = None
         """Rule firings (``accept:cell``, ``trigger:cell#0``, ...), counted only when set to a Counter."""
         self.cascade = False
-        self.cards_in_play = sum(len(p) for p in piles)
+        self.cards_in_play = sum(map(len, piles))
         self.touched: set[int] = set(range(len(piles)))
         """Depots whose pile changed since triggers last settled."""
         self._legal: list[Move] | None = None
@@ -97,7 +97,7 @@ class State:
         """Deal ``deck`` by the game's deal rules, then let triggers settle."""
         state = cls(game, [()] * len(game.names), seed)
         state.piles[:] = game.deal_plan.deal(deck, state)
-        state.cards_in_play = sum(len(p) for p in state.piles)
+        state.cards_in_play = sum(map(len, state.piles))
         state._settle()
         return state
 
@@ -148,9 +148,9 @@ class State:
         if rest and self.game.auto_flip[source] and not rest[-1] & FACE_UP:
             rest = rest[:-1] + (rest[-1] | FACE_UP,)
         piles[source] = rest
-        piles[target] = piles[target] + moved
-        self.declared[source] = -1
-        self.declared[target] = -1
+        piles[target] += moved
+        declared = self.declared
+        declared[source] = declared[target] = -1
         touched = self.touched
         touched.add(source)
         touched.add(target)
@@ -160,6 +160,15 @@ class State:
         self.piles[depot] = pile
         self.declared[depot] = -1
         self.touched.add(depot)
+
+    def changed(self, depots: Iterable[int]) -> None:
+        """Note that effects wrote new piles on ``depots`` themselves: a wild card's named suit there ends."""
+        if self.game.has_declarations:
+            depots = tuple(depots)
+            declared = self.declared
+            for depot in depots:
+                declared[depot] = -1
+        self.touched.update(depots)
 
     def set_piles(self, changes: Iterable[tuple[int, tuple[Card, ...]]]) -> None:
         """:meth:`set_pile` for each ``(depot, pile)``, in one call."""
@@ -322,21 +331,17 @@ class State:
         :raises IllegalMoveError: with the reason the rules give, when ``move`` is not legal.
         """
         legal = self._legal
-        known = False
-        if legal is not None:
-            for candidate in legal:
-                if candidate is move:
-                    known = True
-                    break
-        if not known:
-            reason = self.why_illegal(move)
-            if reason is not None:
-                raise IllegalMoveError(reason)
         game = self.game
         stats = self.stats
         if type(move) is Drag:
-            indexes = game.drag_indexes.get(id(move)) if known else None
+            indexes = None
+            if legal is not None:
+                for candidate in legal:
+                    if candidate is move:  # listed here, so legal: its depot indexes were kept when interned
+                        indexes = game.drag_indexes.get(id(move))
+                        break
             if indexes is None:
+                self._refuse_illegal(move)
                 source, target = game.index[move.source], game.index[move.target]
                 self.transfer(source, target, move.count)
                 if move.declare is not None:
@@ -349,20 +354,34 @@ class State:
             if stats is not None:
                 stats[game.accept_stat[target]] += 1
         else:
-            depot = game.index[move.depot]  # type: ignore[union-attr]
-            if move.action is None:  # type: ignore[union-attr]
-                self._draw(game.draw_of[depot])
-            else:
-                action = game.action_of[(depot, move.action)]  # type: ignore[union-attr]
-                self.uses[action.slot] += 1
-                for effect in action.effects:
+            tap = None
+            if legal is not None:
+                for candidate in reversed(legal):  # taps come last
+                    if candidate is move:
+                        tap = game.tap_of.get(id(move))
+                        break
+            if tap is None:
+                self._refuse_illegal(move)
+                depot = game.index[move.depot]  # type: ignore[union-attr]
+                tap = game.draw_of[depot] if move.action is None else game.action_of[(depot, move.action)]  # type: ignore[union-attr]
+            if not tap.draws:
+                self.uses[tap.slot] += 1  # type: ignore[union-attr]
+                depot = tap.depot
+                for effect in tap.effects:  # type: ignore[union-attr]
                     effect.run(self, depot)
                 if stats is not None:
-                    stats[action.stat] += 1
+                    stats[tap.stat] += 1
+            else:
+                self._draw(tap)  # type: ignore[arg-type]
         self.move_count += 1
         self._legal = None
         self._status = None
-        self._settle()
+        game.settle(self.piles, self)
+
+    def _refuse_illegal(self, move: Move) -> None:
+        reason = self.why_illegal(move)
+        if reason is not None:
+            raise IllegalMoveError(reason)
 
     def _draw(self, draw: CompiledDraw) -> None:
         piles = self.piles
@@ -389,40 +408,12 @@ class State:
         own pile is skipped while that pile is unchanged since the trigger last
         found its rule false: skipping it changes nothing but the time taken.
         So a pass visits, in depot order, only the depots with a trigger that
-        must be checked: those changed before the pass or earlier in it, and
-        those with a trigger that is not local.
+        must be checked: those changed before the pass or earlier in it (or
+        that fired in the pass before), and those with a trigger that is not
+        local. With none to visit nothing can fire, and settling stops at once;
+        else the generated passes run (``triggers.py``).
         """
-        game = self.game
-        if not game.triggers:
-            self.touched = set()
-            return
-        triggers_of = game.triggers_of
-        always = game.always_checked
-        settle_pass = game.settle_pass
-        piles = self.piles
-        fired = 0
-        recheck = self.touched
-        while True:
-            touched: set[int] = set()
-            self.touched = touched
-            fired_here: set[int] = set()
-            due = [d for d in recheck if triggers_of[d]]
-            if always:
-                due = list(set(due).union(always))
-            due.sort()
-            before, declared_before = piles[:], self.declared[:]
-            fired = settle_pass(piles, self, due, recheck, touched, fired_here, fired)
-            if fired > MAX_TRIGGER_FIRINGS:
-                self.cascade = True
-                return
-            if not fired_here:
-                self.touched = set()
-                return
-            if piles == before and self.declared == declared_before:
-                # Triggers fired and changed nothing: the next pass would fire them again, for ever.
-                self.cascade = True
-                return
-            recheck = touched | fired_here
+        self.game.settle(self.piles, self)
 
     # ------------------------------------------------------------ the end
 
@@ -431,11 +422,12 @@ class State:
         return self._early_status() is not Termination.ONGOING
 
     def _early_status(self) -> Termination:
+        """The reason the game is over without looking at its moves, or ONGOING."""
+        game = self.game
         if self.cascade:
             return Termination.CASCADE
-        if self.is_won():
+        if game.won(self.piles, self):
             return Termination.WON
-        game = self.game
         if game.loss_when is not None and game.loss_when(self.piles, self):
             return Termination.LOST_CONDITION
         return _ONGOING
@@ -447,19 +439,7 @@ class State:
 
     def is_won(self) -> bool:
         """Whether the win condition holds."""
-        game = self.game
-        piles = self.piles
-        if game.win_kind == "allCardsIn":
-            held = 0
-            for d in game.win_depots:
-                held += len(piles[d])
-            return held >= self.cards_in_play
-        if game.win_kind == "depotsEmpty":
-            for d in game.win_depots:
-                if piles[d]:
-                    return False
-            return True
-        return bool(game.win_when(piles, self))  # type: ignore[misc]
+        return bool(self.game.won(self.piles, self))
 
     def status(self) -> Termination:
         """Why the game ended, or :attr:`Termination.ONGOING`."""
@@ -478,7 +458,9 @@ class State:
     def is_terminal(self) -> bool:
         """Whether the game is over: won, lost, or stopped by a runaway trigger cascade."""
         status = self._status
-        return (status if status is not None else self.status()) is not _ONGOING
+        if status is None:
+            status = self.status()
+        return status is not _ONGOING
 
     def score(self) -> int:
         """The scoring rule's value now."""

@@ -37,7 +37,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..cards import COLOR_OF, FACE_UP_OF, NO_CARD, RANK_OF, SUIT_OF, Suit
-from .ast import Binary, BoolLit, Call, Conditional, Field, Index, IntLit, Name, Node, NodeVisitor, Unary, walk
+from .ast import (
+    Binary, BoolLit, Call, Conditional, Field, Index, IntLit, Name, Node, NodeVisitor, Unary, iter_child_nodes, walk,
+)
 from .builtins import PREVIOUS_VARIABLE, bounded_pow
 from .checker import NOT_CONST, Checked, NodeInfo
 from .env import DesignEnv
@@ -194,6 +196,8 @@ class _Emitter(NodeVisitor):
         self.previous_names: dict[int, str] = {}  # chain's `prev`, by the id of the chain call
         self.functions: list[str] = []
         self.vars: list[str] = []  # binder variables in scope, innermost last
+        self.replaced: dict[int, str] = {}
+        """Subtrees written as the name of a local that holds their value (by node id)."""
         self.site_params = [_SITE_PARAMS[a] for a in checked.site.args]
 
     # ---------------------------------------------------------- constants
@@ -232,6 +236,9 @@ class _Emitter(NodeVisitor):
         return self.checked.info[id(node)]
 
     def emit(self, node: Node) -> str:
+        local = self.replaced.get(id(node))
+        if local is not None:
+            return local
         info = self.info(node)
         if info.const is not NOT_CONST and info.type.kind in _LITERAL_KINDS:
             value = info.const
@@ -423,10 +430,18 @@ class _Emitter(NodeVisitor):
             return f"(len({items}) if {self.emit(body_node)} else 0)"
         outer = list(self.vars)
         self.vars.append(var)
+        invariants = self.loop_invariants(body_node, id(node))
+        start: list[str] = []
         try:
+            for sub in invariants:
+                local = f"_x{next(self.numbers)}"
+                start.append(f"{local} = {self.emit(sub)}")
+                self.replaced[id(sub)] = local
             body = self.emit(body_node)
         finally:
             self.vars.pop()
+            for sub in invariants:
+                self.replaced.pop(id(sub), None)
         loop = {
             "any": ["if {body}:", "    return True", "return False"],
             "all": ["if not {body}:", "    return False", "return True"],
@@ -435,7 +450,7 @@ class _Emitter(NodeVisitor):
             "min": ["_x = {body}", "if _m is None or _x < _m:", "    _m = _x", "return 0 if _m is None else _m"],
             "max": ["_x = {body}", "if _m is None or _x > _m:", "    _m = _x", "return 0 if _m is None else _m"],
         }[func]
-        start = {"count": ["_n = 0"], "sum": ["_n = 0"], "min": ["_m = None"], "max": ["_m = None"]}.get(func, [])
+        start += {"count": ["_n = 0"], "sum": ["_n = 0"], "min": ["_m = None"], "max": ["_m = None"]}.get(func, [])
         *inside, last = [line.format(body=body) for line in loop]
         params = ["P", "S", *self.site_params, *outer, "_items"]
         name = f"_q{number}"
@@ -444,6 +459,40 @@ class _Emitter(NodeVisitor):
         self.functions.append(_with_pile("\n".join(lines), 1, always=True))
         return f"{name}({', '.join(params[:-1])}, {items})"
 
+
+    def loop_invariants(self, body: Node, binder: int) -> list[Node]:
+        """The largest subtrees of a quantifier's ``body`` worth working out once before its loop:
+        they do not read its variable, hold no quantifier (a function of its own) and no guarded
+        ``top`` (safe only where its guard holds), and are more than a name or a constant."""
+        found: list[Node] = []
+
+        def visit(node: Node) -> None:
+            info = self.info(node)
+            if info.const is not NOT_CONST:
+                return
+            if isinstance(node, Call) and info.overload is not None and info.overload.is_binder:
+                return
+            if not isinstance(node, Name) and self._invariant_in(node, binder):
+                found.append(node)
+                return
+            for child in iter_child_nodes(node):
+                visit(child)
+
+        visit(body)
+        return found
+
+    def _invariant_in(self, node: Node, binder: int) -> bool:
+        for sub in walk(node):
+            if id(sub) in self.checked.guarded:
+                return False
+            if isinstance(sub, Name) and self.checked.binders.get(id(sub)) == binder:
+                return False
+            sub_info = self.checked.info.get(id(sub))
+            if sub_info is None:
+                return False
+            if isinstance(sub, Call) and sub_info.overload is not None and sub_info.overload.is_binder:
+                return False
+        return True
 
     def chain(self, node: Call, number: int, var: str, items: str) -> str:
         """``chain(x, cond)``: a loop over consecutive pairs, ``prev`` below and ``it`` on it."""

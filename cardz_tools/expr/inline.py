@@ -17,21 +17,33 @@ function must have both in scope.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from .ast import Call, Name, Node, iter_child_nodes, walk
+from .ast import Binary, Call, Name, Node, iter_child_nodes, walk
 from .checker import NOT_CONST, Checked
 from .compiler import _PILE, _SAFE_BUILTINS, _SITE_PARAMS, ExprCompileError, _Emitter, split_static
 from .env import DesignEnv
 from .sandbox import SAFE_ATTRIBUTES, audit
 
-__all__ = ["InlineCode"]
+__all__ = ["Hoisted", "InlineCode"]
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _PARAM = re.compile(r"\b(" + "|".join(sorted(_SITE_PARAMS.values(), key=len, reverse=True)) + r")\b")
+
+
+class Hoisted(NamedTuple):
+    """An inline test and what to work out before it (see :meth:`InlineCode.hoisting_both`)."""
+
+    text: str
+    outer: list[tuple[str, str]]
+    """``(local, text)`` to assign once before the loop in which the outer arguments stay the same."""
+    target: list[tuple[str, str]]
+    """``(local, text)`` that read only the target (``depot``, its pile as the pile local), to
+    assign once per target."""
 
 
 class InlineCode:
@@ -76,6 +88,26 @@ class InlineCode:
         and that are safe to evaluate whether or not the rule reaches them (no guarded
         ``top``, no quantifier).
         """
+        hoisted = self.hoisting_both(checked, names, pile, outer, frozenset(), residual)
+        return hoisted.text, hoisted.outer
+
+    def hoisting_both(
+        self,
+        checked: Checked,
+        names: Mapping[str, str],
+        pile: str,
+        outer: frozenset[str],
+        inner: frozenset[str],
+        residual: bool = False,
+    ) -> Hoisted:
+        """:meth:`hoisting`, and besides the largest remaining parts that read only the
+        ``inner`` site arguments (``depot`` and its ``top``), the piles and constants: values
+        that stay the same for one target whatever the source, to work out once per target.
+
+        Those are written without the guards that let a rule read ``top`` as ``pile[-1]``
+        (``top`` of an empty pile is :data:`~cardz_tools.cards.NO_CARD`, as everywhere),
+        so they are safe to evaluate before the rule would reach them; no quantifier.
+        """
         if not checked.ok or checked.node is None:
             raise ExprCompileError(f"cannot compile {checked.text!r}: it has errors")
         for local in (*names.values(), pile):
@@ -84,7 +116,7 @@ class InlineCode:
         self._trees.append(checked)
         nodes = split_static(checked)[1] if residual else [checked.node]
         if not nodes:
-            return "True", []
+            return Hoisted("True", [], [])
         emitter = _HoistingEmitter(checked, self.env, self._constants)
         emitter.binder_names = self._binders
         emitter.numbers = self._numbers
@@ -92,12 +124,28 @@ class InlineCode:
         hoisted: list[tuple[str, Node]] = []
         if outer:
             for node in nodes:
-                self._find_invariants(checked, node, outer, hoisted)
+                self._find_invariants(checked, node, outer, hoisted, "_h")
         assignments = []
         for local, node in hoisted:
             assignments.append((local, emitter.emit(node)))
             self._hoisted.append(local)
             emitter.replaced[id(node)] = local
+        per_target: list[tuple[str, Node]] = []
+        if inner:
+            for node in nodes:
+                self._find_invariants(checked, node, inner, per_target, "_g", emitter.replaced, unguarded=True)
+        target_assignments = []
+        if per_target:
+            unguarded = _HoistingEmitter(dataclasses.replace(checked, guarded=frozenset()), self.env, self._constants)
+            unguarded.replaced = emitter.replaced
+            for local, node in per_target:
+                target_assignments.append((local, unguarded.emit(node)))
+                self._hoisted.append(local)
+            for local, node in per_target:
+                emitter.replaced[id(node)] = local
+        if len(nodes) > 1 and all(_total(checked, node, emitter.replaced) for node in nodes):
+            # Any order gives the same value: equality tests, the likeliest to fail, go first.
+            nodes = sorted(nodes, key=lambda node: not (isinstance(node, Binary) and node.op == "=="))
         texts = [emitter.emit(node) for node in nodes]
         text = texts[0] if len(texts) == 1 else "(" + " and ".join(texts) + ")"
         locals_by_param = {_SITE_PARAMS[arg]: local for arg, local in names.items() if arg in _SITE_PARAMS}
@@ -111,18 +159,39 @@ class InlineCode:
         def resolve(code: str) -> str:
             return _PARAM.sub(rename, code).replace(_PILE, pile)
 
-        return resolve(text), [(local, resolve(code)) for local, code in assignments]
+        return Hoisted(
+            resolve(text),
+            [(local, resolve(code)) for local, code in assignments],
+            [(local, resolve(code)) for local, code in target_assignments],
+        )
 
-    def _find_invariants(self, checked: Checked, node: Node, outer: frozenset[str], found: list[tuple[str, Node]]) -> None:
-        """Collect the largest subtrees of ``node`` worth hoisting (see :meth:`hoisting`)."""
+    def _find_invariants(
+        self,
+        checked: Checked,
+        node: Node,
+        outer: frozenset[str],
+        found: list[tuple[str, Node]],
+        prefix: str,
+        taken: Mapping[int, str] | None = None,
+        unguarded: bool = False,
+    ) -> None:
+        """Collect the largest subtrees of ``node`` worth hoisting (see :meth:`hoisting`), not
+        inside those ``taken`` already."""
+        if taken is not None and id(node) in taken:
+            return
         info = checked.info[id(node)]
-        if info.const is NOT_CONST and not isinstance(node, Name) and _invariant(checked, node, outer):
-            found.append((f"_h{len(self._hoisted) + len(found) + 1}", node))
+        if (
+            info.const is NOT_CONST
+            and not isinstance(node, Name)
+            and _invariant(checked, node, outer, unguarded)
+            and (taken is None or not any(id(sub) in taken for sub in walk(node)))  # no local of another loop
+        ):
+            found.append((f"{prefix}{len(self._hoisted) + len(found) + 1}", node))
             return
         if isinstance(node, Call) and info.overload is not None and info.overload.is_binder:
             return  # its body becomes a function of its own, where the hoisted locals are not seen
         for child in iter_child_nodes(node):
-            self._find_invariants(checked, child, outer, found)
+            self._find_invariants(checked, child, outer, found, prefix, taken, unguarded)
 
     def function(
         self, name: str, params: Sequence[str], body: Sequence[str], attributes: Iterable[str] = ()
@@ -165,10 +234,20 @@ class _HoistingEmitter(_Emitter):
         return local if local is not None else super().emit(node)
 
 
-def _invariant(checked: Checked, node: Node, outer: frozenset[str]) -> bool:
-    """Whether ``node`` reads only ``outer`` site arguments and is safe to evaluate early."""
+def _total(checked: Checked, node: Node, replaced: Mapping[int, str]) -> bool:
+    """Whether ``node`` can be evaluated anywhere: no guarded ``top`` outside the ``replaced`` subtrees."""
+    if id(node) in replaced:
+        return True
+    if id(node) in checked.guarded:
+        return False
+    return all(_total(checked, child, replaced) for child in iter_child_nodes(node))
+
+
+def _invariant(checked: Checked, node: Node, outer: frozenset[str], unguarded: bool = False) -> bool:
+    """Whether ``node`` reads only ``outer`` site arguments and is safe to evaluate early
+    (with ``unguarded``, a guarded ``top`` counts as safe: it is to be written without its guard)."""
     for sub in walk(node):
-        if id(sub) in checked.guarded:
+        if id(sub) in checked.guarded and not unguarded:
             return False
         info = checked.info.get(id(sub))
         if info is None:
