@@ -210,6 +210,9 @@ class CompactSearch:
         needs: dict[int, int] = {}
         for card in shape.cards:
             self.need_class[card] = needs.setdefault(shape.on_top[target][card], len(needs))
+        if len(needs) > MAX_FLOW_CLASSES:
+            self.matching = False
+            return
         self.need_classes = len(needs)
         self.feeders = [[] for _ in needs]
         for mask, need in needs.items():
