@@ -166,6 +166,19 @@ def test_check_reports_findings_as_diagnostics_at_the_rule() -> None:
     assert clean.exit_code == 0, [d.message for d in clean.diagnostics]
 
 
+def test_a_rule_that_never_fires_is_reported_at_that_rule(tmp_path: Path) -> None:
+    design = json.loads(design_text(BROKEN / "any-card.cardz"))
+    design["depots"][1]["triggers"] = [
+        {"when": "count(pile) == 60", "do": [{"kind": "flip", "depot": "@self"}]}  # 52 cards: never
+    ]
+    path = tmp_path / "never.cardz"
+    path.write_text(json.dumps(design, indent=2), encoding="utf-8")
+    result = check_paths([path], options=CheckOptions(playouts=5, deals=0))
+    never = [d for d in result.diagnostics if d.code == "CZ507"]
+    assert [d.pointer for d in never] == ["/depots/1/triggers/0"]
+    assert "trigger" in never[0].message
+
+
 def test_check_cli_exit_codes_and_json() -> None:
     runner = CliRunner()
     bad = runner.invoke(app, ["check", str(BROKEN / "ping-pong.cardz"), "--playouts", "5", "--deals", "1", "--format", "json"])

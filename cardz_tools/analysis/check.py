@@ -67,30 +67,9 @@ class CheckOptions:
         return cls(**values, thresholds=Thresholds(**thresholds))
 
 
-def _rule_pointer(design: Any, label: str) -> str:
-    """The JSON pointer of the rule an engine label names (``trigger:cell#0`` -> ``/depots/0/triggers/0``)."""
-    kind, _, rest = label.partition(":")
-    name, _, detail = rest.partition("#" if kind == "trigger" else ".")
-    for spec in design.specs:
-        if spec.name != name:
-            continue
-        if kind == "accept":
-            return f"{spec.pointer}/acceptRule"
-        if kind == "trigger":
-            return f"{spec.pointer}/triggers/{detail or 0}"
-        if kind == "draw":
-            return f"{spec.pointer}/draw"
-        if kind == "action":
-            for action in spec.actions:
-                if action.name == detail:
-                    return action.pointer
-        return spec.pointer
-    return ""
-
-
 def _pointer_for(finding: Finding, design: Any) -> str:
-    if finding.kind is FindingKind.RULE_NEVER_FIRES and finding.subject:
-        return _rule_pointer(design, finding.subject)
+    if finding.pointer:
+        return finding.pointer
     if finding.kind is FindingKind.STUCK_AT_DEAL:
         return "/dealRules" if design.deal_rules else "/depots"
     if finding.kind is FindingKind.NON_TERMINATING:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Mapping
 
 
 class FindingKind(enum.Enum):
@@ -26,8 +27,8 @@ class Finding:
     kind: FindingKind
     severity: str
     message: str
-    subject: str | None = None
-    """What the finding is about, when it is one rule: the engine's rule label (``trigger:cell#0``)."""
+    pointer: str = ""
+    """The JSON pointer of the rule the finding is about, when it is about one rule."""
 
     def to_dict(self) -> dict[str, str]:
         """The JSON shape reports use: ``{"kind", "severity", "message"}``."""
@@ -70,7 +71,7 @@ def playout_findings(
     non_terminating: int,
     decision_share: float,
     repeating: tuple[str, ...],
-    unused_rules: list[str],
+    unused_rules: Mapping[str, str],
     thresholds: Thresholds = Thresholds(),
     cascades: int | None = None,
     endless: tuple[int, int, int] = (0, 0, 0),
@@ -167,10 +168,12 @@ def playout_findings(
             )
         )
     if non_terminating == playouts:
-        unused_rules = []  # nothing ran to completion: "never used" would only mislead
-    for rule in unused_rules:
+        unused_rules = {}  # nothing ran to completion: "never used" would only mislead
+    for rule, pointer in unused_rules.items():
         found.append(
-            Finding(FindingKind.RULE_NEVER_FIRES, "info", f"{describe_rule(rule)} was never used in {playouts} playouts", rule)
+            Finding(
+                FindingKind.RULE_NEVER_FIRES, "info", f"{describe_rule(rule)} was never used in {playouts} playouts", pointer
+            )
         )
     return found
 

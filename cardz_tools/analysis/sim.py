@@ -105,12 +105,9 @@ class SimReport:
         return "\n".join(lines) + "\n"
 
 
-def unused_rules(game: Any, fires: Mapping[str, int]) -> list[str]:
-    """Rules of the game that never fired (needs the engine's rule inventory)."""
-    labels = getattr(game, "rule_labels", None)
-    if not callable(labels):
-        return []
-    return [label for label in labels() if not fires.get(label)]
+def unused_rules(game: Any, fires: Mapping[str, int]) -> dict[str, str]:
+    """Rules of the game that never fired: their stats keys and JSON pointers."""
+    return {label: pointer for label, pointer in game.rule_pointers.items() if not fires.get(label)}
 
 
 def simulate(

@@ -177,16 +177,21 @@ class Game:
         actions: list[CompiledAction] = []
         draws: list[CompiledDraw] = []
         taps: list[CompiledDraw | CompiledAction] = []
+        trigger_pointers: dict[str, str] = {}
+        draw_pointers: dict[str, str] = {}
+        action_pointers: dict[str, str] = {}
         for d in depots:
             spec = d.spec
             for i, trigger in enumerate(spec.triggers):
                 when = compile_rule(trigger.when, Site.TRIGGER, design)
+                stat = f"trigger:{spec.name}#{i}"
+                trigger_pointers[stat] = f"{spec.pointer}/triggers/{i}"
                 triggers.append(
                     CompiledTrigger(
                         depot=d.index,
                         when=when,
                         effects=compile_effects(trigger.effects, design),
-                        stat=f"trigger:{spec.name}#{i}",
+                        stat=stat,
                         local=is_local(when),
                     )
                 )
@@ -205,6 +210,7 @@ class Game:
                 )
                 draws.append(draw)
                 taps.append(draw)
+                draw_pointers[draw.stat] = spec.draw.pointer
             for action in spec.actions:
                 compiled = CompiledAction(
                     depot=d.index,
@@ -218,6 +224,7 @@ class Game:
                 )
                 actions.append(compiled)
                 taps.append(compiled)
+                action_pointers[compiled.stat] = action.pointer
         self.triggers: tuple[CompiledTrigger, ...] = tuple(triggers)
         by_depot: list[list[CompiledTrigger]] = [[] for _ in range(n)]
         for compiled_trigger in triggers:
@@ -240,6 +247,12 @@ class Game:
         tap_rank = {tap.move: rank for rank, tap in enumerate(taps)}
         self._tap_rank = tap_rank
         self.accept_stat = tuple(f"accept:{d.spec.name}" for d in depots)
+        self.rule_pointers: dict[str, str] = {
+            f"accept:{spec.name}": f"{spec.pointer}/acceptRule" for spec in design.specs if not spec.accept.never
+        }
+        """Every rule that can fire: its stats key (``trigger:cell#0``) -> its JSON pointer in the design."""
+        for pointers in (trigger_pointers, draw_pointers, action_pointers):
+            self.rule_pointers.update(pointers)
 
         self.move_lister, self.move_lister_source = build_move_lister(self, design)
         """``move_lister(P, S)``: every legal move in order, generated from ``drag_plan`` and ``taps`` (see lister.py)."""
@@ -277,10 +290,7 @@ class Game:
 
     def rule_labels(self) -> list[str]:
         """The stats key of every rule that can fire (for "rule never fired" findings)."""
-        labels = [f"accept:{spec.name}" for spec in self.design.specs if not spec.accept.never]
-        labels += sorted({t.stat for t in self.triggers}, key=[t.stat for t in self.triggers].index)
-        labels += [d.stat for d in self.draws] + [a.stat for a in self.actions]
-        return labels
+        return list(self.rule_pointers)
 
     def drag_move(self, source: int, count: int, target: int, declare: Suit | None) -> Drag:
         """The interned :class:`Drag` for these depot indexes."""
