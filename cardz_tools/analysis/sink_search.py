@@ -27,7 +27,7 @@ through the engine before it is returned, so a bug here cannot report a false wi
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..cards import FACE_UP, Card
@@ -118,21 +118,9 @@ class CompactSearch:
             self.all_zero |= self.stock_mask[j] << shift
         self.win_zero = self.pending_zero if game.win_kind == "depotsEmpty" else self.all_zero
 
-        # Cards of a pile below height h, as a mask: below[i][h].
-        self.below: list[list[int]] = []
-        for cards in self.pile_cards:
-            masks, mask = [0], 0
-            for card in cards:
-                mask |= bit[card]
-                masks.append(mask)
-            self.below.append(masks)
-        self.stock_below: list[list[int]] = []
-        for cards in self.stock_cards:
-            masks, mask = [0], 0
-            for card in cards:
-                mask |= bit[card]
-                masks.append(mask)
-            self.stock_below.append(masks)
+        # The cards of a pile (a stock) below height h, as a mask: below[i][h] (stock_below[j][h]).
+        self.below = [_prefix_masks(cards, bit) for cards in self.pile_cards]
+        self.stock_below = [_prefix_masks(cards, bit) for cards in self.stock_cards]
         self._prepare_matching(classes)
         # Per pile, per position, for the one-sink test: the card's bit, the tops that accept it,
         # its class, its need class and the cards that may follow it.
@@ -437,6 +425,15 @@ class CompactSearch:
         if not replay.outcome().won:
             raise IllegalMoveError("the compact search's line does not win in the engine")
         return moves
+
+
+def _prefix_masks(cards: Sequence[Card], bit: Mapping[Card, int]) -> list[int]:
+    """``masks[h]``: the cards ``cards[:h]`` as a bit mask, for every height ``h``."""
+    masks, mask = [0], 0
+    for card in cards:
+        mask |= bit[card]
+        masks.append(mask)
+    return masks
 
 
 class _Budget(Exception):
