@@ -228,8 +228,13 @@ def check(
     try:
         config = load_config(paths[0]).with_overrides(strict=strict)
         options = CheckOptions.from_config(config)
-        changes = {k: v for k, v in {"playouts": playouts, "deals": deals, "budget": budget}.items() if v is not None}
-        result = check_paths(paths, config, _dc.replace(options, **changes))
+        options = _dc.replace(
+            options,
+            playouts=options.playouts if playouts is None else playouts,
+            deals=options.deals if deals is None else deals,
+            budget=options.budget if budget is None else budget,
+        )
+        result = check_paths(paths, config, options)
         _write_report(result, format, output_file)
     except (ConfigError, LintPathError, SchemaUnavailable) as exc:
         raise fail(str(exc)) from None
@@ -406,12 +411,18 @@ def publish_command(
 
     from .publish import DEFAULT_OPTIONS, GateError, PublishError, parse_gate, publish
 
-    changes = {k: v for k, v in {"playouts": playouts, "deals": deals, "budget": budget, "seed": seed}.items() if v is not None}
+    check_options = _dc.replace(
+        DEFAULT_OPTIONS,
+        playouts=DEFAULT_OPTIONS.playouts if playouts is None else playouts,
+        deals=DEFAULT_OPTIONS.deals if deals is None else deals,
+        budget=DEFAULT_OPTIONS.budget if budget is None else budget,
+        seed=DEFAULT_OPTIONS.seed if seed is None else seed,
+    )
     try:
         kinds = parse_gate(gate or [])
         config = load_config(paths[0])
         on_design = (lambda name: typer.echo(f"playing {name}…", err=True)) if sys.stderr.isatty() else None
-        result = publish(paths, out, options=_dc.replace(DEFAULT_OPTIONS, **changes), gate=kinds, config=config, on_design=on_design)
+        result = publish(paths, out, options=check_options, gate=kinds, config=config, on_design=on_design)
     except (GateError, ConfigError, LintPathError, SchemaUnavailable, PublishError) as exc:
         raise fail(str(exc)) from None
     options = ReportOptions(color=sys.stderr.isatty() and "NO_COLOR" not in os.environ)

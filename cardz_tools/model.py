@@ -384,7 +384,7 @@ class Design:
 
     @functools.cached_property
     def _references(self) -> Mapping[str, tuple[int, ...]]:
-        references = {depot.name: (depot.index,) for depot in self.depots}
+        references: dict[str, tuple[int, ...]] = {depot.name: (depot.index,) for depot in self.depots}
         references.update(self.group_members())
         return references
 
@@ -602,7 +602,7 @@ def _condition(raw: Mapping[str, Any] | None, pointer: str, default_kind: str) -
     )
 
 
-def build_design(data: Mapping[str, Any]) -> Design:
+def build_design(data: object) -> Design:
     """Model a design that passed the schema.
 
     :raises ModelError: for input the schema rejects (a bad type name, say);

@@ -355,7 +355,8 @@ def _most_relevant(error: ValidationError) -> ValidationError:
 
 
 def _enum_values(error: ValidationError) -> list[Any]:
-    return list(error.validator_value) if error.validator == "enum" else [error.validator_value]
+    value = error.validator_value
+    return list(value) if error.validator == "enum" and isinstance(value, list) else [value]
 
 
 def _allowed_values(errors: list[ValidationError]) -> dict[str, list[Any]]:
@@ -452,8 +453,10 @@ def _range_message(keyword: str, where: str, error: ValidationError) -> str:
         case "exclusiveMaximum":
             return f"{where} is {_short(instance)}; it must be less than {bound}"
         case "minItems":
+            assert isinstance(instance, list)  # jsonschema checks minItems/maxItems on arrays only
             return f"{where} has {len(instance)} items; it needs at least {bound}"
         case "maxItems":
+            assert isinstance(instance, list)
             return f"{where} has {len(instance)} items; it may have at most {bound}"
         case "minLength":
             return f"{where} is too short: at least {bound} characters"

@@ -248,7 +248,7 @@ def detect_family(sentences: Sequence[Sentence]) -> tuple[FamilyGuess, frozenset
     scores, _ = _family_scores(sentences)
     leader = max(scores, key=lambda f: (scores[f], f.value), default=Family.OTHER)
     other_games = frozenset(
-        s.index for s in sentences if (names := _names_in(s)) and leader not in names and s.index > 1
+        s.index for s in sentences if (families := _names_in(s)) and leader not in families and s.index > 1
     )
     kept = [s for s in sentences if s.index not in other_games]
     scores, words = _family_scores(kept)

@@ -120,22 +120,22 @@ class Game:
         self.accept_when: list[Compiled | None] = []
         """The full accept rule of each depot (for reasons and the static filter; the lister inlines it)."""
         for d in depots:
-            rule = d.spec.accept
+            accept = d.spec.accept
             when = None
-            if rule.when is not None:
+            if accept.when is not None:
                 key = id(d.spec)
                 if key not in when_cache:
-                    when_cache[key] = compile_rule(rule.when, Site.ACCEPT, design)
+                    when_cache[key] = compile_rule(accept.when, Site.ACCEPT, design)
                 when = when_cache[key]
             self.accept_when.append(when)
 
         eject_cache: dict[int, Compiled] = {}
         eject_when: list[Compiled | None] = []
         for d in depots:
-            rule = d.spec.eject
-            if rule.kind is EjectKind.WHEN and rule.when is not None:
+            eject = d.spec.eject
+            if eject.kind is EjectKind.WHEN and eject.when is not None:
                 if id(d.spec) not in eject_cache:
-                    eject_cache[id(d.spec)] = compile_rule(rule.when, Site.EJECT, design)
+                    eject_cache[id(d.spec)] = compile_rule(eject.when, Site.EJECT, design)
                 eject_when.append(eject_cache[id(d.spec)])
             else:
                 eject_when.append(None)

@@ -134,8 +134,8 @@ def play_loop(state: State, commands: TextIO, console: Console) -> State:
             if current.is_terminal():
                 _print_outcome(current, console)
             else:
-                for number, move in enumerate(moves, 1):
-                    console.print(f"  {number:>3}. {current.describe(move)}", markup=False)
+                for number, listed in enumerate(moves, 1):
+                    console.print(f"  {number:>3}. {current.describe(listed)}", markup=False)
         show = True
         console.print("move> ", end="")
         line = commands.readline()

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol, cast
 
 from ..cards import COLOR_NAMES, RANK_NAMES, SUIT_NAMES
 from ..expr import Checked, DesignEnv, Site, check
@@ -47,6 +47,16 @@ __all__ = [
 
 Compiled = Callable[..., Any]
 """A compiled rule: ``fn(P, S, *site_args)``."""
+
+
+class _HintedRule(Protocol):
+    """A compiled rule with the hint attributes this module sets (each only where it applies)."""
+
+    static: Callable[..., bool]
+    residual: Compiled
+    local: bool
+
+    def __call__(self, *args: Any) -> Any: ...
 
 
 class RuleError(ValueError):
@@ -121,15 +131,18 @@ def _compile_expression(expr: Expr, site: Site, design: Design) -> Compiled:
     env = _environment(design)
     checked = _checked(expr, site, env)
     compiled = compile_checked(checked, env)
-    fn = compiled.fn
+    # The generated function itself carries the hints: a wrapper would cost a call in the hot loop.
+    fn = cast(_HintedRule, compiled.fn)
+    node = checked.node
+    assert node is not None  # _checked raised for a text without a tree
     # Hints for the engine's hot loop (see the module docstring).
     if site is Site.ACCEPT and compiled.static is not None:
         fn.static = compiled.static
         fn.residual = compiled.residual
     if site is Site.TRIGGER:
-        fn.local = _reads_site_piles_only(checked.node, _LOCAL_NAMES)
+        fn.local = _reads_site_piles_only(node, _LOCAL_NAMES)
     elif site in (Site.ACCEPT, Site.EJECT):
-        fn.local = _reads_site_piles_only(checked.node, _DRAG_NAMES)
+        fn.local = _reads_site_piles_only(node, _DRAG_NAMES)
     return fn
 
 

@@ -136,6 +136,7 @@ class State:
         """
         piles = self.piles
         pile = piles[source]
+        rest: tuple[int, ...]
         if count >= len(pile):
             moved, rest = pile, ()
         else:

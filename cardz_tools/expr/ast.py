@@ -31,9 +31,6 @@ __all__ = [
     "BINARY_OPERATORS",
 ]
 
-_node = dataclasses.dataclass(frozen=True, slots=True)
-
-
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class Node:
     """Base of every node: offsets into the text and the height of the subtree."""
@@ -44,28 +41,28 @@ class Node:
     depth: int = dataclasses.field(default=1, compare=False, repr=False)
 
 
-@_node
+@dataclasses.dataclass(frozen=True, slots=True)
 class IntLit(Node):
     """A non-negative integer literal such as ``2``."""
 
     value: int
 
 
-@_node
+@dataclasses.dataclass(frozen=True, slots=True)
 class BoolLit(Node):
     """``true`` or ``false``."""
 
     value: bool
 
 
-@_node
+@dataclasses.dataclass(frozen=True, slots=True)
 class Name(Node):
     """An identifier: a site name, depot, group, type, rank, suit, colour or binder variable."""
 
     name: str
 
 
-@_node
+@dataclasses.dataclass(frozen=True, slots=True)
 class Field(Node):
     """``value.name``, such as ``card.rank``."""
 
@@ -74,7 +71,7 @@ class Field(Node):
     name: str
 
 
-@_node
+@dataclasses.dataclass(frozen=True, slots=True)
 class Index(Node):
     """``value[index]``: a member of a group, such as ``cell[3]``."""
 
@@ -83,7 +80,7 @@ class Index(Node):
     index: Node
 
 
-@_node
+@dataclasses.dataclass(frozen=True, slots=True)
 class Call(Node):
     """``func(args)``. ``var`` is the binder name of ``any(c in cell, ...)``, else None (``it``)."""
 
@@ -93,7 +90,7 @@ class Call(Node):
     var: str | None = None
 
 
-@_node
+@dataclasses.dataclass(frozen=True, slots=True)
 class Unary(Node):
     """``!operand`` or ``-operand``."""
 
@@ -102,7 +99,7 @@ class Unary(Node):
     operand: Node
 
 
-@_node
+@dataclasses.dataclass(frozen=True, slots=True)
 class Binary(Node):
     """``left op right`` for every binary operator, including ``in``."""
 
@@ -112,7 +109,7 @@ class Binary(Node):
     right: Node
 
 
-@_node
+@dataclasses.dataclass(frozen=True, slots=True)
 class Conditional(Node):
     """``test ? then : otherwise``."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ..diagnostics import RULES, Severity, did_you_mean
@@ -534,7 +534,7 @@ class _Checker(NodeVisitor):
             del self.scopes[-len(names):]
             self.facts = saved
 
-    def fold_call(self, overload: Overload, infos: list[NodeInfo | None]) -> Any:
+    def fold_call(self, overload: Overload, infos: Sequence[NodeInfo | None]) -> Any:
         """The value of a static function on constant arguments (such as ``adjacent(cell[0], cell[6])``)."""
         if not overload.static or any(i is None or i.const is NOT_CONST for i in infos):
             return NOT_CONST

@@ -69,7 +69,7 @@ def evaluation_steps(checked: Checked, env: DesignEnv) -> int:
             total = 1 + steps[id(items)] + _domain(items, checked, env) * steps[id(body)]
         else:
             total = 1 + sum(steps[id(child)] for child in children)
-            if overload is not None and overload.impl in WALKING_CALLS:
+            if isinstance(node, Call) and overload is not None and overload.impl in WALKING_CALLS:
                 total += sum(_domain(arg, checked, env) for arg in node.args)
         steps[id(node)] = total
     return steps[id(checked.node)]

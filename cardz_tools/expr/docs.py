@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import pathlib
 import sys
+from typing import TYPE_CHECKING
 
 from ..diagnostics import RULES
 from .ast import PRECEDENCE
@@ -21,6 +22,9 @@ from .cost import MAX_EVALUATION_STEPS
 from .parser import MAX_DEPTH, MAX_LENGTH
 from .sites import Site
 from .types import Kind, Type
+
+if TYPE_CHECKING:
+    from ..model import DepotType
 
 __all__ = ["BEGIN", "END", "render", "replace_section", "main"]
 
@@ -181,7 +185,7 @@ def render() -> str:
     return "\n".join(parts)
 
 
-def _depot_types() -> list[object]:
+def _depot_types() -> list[DepotType]:
     from ..model import DepotType
 
     return list(DepotType)

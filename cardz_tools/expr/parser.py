@@ -12,6 +12,7 @@ import dataclasses
 import functools
 import importlib.resources
 from collections.abc import Sequence
+from typing import cast
 
 import lark
 from lark import Token
@@ -178,7 +179,7 @@ def _tokens_before(text: str, position: int) -> list[Token]:
     tokens: list[Token] = []
     try:
         for token in _parser().lex(text):
-            if token.start_pos >= position:
+            if (token.start_pos or 0) >= position:
                 break
             tokens.append(token)
     except lark.exceptions.LarkError:
@@ -240,7 +241,8 @@ def parse(text: str) -> Node:
 @functools.lru_cache(maxsize=4096)
 def _parse_cached(text: str) -> Node:
     try:
-        node: Node = _parser().parse(text)
+        # The inline transformer (_Builder) makes lark's parse return a Node, not a Tree.
+        node = cast(Node, _parser().parse(text))
     except lark.exceptions.UnexpectedInput as error:
         raise _syntax_error(text, error) from None
     except RecursionError:  # pragma: no cover - depth is bounded above; kept as a last guard

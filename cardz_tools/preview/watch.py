@@ -40,7 +40,8 @@ EXCERPT_WIDTH = 72
 Summarize = Callable[[str, int, int], Summary]
 """``summarize(design_json, playouts, seed)``; must be picklable (a module-level function)."""
 Clock = Callable[[], float]
-Listener = Callable[["Frame"], None]
+Listener = Callable[["Frame"], object]
+"""Called with every new frame; what it returns is ignored."""
 
 
 # ---------------------------------------------------------------- the background simulation

@@ -234,10 +234,10 @@ def publish(
             gated_reports.append(FileReport(candidate.report.path, gated, candidate.report.source, candidate.report.sources))
     if gated_reports:
         return PublishResult(refused=LintResult(tuple(gated_reports)))
-    files = publication_files(games)
+    publication = publication_files(games)
     try:
         with output.staging(out) as staged:
-            output.write_files(staged, files)
+            output.write_files(staged, publication)
             output.check_target(out)  # again: the folder may have changed while the games were played
             output.commit(staged, out)
     except output.OutputError as exc:
