@@ -7,8 +7,9 @@ cards that the accept rules cannot tell apart as tops (in Golf and Black Hole, t
 cards of one rank) play the same from there on. The order under a sink's top never
 matters (:mod:`.position_key`), and which cards a sink holds follows from the rest.
 So the search packs those numbers into the bit fields of one ``int``: a move is a
-subtraction and a field write, and the transposition table is a set of small ints,
-an order of magnitude faster and smaller than searching engine states.
+subtraction and a field write, and the transposition table is a set of ints of about
+30 bytes, where an engine-state key is some twenty tuples (over a kilobyte). That is
+what lets a deal be searched to millions of positions (``bench/bench_solve.py``).
 
 Two sound tests cut positions that cannot be won (they never cut a winnable one):
 
