@@ -14,24 +14,17 @@ diagnostics with line:column spans.
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import json
-import os
 import re
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeAlias
 
 from . import diagnostics
 from .diagnostics import Diagnostic, Span
-from .source import escape_token
+from .source import BOM_CHAR, MAX_DEPTH, LineIndex, decode_bytes, escape_token, read_bytes
 
-MAX_DEPTH = 200
-"""Deepest nesting of arrays and objects a file may have (CZ107 beyond it)."""
-MAX_BYTES = 5 * 1024 * 1024
-"""Largest file read (CZ107 beyond it)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -310,24 +303,6 @@ def node_at(root: Node, pointer: str) -> Node | None:
 # ---------------------------------------------------------------- files
 
 
-class LineIndex:
-    """Turns character offsets into 1-based line and column numbers."""
-
-    def __init__(self, text: str) -> None:
-        self._starts = [0] + [i + 1 for i, char in enumerate(text) if char == "\n"]
-
-    def position(self, offset: int) -> tuple[int, int]:
-        """Line and column (1-based) of an offset."""
-        line = bisect.bisect_right(self._starts, offset) - 1
-        return line + 1, offset - self._starts[line] + 1
-
-    def span(self, start: int, end: int) -> Span:
-        """The span of ``text[start:end]`` (an empty range is widened to one character)."""
-        line, column = self.position(max(start, 0))
-        end_line, end_column = self.position(max(end, start + 1, 0))
-        return Span(line, column, end_line, end_column)
-
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class ParsedFile:
     """A file read and parsed: its text, its tree and where each offset lies."""
@@ -345,17 +320,15 @@ class ParsedFile:
 
 
 def decode(data: bytes, file: str) -> tuple[str | None, list[Diagnostic]]:
-    """UTF-8 text of a file's bytes, or diagnostics (CZ101, CZ102, CZ107) when there is none."""
-    if len(data) > MAX_BYTES:
-        return None, [diagnostics.make("CZ107", f"the file is larger than {MAX_BYTES} bytes", file)]
-    if data.startswith(b"\xef\xbb\xbf"):
+    """UTF-8 text of a file's bytes, or diagnostics (CZ101, CZ102, CZ107) when there is none.
+
+    Unlike lint, which reports a byte order mark and reads on, a tool that rewrites the
+    file stops there: writing the file back would drop or keep the mark silently.
+    """
+    text, problems = decode_bytes(data, file)
+    if text is not None and text.startswith(BOM_CHAR):
         return None, [diagnostics.make("CZ102", "the file starts with a UTF-8 byte order mark", file, hint="save it as UTF-8 without BOM")]
-    try:
-        return data.decode("utf-8"), []
-    except UnicodeDecodeError as exc:
-        before = data[: exc.start].decode("utf-8", errors="replace")
-        line, column = LineIndex(before).position(len(before))
-        return None, [diagnostics.make("CZ101", f"the file is not valid UTF-8 (byte {exc.start})", file, Span.point(line, column))]
+    return text, problems
 
 
 def parse_text(text: str, file: str) -> tuple[Node | None, list[Diagnostic]]:
@@ -370,13 +343,9 @@ def parse_text(text: str, file: str) -> tuple[Node | None, list[Diagnostic]]:
 def read_file(path: Path) -> tuple[ParsedFile | None, list[Diagnostic]]:
     """Read and parse a JSON file; on failure the diagnostics say why (never raises for bad input)."""
     file = str(path)
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a named pipe would block the read for ever
-            return None, [diagnostics.make("CZ100", "cannot read the file: it is not a regular file", file)]
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)  # enough to tell that it is too large, whatever the file is
-    except OSError as exc:
-        return None, [diagnostics.make("CZ100", f"cannot read the file: {exc.strerror or exc}", file)]
+    data, problems = read_bytes(path, file)
+    if data is None:
+        return None, problems
     text, problems = decode(data, file)
     if text is None:
         return None, problems

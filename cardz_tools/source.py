@@ -293,14 +293,14 @@ class SourceFile:
     ``span()`` and ``string_span()`` turn JSON pointers into file positions.
     """
 
-    __slots__ = ("filename", "text", "data", "diagnostics", "_line_starts", "_entries", "_findings")
+    __slots__ = ("filename", "text", "data", "diagnostics", "_lines", "_entries", "_findings")
 
     def __init__(self, filename: str, text: str, data: Any | None, diagnostics: list[Diagnostic]) -> None:
         self.filename = filename
         self.text = text
         self.data = data
         self.diagnostics = diagnostics
-        self._line_starts: list[int] | None = None
+        self._lines: LineIndex | None = None
         self._entries: dict[str, _Entry] | None = None
         self._findings: list[_Finding] = []
 
@@ -309,36 +309,9 @@ class SourceFile:
     @classmethod
     def from_bytes(cls, raw: bytes, filename: str) -> SourceFile:
         """Decode and parse bytes as read from disk."""
-        if len(raw) > MAX_FILE_BYTES:
-            return cls._unreadable(
-                filename,
-                "",
-                dx.make(
-                    "CZ107",
-                    f"the file is larger than {MAX_FILE_BYTES:,} bytes",
-                    filename,
-                    hint="a design is a few kilobytes: is this the right file?",
-                ),
-            )
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            # Editors do not show a byte order mark, so columns do not count it.
-            prefix = raw[len(BOM) if raw.startswith(BOM) else 0 : exc.start].decode("utf-8", errors="replace")
-            line = prefix.count("\n") + 1
-            column = len(prefix) - (prefix.rfind("\n") + 1) + 1
-            bad = raw[exc.start : exc.end].hex(" ")
-            return cls._unreadable(
-                filename,
-                raw.decode("utf-8", errors="replace").removeprefix(BOM_CHAR),
-                dx.make(
-                    "CZ101",
-                    f"the file is not valid UTF-8 (byte {bad} at offset {exc.start})",
-                    filename,
-                    span=Span.point(line, column),
-                    hint="save the file with UTF-8 encoding",
-                ),
-            )
+        text, problems = decode_bytes(raw, filename)
+        if text is None:
+            return cls._unreadable(filename, raw.decode("utf-8", errors="replace").removeprefix(BOM_CHAR), *problems)
         return cls.from_text(text, filename)
 
     @classmethod
@@ -400,12 +373,7 @@ class SourceFile:
 
     def line_text(self, line: int) -> str:
         """The text of a 1-based line (empty when out of range)."""
-        starts = self._starts()
-        if not 1 <= line <= len(starts):
-            return ""
-        start = starts[line - 1]
-        end = starts[line] - 1 if line < len(starts) else len(self.text)
-        return self.text[start:end].rstrip("\r")
+        return self._index().line_text(line)
 
     def has(self, pointer: str) -> bool:
         """Whether the document has a member at ``pointer``."""
@@ -503,15 +471,13 @@ class SourceFile:
 
     # -------------------------------------------------------- internals
 
-    def _starts(self) -> list[int]:
-        if self._line_starts is None:
-            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
-        return self._line_starts
+    def _index(self) -> LineIndex:
+        if self._lines is None:
+            self._lines = LineIndex(self.text)
+        return self._lines
 
     def _line_column(self, offset: int) -> tuple[int, int]:
-        starts = self._starts()
-        line = bisect.bisect_right(starts, offset)
-        return line, offset - starts[line - 1] + 1
+        return self._index().position(offset)
 
     def _map(self) -> dict[str, _Entry]:
         if self._entries is None:
@@ -555,17 +521,81 @@ class SourceFile:
         return found
 
 
+def read_bytes(path: str | Path, name: str) -> tuple[bytes | None, list[Diagnostic]]:
+    """A file's bytes (at most one more than :data:`MAX_FILE_BYTES`), or a CZ100 diagnostic."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a named pipe would block the read for ever
+            return None, [dx.make("CZ100", "cannot read the file: it is not a regular file", name)]
+        with open(path, "rb") as handle:
+            return handle.read(MAX_FILE_BYTES + 1), []  # enough to tell that it is too large
+    except OSError as exc:
+        return None, [dx.make("CZ100", f"cannot read the file: {exc.strerror or exc}", name)]
+
+
+def decode_bytes(raw: bytes, filename: str) -> tuple[str | None, list[Diagnostic]]:
+    """UTF-8 text of a file's bytes (a byte order mark kept), or why there is none (CZ107, CZ101)."""
+    if len(raw) > MAX_FILE_BYTES:
+        return None, [
+            dx.make(
+                "CZ107",
+                f"the file is larger than {MAX_FILE_BYTES:,} bytes",
+                filename,
+                hint="a design is a few kilobytes: is this the right file?",
+            )
+        ]
+    try:
+        return raw.decode("utf-8"), []
+    except UnicodeDecodeError as exc:
+        # Editors do not show a byte order mark, so columns do not count it.
+        prefix = raw[len(BOM) if raw.startswith(BOM) else 0 : exc.start].decode("utf-8", errors="replace")
+        line = prefix.count("\n") + 1
+        column = len(prefix) - (prefix.rfind("\n") + 1) + 1
+        bad = raw[exc.start : exc.end].hex(" ")
+        return None, [
+            dx.make(
+                "CZ101",
+                f"the file is not valid UTF-8 (byte {bad} at offset {exc.start})",
+                filename,
+                span=Span.point(line, column),
+                hint="save the file with UTF-8 encoding",
+            )
+        ]
+
+
 def load_source(path: str | Path, display_name: str | None = None) -> SourceFile:
     """Read a file from disk; an unreadable file gives a CZ100 diagnostic, not an exception."""
     name = display_name if display_name is not None else str(path)
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a named pipe would block the read for ever
-            return SourceFile(name, "", None, [dx.make("CZ100", "cannot read the file: it is not a regular file", name)])
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)  # enough to tell that it is too large
-    except OSError as exc:
-        return SourceFile(name, "", None, [dx.make("CZ100", f"cannot read the file: {exc.strerror or exc}", name)])
+    raw, problems = read_bytes(path, name)
+    if raw is None:
+        return SourceFile(name, "", None, problems)
     return SourceFile.from_bytes(raw, name)
+
+
+class LineIndex:
+    """Turns character offsets of a text into 1-based line and column numbers."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def line_text(self, line: int) -> str:
+        """The text of a 1-based line, without its line break (empty when out of range)."""
+        starts = self._starts
+        if not 1 <= line <= len(starts):
+            return ""
+        end = starts[line] - 1 if line < len(starts) else len(self._text)
+        return self._text[starts[line - 1] : end].rstrip("\r")
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """Line and column (1-based) of an offset."""
+        line = bisect.bisect_right(self._starts, offset)
+        return line, offset - self._starts[line - 1] + 1
+
+    def span(self, start: int, end: int) -> Span:
+        """The span of ``text[start:end]`` (an empty range is widened to one character)."""
+        line, column = self.position(max(start, 0))
+        end_line, end_column = self.position(max(end, start + 1, 0))
+        return Span(line, column, end_line, end_column)
 
 
 # ---------------------------------------------------------------- helpers
