@@ -1,6 +1,6 @@
 """Simulation and solver throughput, measured against baselines in the same run.
 
-    python bench/bench_sim.py [--playouts N] [--deals N] [--budget N]
+    python bench/bench_sim.py [--playouts N] [--deals N] [--budget N] [--only NAME ...]
 
 Prints, for every shipped game:
 - ``cardz sim`` playouts per second with one worker and with two, and their ratio
@@ -36,9 +36,12 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=3000)
     parser.add_argument("--deals", type=int, default=6)
     parser.add_argument("--budget", type=int, default=5000)
+    parser.add_argument("--only", action="append", default=[], metavar="NAME", help="only this design (file stem)")
     args = parser.parse_args()
     print(f"{'game':<28} {'1 worker':>10} {'2 workers':>10} {'ratio':>6}   {'solver':>12}")
     for path in sorted(GAMES.glob("*.cardz")):
+        if args.only and path.stem not in args.only:
+            continue
         try:
             text = open_design(path).json_text
         except DesignError:
@@ -50,7 +53,7 @@ def main() -> None:
         started = time.perf_counter()
         solve(text, args.deals, seed=1, budget=args.budget, workers=1)
         deals_per_s = args.deals / (time.perf_counter() - started)
-        print(f"{path.stem:<28} {one:>8.0f}/s {two:>8.0f}/s {two / one:>6.2f}   {deals_per_s:>8.2f} deals/s")
+        print(f"{path.stem:<28} {one:>8.0f}/s {two:>8.0f}/s {two / one:>6.2f}   {deals_per_s:>8.2f} deals/s", flush=True)
 
 
 if __name__ == "__main__":
