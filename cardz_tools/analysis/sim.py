@@ -128,11 +128,11 @@ def simulate(
     elapsed = time.perf_counter() - started
     game = game_for(design_json)
     decision = total.choice_positions / total.positions if total.positions else 0.0
-    endless = [0, 0, len(total.bound_indexes)]  # [never from the deal, never from where it stopped, examined]
+    never_from_deal = never_from_stop = 0  # of the step-bound playouts examined
     for index in total.bound_indexes:
         if can_end(position_at_bound(game, index, seed, max_moves)) is False:
-            endless[1] += 1
-            endless[0] += can_end(game.new_initial_state(seed=deal_seed(seed, index))) is False
+            never_from_stop += 1
+            never_from_deal += can_end(game.new_initial_state(seed=deal_seed(seed, index))) is False
     findings = playout_findings(
         total.playouts,
         total.wins,
@@ -143,7 +143,7 @@ def simulate(
         unused_rules(game, total.rule_fires),
         thresholds,
         cascades=total.cascades,
-        endless=(endless[0], endless[1], endless[2]),
+        endless=(never_from_deal, never_from_stop, len(total.bound_indexes)),
     )
     return SimReport(
         game=game.design.name,

@@ -60,12 +60,6 @@ class SinkShape:
     on_empty: Mapping[int, int]
     """``on_empty[target]``: the cards ``target`` accepts when it is empty."""
 
-    def accepts(self, target: int, top: Card | None, card: Card) -> bool:
-        """Whether ``target`` with ``top`` (None: empty) accepts ``card``."""
-        if top is None:
-            return bool(self.on_empty[target] & self.bit[card])
-        return bool(self.on_top[target][card] & self.bit[top])
-
 
 def sink_shape(game: Any) -> SinkShape | None:
     """The shape of ``game``, or None when the design is not a sink game (see the module doc)."""

@@ -46,16 +46,14 @@ MAX_FLOW_CLASSES = 16
 """The matching test runs when the cards fall into at most this many classes (13 ranks in Golf)."""
 
 
-class _Fields:
-    """Bit fields of the packed position: one per pile, one per stock, one per sink top."""
-
-    def __init__(self, widths: Sequence[int]) -> None:
-        self.shifts: list[int] = []
-        offset = 0
-        for width in widths:
-            self.shifts.append(offset)
-            offset += width
-        self.masks = [(1 << width) - 1 for width in widths]
+def _bit_fields(widths: Sequence[int]) -> tuple[list[int], list[int]]:
+    """(shifts, masks) of consecutive bit fields of the given widths, the first at bit 0."""
+    shifts: list[int] = []
+    offset = 0
+    for width in widths:
+        shifts.append(offset)
+        offset += width
+    return shifts, [(1 << width) - 1 for width in widths]
 
 
 class CompactSearch:
@@ -78,17 +76,13 @@ class CompactSearch:
 
         # Classes of tops: cards every target accepts the same cards on.
         bit = shape.bit
-        accepted_on: dict[Card, tuple[int, ...]] = {}
-        for top in shape.cards:
-            accepted_on[top] = tuple(
-                sum(bit[c] for c in shape.cards if shape.on_top[t][c] & bit[top]) for t in self.targets
-            )
         signatures: dict[tuple[int, ...], int] = {}
         self.top_class: dict[Card, int] = {}
         self.class_accepts: list[tuple[int, ...]] = []  # per class, per target: the cards it accepts
         self.class_card: list[Card] = []  # a card of each class
         for card in shape.cards:
-            signature = accepted_on[card]
+            # Per target, the cards that target accepts on this card.
+            signature = tuple(sum(bit[c] for c in shape.cards if shape.on_top[t][c] & bit[card]) for t in self.targets)
             if signature not in signatures:
                 signatures[signature] = len(signatures)
                 self.class_accepts.append(signature)
@@ -100,24 +94,25 @@ class CompactSearch:
         widths = [max(1, len(cards).bit_length()) for cards in self.pile_cards]
         widths += [max(1, len(cards).bit_length()) for cards in self.stock_cards]
         widths += [max(1, classes.bit_length())] * len(self.targets)
-        self.fields = _Fields(widths)
+        shifts, masks = _bit_fields(widths)
         n_piles, n_stocks = len(self.piles), len(self.stocks)
-        self.pile_shift = self.fields.shifts[:n_piles]
-        self.stock_shift = self.fields.shifts[n_piles : n_piles + n_stocks]
-        self.top_shift = self.fields.shifts[n_piles + n_stocks :]
-        self.pile_mask = self.fields.masks[:n_piles]
-        self.stock_mask = self.fields.masks[n_piles : n_piles + n_stocks]
-        self.top_mask = self.fields.masks[n_piles + n_stocks :]
+        self.pile_shift = shifts[:n_piles]
+        self.stock_shift = shifts[n_piles : n_piles + n_stocks]
+        self.top_shift = shifts[n_piles + n_stocks :]
+        self.pile_mask = masks[:n_piles]
+        self.stock_mask = masks[n_piles : n_piles + n_stocks]
+        self.top_mask = masks[n_piles + n_stocks :]
 
-        self.pending_zero = 0  # the bits that are all zero once every pending pile is empty
-        self.all_zero = 0  # ... once every pile and stock is empty
+        # The bits that are all zero once the game is won: every pending pile empty
+        # (depotsEmpty), or every pile and stock empty (allCardsIn).
+        pending_zero = all_zero = 0
         for i, shift in enumerate(self.pile_shift):
             if self.pending[i]:
-                self.pending_zero |= self.pile_mask[i] << shift
-            self.all_zero |= self.pile_mask[i] << shift
+                pending_zero |= self.pile_mask[i] << shift
+            all_zero |= self.pile_mask[i] << shift
         for j, shift in enumerate(self.stock_shift):
-            self.all_zero |= self.stock_mask[j] << shift
-        self.win_zero = self.pending_zero if game.win_kind == "depotsEmpty" else self.all_zero
+            all_zero |= self.stock_mask[j] << shift
+        self.win_zero = pending_zero if game.win_kind == "depotsEmpty" else all_zero
 
         # The cards of a pile (a stock) below height h, as a mask: below[i][h] (stock_below[j][h]).
         self.below = [_prefix_masks(cards, bit) for cards in self.pile_cards]

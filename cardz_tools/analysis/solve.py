@@ -25,7 +25,7 @@ from .dead_cards import dead_card_check
 from .playout import deal_seed
 from .position_key import key_function
 from .sink_search import compact_solve
-from .runner import default_workers, game_for, run
+from .runner import game_for, run
 from .stats import bounded_interval
 
 DEFAULT_BUDGET = 50_000
@@ -97,8 +97,6 @@ def solve_state(
     :func:`time.monotonic` time), whichever comes first; lines deeper than
     :data:`MAX_LINE` are not followed (then it is never "lost").
     """
-    if root.is_terminal():
-        return ("won" if root.outcome().won else "lost"), [], 1
     compact = compact_solve(root, budget if max_positions is None else min(budget, max_positions), deadline)
     if compact is not None:
         return compact
