@@ -9,85 +9,19 @@ listing legal moves allocates only the list.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Sequence
-from typing import ClassVar, NamedTuple
 
 from ..cards import SUITS, Card, Suit
 from ..model import Design, EjectKind
 from .deal import DealPlan, deck_for
-from .effects import CompiledEffect, compile_effects
+from .effects import compile_effects
 from .lister import build_move_lister
 from .moves import Drag, Tap
+from .plan import CompiledAction, CompiledDraw, CompiledTap, CompiledTrigger, DragSource, Target
 from .rules import Compiled, RuleError, Site, compile_rule, is_local, static_filter
 from .state import MAX_TRIGGER_FIRINGS, State
 from .triggers import build_settle
-
-
-class Target(NamedTuple):
-    """A depot a source's cards may be dragged to (the static filter allowed the pair)."""
-
-    depot: int
-    single: bool
-    wild_declares: int
-    """The wild rank whose card names a suit here, or -1."""
-    move: Drag
-    """The interned one-card move without a declaration."""
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class CompiledAction:
-    """A named tap, compiled."""
-
-    depot: int
-    name: str
-    when: Compiled | None
-    effects: tuple[CompiledEffect, ...]
-    limit: int | None
-    slot: int
-    """Index of its use counter in :attr:`State.uses`."""
-    move: Tap
-    stat: str
-    draws: ClassVar[bool] = False
-    """A draw, not an action (the same attribute on :class:`CompiledDraw`)."""
-
-
-class DragSource(NamedTuple):
-    """A depot cards may be dragged off, with its candidate targets."""
-
-    source: int
-    targets: tuple[Target, ...]
-    top_only: bool
-    """Its eject rule is ``topOnly``."""
-    plain: bool
-    """No target makes a wild card name a suit (one move per accepting target)."""
-
-
-class CompiledTrigger(NamedTuple):
-    """A trigger, compiled (a named tuple for the same reason as :class:`Target`)."""
-
-    depot: int
-    when: Compiled
-    effects: tuple[CompiledEffect, ...]
-    stat: str
-    local: bool
-    """The rule reads only its own depot: re-check it only after that pile changed."""
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class CompiledDraw:
-    """A stock's draw, compiled."""
-
-    depot: int
-    to: int
-    count: int
-    redeals: int
-    face_up: bool
-    move: Tap
-    stat: str
-    draws: ClassVar[bool] = True
-    """A draw, not an action (the same attribute on :class:`CompiledAction`)."""
 
 
 class Game:
@@ -176,7 +110,7 @@ class Game:
         triggers: list[CompiledTrigger] = []
         actions: list[CompiledAction] = []
         draws: list[CompiledDraw] = []
-        taps: list[CompiledDraw | CompiledAction] = []
+        taps: list[CompiledTap] = []
         trigger_pointers: dict[str, str] = {}
         draw_pointers: dict[str, str] = {}
         action_pointers: dict[str, str] = {}
@@ -239,10 +173,10 @@ class Game:
         """``settle(P, S)``: the passes of settling triggers, generated (see triggers.py)."""
         self.actions: tuple[CompiledAction, ...] = tuple(actions)
         self.draws: tuple[CompiledDraw, ...] = tuple(draws)
-        self.taps: tuple[CompiledDraw | CompiledAction, ...] = tuple(taps)
+        self.taps: tuple[CompiledTap, ...] = tuple(taps)
         self.draw_of: dict[int, CompiledDraw] = {draw.depot: draw for draw in draws}
         self.action_of: dict[tuple[int, str], CompiledAction] = {(a.depot, a.name): a for a in actions}
-        self.tap_of: dict[int, CompiledDraw | CompiledAction] = {id(tap.move): tap for tap in taps}
+        self.tap_of: dict[int, CompiledTap] = {id(tap.move): tap for tap in taps}
         """``id(move)`` of every interned tap -> what it does."""
         tap_rank = {tap.move: rank for rank, tap in enumerate(taps)}
         self._tap_rank = tap_rank

@@ -13,15 +13,12 @@ import collections
 import dataclasses
 import enum
 from collections.abc import Hashable, Iterable, Sequence
-from typing import TYPE_CHECKING
 
 from ..cards import FACE_UP, RANK_OF, SUITS, Card, Suit
 from ..model import EjectKind
 from .moves import Drag, IllegalMoveError, Move, Tap
+from .plan import CompiledAction, CompiledDraw, CompiledTap, GamePlan
 from .render import card_text, describe_move, render_text
-
-if TYPE_CHECKING:
-    from .game import CompiledAction, CompiledDraw, Game
 
 MAX_TRIGGER_FIRINGS = 10_000
 """More trigger firings than this in one settle: the design loops, the game ends."""
@@ -71,7 +68,7 @@ class State:
         "_status",
     )
 
-    def __init__(self, game: Game, piles: list[tuple[Card, ...]], seed: int | None = None) -> None:
+    def __init__(self, game: GamePlan, piles: list[tuple[Card, ...]], seed: int | None = None) -> None:
         self.game = game
         self.piles = piles
         self.declared: list[int] = [-1] * len(piles)
@@ -93,7 +90,7 @@ class State:
         self._status: Termination | None = None
 
     @classmethod
-    def deal(cls, game: Game, deck: Sequence[Card], seed: int | None = None) -> State:
+    def deal(cls, game: GamePlan, deck: Sequence[Card], seed: int | None = None) -> State:
         """Deal ``deck`` by the game's deal rules, then let triggers settle."""
         state = cls(game, [()] * len(game.names), seed)
         state.piles[:] = game.deal_plan.deal(deck, state)
@@ -197,7 +194,7 @@ class State:
         """The run lengths that may be dragged off ``source``."""
         kind = self.game.eject_kind[source]
         if kind is EjectKind.LOCKED or not pile[-1] & FACE_UP:
-            return ()  # type: ignore[return-value]
+            return range(0)
         if kind is EjectKind.TOP_ONLY:
             return range(1, 2)
         up = 1
@@ -211,20 +208,20 @@ class State:
         return [k for k in range(1, up + 1) if when(self.piles, self, pile[-k], pile[-k:], source)]
 
     def _generate(self) -> list[Move]:
-        return self.game.move_lister(self.piles, self)  # type: ignore[no-any-return]
+        return self.game.move_lister(self.piles, self)
 
-    def _tap_refusal(self, tap: CompiledDraw | CompiledAction) -> str | None:
+    def _tap_refusal(self, tap: CompiledTap) -> str | None:
         game = self.game
         name = game.names[tap.depot]
-        if hasattr(tap, "to"):
+        if isinstance(tap, CompiledDraw):
             if self.piles[tap.depot]:
                 return None
             if self.redeals[tap.depot] == 0:
                 return f"{name} is empty and has no redeals left"
-            if not self.piles[tap.to]:  # type: ignore[union-attr]
-                return f"{name} and {game.names[tap.to]} are both empty"  # type: ignore[union-attr]
+            if not self.piles[tap.to]:
+                return f"{name} and {game.names[tap.to]} are both empty"
             return None
-        action: CompiledAction = tap  # type: ignore[assignment]
+        action = tap
         if action.limit is not None and self.uses[action.slot] >= action.limit:
             return f"{action.name} may be used {action.limit} times; it has been"
         if action.when is not None and not action.when(self.piles, self, action.depot):
@@ -363,17 +360,18 @@ class State:
                         break
             if tap is None:
                 self._refuse_illegal(move)
-                depot = game.index[move.depot]  # type: ignore[union-attr]
-                tap = game.draw_of[depot] if move.action is None else game.action_of[(depot, move.action)]  # type: ignore[union-attr]
-            if not tap.draws:
-                self.uses[tap.slot] += 1  # type: ignore[union-attr]
+                assert isinstance(move, Tap)  # (cheap: an illegal or not yet listed move)
+                depot = game.index[move.depot]
+                tap = game.draw_of[depot] if move.action is None else game.action_of[(depot, move.action)]
+            if isinstance(tap, CompiledAction):
+                self.uses[tap.slot] += 1
                 depot = tap.depot
-                for effect in tap.effects:  # type: ignore[union-attr]
+                for effect in tap.effects:
                     effect.run(self, depot)
                 if stats is not None:
                     stats[tap.stat] += 1
             else:
-                self._draw(tap)  # type: ignore[arg-type]
+                self._draw(tap)
         self.move_count += 1
         self._legal = None
         self._status = None
