@@ -77,6 +77,7 @@ LAYERS: tuple[Layer, ...] = (
             "engine.effects",
             "engine.render",
             "engine.state",
+            "engine.interpreted",
             "engine.lister",
             "engine.triggers",
             "engine.game",

@@ -168,16 +168,6 @@ class State:
                 declared[depot] = -1
         self.touched.update(depots)
 
-    def set_piles(self, changes: Iterable[tuple[int, tuple[Card, ...]]]) -> None:
-        """:meth:`set_pile` for each ``(depot, pile)``, in one call."""
-        piles = self.piles
-        declared = self.declared
-        touched = self.touched
-        for depot, pile in changes:
-            piles[depot] = pile
-            declared[depot] = -1
-            touched.add(depot)
-
     # ------------------------------------------------------------ legal moves
 
     def legal_moves(self) -> list[Move]:
@@ -190,8 +180,8 @@ class State:
             self._legal = [] if self._ended() else self._generate()
         return list(self._legal)
 
-    def _runs(self, source: int, pile: tuple[Card, ...]) -> range | list[int]:
-        """The run lengths that may be dragged off ``source``."""
+    def run_lengths(self, source: int, pile: tuple[Card, ...]) -> range | list[int]:
+        """The run lengths that may be dragged off ``source`` (holding ``pile``, not empty) by its eject rule."""
         kind = self.game.eject_kind[source]
         if kind is EjectKind.LOCKED or not pile[-1] & FACE_UP:
             return range(0)
@@ -210,7 +200,8 @@ class State:
     def _generate(self) -> list[Move]:
         return self.game.move_lister(self.piles, self)
 
-    def _tap_refusal(self, tap: CompiledTap) -> str | None:
+    def tap_refusal(self, tap: CompiledTap) -> str | None:
+        """Why the rules refuse the draw or action ``tap`` now, or None."""
         game = self.game
         name = game.names[tap.depot]
         if isinstance(tap, CompiledDraw):
@@ -251,11 +242,11 @@ class State:
                 names = [a.name for a in game.actions if a.depot == depot]
                 hint = f" (its actions: {', '.join(names)})" if names else ""
                 return f"tapping {move.depot} draws nothing{hint}"
-            return self._tap_refusal(draw)
+            return self.tap_refusal(draw)
         action = game.action_of.get((depot, move.action))
         if action is None:
             return f"{move.depot} has no action named {move.action!r}"
-        return self._tap_refusal(action)
+        return self.tap_refusal(action)
 
     def _drag_refusal(self, move: Drag) -> str | None:
         game = self.game
@@ -274,7 +265,7 @@ class State:
             return eject.reason or f"cards cannot be taken from {move.source}"
         if move.count < 1 or move.count > len(pile):
             return f"{move.source} holds {len(pile)} cards; {move.count} cannot be moved"
-        if move.count not in self._runs(source, pile):
+        if move.count not in self.run_lengths(source, pile):
             if not all(c & FACE_UP for c in pile[-move.count:]):
                 return eject.reason or f"face-down cards cannot be moved from {move.source}"
             if eject.kind is EjectKind.TOP_ONLY:
@@ -285,7 +276,7 @@ class State:
         rule = game.accept_rules[target]
         if rule.never:
             return f"{move.target} accepts no cards"
-        refusal = self._accept_refusal(source, target, card, cards)
+        refusal = self.accept_refusal(source, target, card, cards)
         if refusal is not None:
             return rule.reason or refusal
         wild = game.wild_declares[target]
@@ -297,7 +288,8 @@ class State:
             return f"only a wild card names a suit on {move.target}"
         return None
 
-    def _accept_refusal(self, source: int, target: int, card: Card, cards: Sequence[Card]) -> str | None:
+    def accept_refusal(self, source: int, target: int, card: Card, cards: Sequence[Card]) -> str | None:
+        """Why ``target``'s accept rule refuses ``cards`` (lowest ``card``) from ``source``, or None."""
         game = self.game
         rule = game.accept_rules[target]
         name = game.names[target]
