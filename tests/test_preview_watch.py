@@ -416,3 +416,26 @@ def test_ctrl_c_quits_cleanly_and_gives_the_terminal_back(tmp_path: Path) -> Non
     assert "Traceback" not in errors
     assert b"\x1b[?25h" in seen  # the cursor is shown again
     assert seen.rstrip().endswith(b"bye")
+
+
+def test_a_listener_that_fails_is_dropped_and_its_error_kept_while_the_others_still_hear(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    design = tmp_path / "game.cardz"
+    design.write_text(MONTE_CARLO, encoding="utf-8")
+    watcher = Watcher(design, seed=3, simulator=NoSimulation())
+    calls: list[int] = []
+
+    def broken(frame: Frame) -> None:
+        calls.append(frame.generation)
+        raise ValueError("the terminal went away")
+
+    log = FrameLog()
+    watcher.subscribe(broken)
+    watcher.subscribe(log)
+    watcher.refresh()
+    watcher.refresh()
+    assert len(calls) == 1, "a failing listener is called no more"
+    assert watcher.listener_errors == ["ValueError: the terminal went away"]
+    assert len(log.frames) == 2
+    assert "a display stopped after an error: ValueError: the terminal went away" in capsys.readouterr().err
