@@ -1,11 +1,11 @@
 """Random playouts through the public API: every deal ends, and the engine agrees with the
-hand-written reference playouts in ``bench/reference_games.py`` move for move."""
+hand-written reference playouts in ``tests/reference_games.py`` move for move."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench.reference_games import monte_carlo_playout, weathervane_playout
+from tests.reference_games import monte_carlo_playout, weathervane_playout
 from cardz_tools.cards import SplitMix64
 from cardz_tools.engine import Game, State
 from tests.engine_support import load_design
