@@ -57,6 +57,7 @@ LAYERS: tuple[Layer, ...] = (
             "expr.cost",
             "expr.checker",
             "expr.sandbox",
+            "expr.codegen",
             "expr.compiler",
             "expr.inline",
             "expr.docs",
