@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from ..cards import FACE_UP, NO_CARD, Card, Suit, card_rank, card_suit
+from ..cards import FACE_UP, SUIT_SYMBOLS, Card, Suit, card_suit, card_symbol_str
 from ..model import Fan
 from .moves import Drag, Move
 from .plan import GamePlan
@@ -21,8 +21,6 @@ if TYPE_CHECKING:
 
 CELL_WIDTH = 9
 """Characters per board column (one card width)."""
-SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
-_RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 Segment = tuple[str, str]
 """Text and a rich style name ("" for none)."""
@@ -64,23 +62,11 @@ class Shown(Protocol):
     def is_terminal(self) -> bool: ...
 
 
-def card_text(card: Card) -> str:
-    """A card with its suit symbol: ``8♣``, ``10♥``, ``JK``; ``--`` for no card."""
-    card &= ~FACE_UP
-    if card == NO_CARD:
-        return "--"
-    suit = card_suit(card)
-    if suit == Suit.JOKER:
-        return "JK"
-    rank = card_rank(card)
-    return _RANK_TEXT.get(rank, str(rank)) + SUIT_SYMBOLS[Suit(suit)]
-
-
 def _card_segment(card: Card) -> Segment:
     if not card & FACE_UP:
         return ("##", "blue")
     suit = card_suit(card)
-    return (card_text(card), "red" if suit in (Suit.DIAMONDS, Suit.HEARTS) else "bold")
+    return (card_symbol_str(card), "red" if suit in (Suit.DIAMONDS, Suit.HEARTS) else "bold")
 
 
 def describe_move(state: Shown, move: Move) -> str:
@@ -92,7 +78,7 @@ def describe_move(state: Shown, move: Move) -> str:
     if not pile or move.count > len(pile):
         return str(move)
     cards = pile[-move.count:]
-    shown = card_text(cards[0]) if len(cards) == 1 else f"{card_text(cards[0])}..{card_text(cards[-1])}"
+    shown = card_symbol_str(cards[0]) if len(cards) == 1 else f"{card_symbol_str(cards[0])}..{card_symbol_str(cards[-1])}"
     naming = f", naming {move.declare.title}" if move.declare is not None else ""
     return f"{move.source} → {move.target} ({shown}{naming})"
 

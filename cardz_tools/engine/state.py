@@ -14,11 +14,11 @@ import dataclasses
 import enum
 from collections.abc import Hashable, Iterable, Sequence
 
-from ..cards import FACE_UP, RANK_OF, SUITS, Card, Suit
+from ..cards import FACE_UP, RANK_OF, SUITS, Card, Suit, card_symbol_str
 from ..model import EjectKind
 from .moves import Drag, IllegalMoveError, Move, Tap
 from .plan import CompiledAction, CompiledDraw, CompiledTap, GamePlan
-from .render import card_text, describe_move, render_text
+from .render import describe_move, render_text
 
 MAX_TRIGGER_FIRINGS = 10_000
 """More trigger firings than this in one settle: the design loops, the game ends."""
@@ -283,7 +283,7 @@ class State:
         if wild == RANK_OF[card]:
             if move.declare is None or move.declare not in SUITS:
                 names = ", ".join(s.title for s in SUITS)
-                return f"playing {card_text(card)} on {move.target} names a suit: choose one of {names}"
+                return f"playing {card_symbol_str(card)} on {move.target} names a suit: choose one of {names}"
         elif move.declare is not None:
             return f"only a wild card names a suit on {move.target}"
         return None
@@ -307,10 +307,10 @@ class State:
             elif rule.follow:
                 top = pile[-1]
                 if RANK_OF[card] != RANK_OF[top] and (card >> 4) & 7 != (top >> 4) & 7:
-                    return f"{card_text(card)} does not follow {card_text(top)}: it must match in rank or suit"
+                    return f"{card_symbol_str(card)} does not follow {card_symbol_str(top)}: it must match in rank or suit"
         when = game.accept_when[target]
         if when is not None and not when(self.piles, self, card, cards, source, target):
-            return f"{name} does not accept {card_text(card)} here"
+            return f"{name} does not accept {card_symbol_str(card)} here"
         return None
 
     # ------------------------------------------------------------ playing
