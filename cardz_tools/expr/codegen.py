@@ -175,6 +175,22 @@ _HELPERS: dict[str, Any] = {
 _LITERAL_KINDS = frozenset({Kind.INT, Kind.BOOL, Kind.RANK, Kind.SUIT, Kind.COLOR, Kind.DEPOT})
 
 
+CallWriter = Callable[["Emitter", Sequence[Node], str, Call], str]
+CALL_WRITERS: dict[str, CallWriter] = {}
+"""The code of every non-quantifier function, by its implementation name (``overload.impl``)."""
+
+
+def _writes(*impls: str) -> Callable[[CallWriter], CallWriter]:
+    """Register an :class:`Emitter` method as the writer of calls to ``impls``."""
+
+    def register(method: CallWriter) -> CallWriter:
+        for impl in impls:
+            CALL_WRITERS[impl] = method
+        return method
+
+    return register
+
+
 class Emitter(NodeVisitor):
     """Writes one Python expression per node. Statics (tables, groups) become closure constants."""
 
@@ -342,70 +358,115 @@ class Emitter(NodeVisitor):
     def visit_Call(self, node: Call) -> str:
         overload = self.info(node).overload
         assert overload is not None
-        impl = overload.impl
-        args = node.args
         if overload.is_binder:
-            return self.quantifier(node, impl)
-        if impl == "count_depot":
-            return f"len({self.pile(args[0])})"
-        if impl == "count_cards":
-            return f"len({self.emit(args[0])})"
-        if impl == "count_group":
-            return f"sum(map(len, map(P.__getitem__, {self.emit(args[0])})))"
-        if impl == "empty_depot":
-            return f"(not {self.pile(args[0])})"
-        if impl == "empty_cards":
-            return f"(not {self.emit(args[0])})"
-        if impl == "empty_group":
-            return f"(not any(map(P.__getitem__, {self.emit(args[0])})))"
-        if impl in ("min_int", "max_int"):
-            return f"{impl[:3]}({self.emit(args[0])}, {self.emit(args[1])})"
-        if impl == "abs":
-            return f"abs({self.emit(args[0])})"
-        if impl == "adjacent":
-            table = self.table("adjacent")
-            a, b = self.emit(args[0]), self.emit(args[1])
-            if self.env.size <= _ADJACENCY_MATRIX_LIMIT:
-                return f"{table}[{a}][{b}]"
-            return f"(({a}, {b}) in {table})"
-        if impl in ("index", "col", "row", "left", "right", "above", "below"):
-            return f"{self.table(impl)}[{self.emit(args[0])}]"
-        if impl == "size":
-            return repr(len(self.info(args[0]).const))
-        if impl in ("top_depot", "bottom_depot"):
-            end = "-1" if impl == "top_depot" else "0"
-            pile = self.pile(args[0])
-            if id(node) in self.checked.guarded and not self.info(args[0]).type.maybe:
-                return f"{pile}[{end}]"
-            if self.simple(pile):
-                return f"({pile}[{end}] if {pile} else {NO_CARD})"
-            return f"{self.helper('_top' if end == '-1' else '_bottom')}({pile})"
-        if impl in ("top_cards", "bottom_cards"):
-            return f"{self.helper('_top' if impl == 'top_cards' else '_bottom')}({self.emit(args[0])})"
-        if impl in ("descending", "ascending", "same_suit", "alternating"):
-            return f"{self.helper('_' + impl)}({self.items(args[0])})"
-        if impl == "top_cards_of":
-            return f"{self.helper('_top_cards')}({self.pile(args[0])}, {self.emit(args[1])})"
-        if impl == "covered":
-            later = self.constant(self.env.overlapping + ((),), ("table", "covered"))
-            return f"{self.helper('_covered')}(P, {later}[{self.emit(args[0])}])"
-        if impl == "at":
-            group = self.info(args[0]).const
-            places = self.constant(self.env.grid_places(group), ("grid", group))
-            return f"{places}.get(({self.emit(args[2])}, {self.emit(args[1])}), {ABSENT_DEPOT})"
-        if impl == "pow":
-            return f"{self.helper('_pow')}({self.emit(args[0])}, {self.emit(args[1])})"
-        if impl == "kept":
-            return f"({self.emit(args[0])} in _kept)"
-        if impl == "declared":
-            return f"{self.helper('_declared')}(S, {self.emit(args[0])})"
-        if impl == "exists":
-            kind = self.info(args[0]).type.kind
-            value = self.emit(args[0])
-            if kind is Kind.DEPOT:
-                return f"({value} >= 0)"
-            return f"({value} != {ABSENT_SUIT if kind is Kind.SUIT else NO_CARD})"
-        raise AssertionError(f"no code for {impl}")
+            return self.quantifier(node, overload.impl)
+        write = CALL_WRITERS.get(overload.impl)
+        if write is None:
+            raise AssertionError(f"no code for {overload.impl}")
+        return write(self, node.args, overload.impl, node)
+
+    # ---------------------------------------------------------- calls, one writer per implementation
+
+    @_writes("count_depot")
+    def _call_count_depot(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        return f"len({self.pile(args[0])})"
+
+    @_writes("count_cards")
+    def _call_count_cards(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        return f"len({self.emit(args[0])})"
+
+    @_writes("count_group")
+    def _call_count_group(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        return f"sum(map(len, map(P.__getitem__, {self.emit(args[0])})))"
+
+    @_writes("empty_depot")
+    def _call_empty_depot(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        return f"(not {self.pile(args[0])})"
+
+    @_writes("empty_cards")
+    def _call_empty_cards(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        return f"(not {self.emit(args[0])})"
+
+    @_writes("empty_group")
+    def _call_empty_group(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        return f"(not any(map(P.__getitem__, {self.emit(args[0])})))"
+
+    @_writes("min_int", "max_int")
+    def _call_min_max(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        return f"{impl[:3]}({self.emit(args[0])}, {self.emit(args[1])})"
+
+    @_writes("abs")
+    def _call_abs(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        return f"abs({self.emit(args[0])})"
+
+    @_writes("adjacent")
+    def _call_adjacent(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        table = self.table("adjacent")
+        a, b = self.emit(args[0]), self.emit(args[1])
+        if self.env.size <= _ADJACENCY_MATRIX_LIMIT:
+            return f"{table}[{a}][{b}]"
+        return f"(({a}, {b}) in {table})"
+
+    @_writes("index", "col", "row", "left", "right", "above", "below")
+    def _call_board_table(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        return f"{self.table(impl)}[{self.emit(args[0])}]"
+
+    @_writes("size")
+    def _call_size(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        return repr(len(self.info(args[0]).const))
+
+    @_writes("top_depot", "bottom_depot")
+    def _call_end_of_depot(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        end = "-1" if impl == "top_depot" else "0"
+        pile = self.pile(args[0])
+        if id(node) in self.checked.guarded and not self.info(args[0]).type.maybe:
+            return f"{pile}[{end}]"
+        if self.simple(pile):
+            return f"({pile}[{end}] if {pile} else {NO_CARD})"
+        return f"{self.helper('_top' if end == '-1' else '_bottom')}({pile})"
+
+    @_writes("top_cards", "bottom_cards")
+    def _call_end_of_cards(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        return f"{self.helper('_top' if impl == 'top_cards' else '_bottom')}({self.emit(args[0])})"
+
+    @_writes("descending", "ascending", "same_suit", "alternating")
+    def _call_sequence_test(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        return f"{self.helper('_' + impl)}({self.items(args[0])})"
+
+    @_writes("top_cards_of")
+    def _call_top_cards_of(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        return f"{self.helper('_top_cards')}({self.pile(args[0])}, {self.emit(args[1])})"
+
+    @_writes("covered")
+    def _call_covered(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        later = self.constant(self.env.overlapping + ((),), ("table", "covered"))
+        return f"{self.helper('_covered')}(P, {later}[{self.emit(args[0])}])"
+
+    @_writes("at")
+    def _call_at(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        group = self.info(args[0]).const
+        places = self.constant(self.env.grid_places(group), ("grid", group))
+        return f"{places}.get(({self.emit(args[2])}, {self.emit(args[1])}), {ABSENT_DEPOT})"
+
+    @_writes("pow")
+    def _call_pow(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        return f"{self.helper('_pow')}({self.emit(args[0])}, {self.emit(args[1])})"
+
+    @_writes("kept")
+    def _call_kept(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        return f"({self.emit(args[0])} in _kept)"
+
+    @_writes("declared")
+    def _call_declared(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        return f"{self.helper('_declared')}(S, {self.emit(args[0])})"
+
+    @_writes("exists")
+    def _call_exists(self, args: Sequence[Node], impl: str, node: Call) -> str:
+        kind = self.info(args[0]).type.kind
+        value = self.emit(args[0])
+        if kind is Kind.DEPOT:
+            return f"({value} >= 0)"
+        return f"({value} != {ABSENT_SUIT if kind is Kind.SUIT else NO_CARD})"
 
     def quantifier(self, node: Call, impl: str) -> str:
         """A quantifier becomes a loop in a function of its own (loops beat generators in CPython)."""
