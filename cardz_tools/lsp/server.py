@@ -13,17 +13,25 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
 from ..diagnostics import Severity
 from ..lint import SUFFIX
+from ..source import SourceFile
+from .actions import quick_fixes
 from .completion import ItemKind, complete
 from .definition import definition
 from .document import DesignContext, EditorDiagnostic, Snapshot, design_context, lint_document
+from .formatting import Edit, NotFormatted, format_document, format_range
 from .hover import hover
-from .positions import Encoding, Position, Range
+from .live import LiveAnalysis, LiveResult
+from .outline import Symbol, SymbolKind, folding_ranges, outline
+from .positions import Encoding, Position, Range, TextIndex
+from .rename import RenameRefused, prepare_rename, references, rename
+from .tokens import TOKEN_MODIFIERS, TOKEN_TYPES, encode, semantic_tokens
 
 __all__ = ["CardzLanguageServer", "build_server", "run"]
 
@@ -45,6 +53,24 @@ _ITEM_KIND = {
     ItemKind.CONSTANT: types.CompletionItemKind.Constant,
     ItemKind.KEYWORD: types.CompletionItemKind.Keyword,
 }
+_SYMBOL_KIND = {
+    SymbolKind.DESIGN: types.SymbolKind.File,
+    SymbolKind.DEPOT: types.SymbolKind.Class,
+    SymbolKind.GROUP: types.SymbolKind.Array,
+    SymbolKind.RULE: types.SymbolKind.Boolean,
+    SymbolKind.LIST: types.SymbolKind.Namespace,
+    SymbolKind.EVENT: types.SymbolKind.Event,
+    SymbolKind.DEAL: types.SymbolKind.Method,
+    SymbolKind.CONDITION: types.SymbolKind.Boolean,
+    SymbolKind.SCORING: types.SymbolKind.Number,
+}
+SEMANTIC_LEGEND = types.SemanticTokensLegend(token_types=list(TOKEN_TYPES), token_modifiers=list(TOKEN_MODIFIERS))
+
+
+class _Refused(JsonRpcException):
+    """A request the server declines, with the reason for the user (LSP's RequestFailed)."""
+
+    CODE = int(types.LSPErrorCodes.RequestFailed)
 
 
 @dataclasses.dataclass
@@ -62,6 +88,31 @@ class CardzLanguageServer(LanguageServer):
         super().__init__("cardz", __version__)
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.known: dict[str, _Known] = {}
+        self.live = LiveAnalysis(self._analysed)
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def analyse_saved(self, uri: str) -> None:
+        """Start the background analysis of a saved design (replacing the one under way)."""
+        if not self.is_design(uri) or uri not in self.workspace.text_documents:
+            return
+        self._loop = asyncio.get_running_loop()
+        self.live.submit(uri, self.workspace.get_text_document(uri).source, self.document_path(uri))
+        self._refresh_lenses()
+
+    def _analysed(self, uri: str, result: LiveResult) -> None:
+        """Called from the analysis' watcher thread: ask the client to show the new lens."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._refresh_lenses)
+
+    def _refresh_lenses(self) -> None:
+        try:
+            capabilities = self.client_capabilities.workspace
+        except AttributeError:  # not initialised
+            return
+        lens = capabilities.code_lens if capabilities else None
+        if lens is not None and lens.refresh_support:
+            self.workspace_code_lens_refresh(None)
 
     @property
     def encoding(self) -> Encoding:
@@ -102,6 +153,10 @@ class CardzLanguageServer(LanguageServer):
                 known = _Known(text, context)
                 self.known[uri] = known
         return Snapshot(text, known.context, path, self.encoding)
+
+    def current(self, uri: str) -> Snapshot:
+        """The document's current text with the context of that very text (None while it does not model)."""
+        return Snapshot.of(self.workspace.get_text_document(uri).source, self.document_path(uri), self.encoding)
 
     def publish(self, uri: str) -> None:
         """Lint the document's current text and publish the diagnostics."""
@@ -177,6 +232,7 @@ def build_server() -> CardzLanguageServer:
     async def did_save(ls: CardzLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
         for uri in list(ls.workspace.text_documents):  # open variants of the saved design change with it
             ls.schedule(uri, delay=0)
+        ls.analyse_saved(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     async def did_close(ls: CardzLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
@@ -185,6 +241,7 @@ def build_server() -> CardzLanguageServer:
         if task is not None:
             task.cancel()
         ls.known.pop(uri, None)
+        ls.live.cancel(uri)
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
@@ -228,7 +285,143 @@ def build_server() -> CardzLanguageServer:
             for file, found in definition(ls.snapshot(uri), position)
         ]
 
+    _register_editing(server)
     return server
+
+
+def _edit(index: TextIndex, edit: Edit) -> types.TextEdit:
+    return types.TextEdit(range=_range(index.offset_range(edit.start, edit.end)), new_text=edit.new_text)
+
+
+def _symbol(symbol: Symbol) -> types.DocumentSymbol:
+    return types.DocumentSymbol(
+        name=symbol.name,
+        kind=_SYMBOL_KIND[symbol.kind],
+        range=_range(symbol.range),
+        selection_range=_range(symbol.selection),
+        detail=symbol.detail,
+        children=[_symbol(child) for child in symbol.children] or None,
+    )
+
+
+def _register_editing(server: CardzLanguageServer) -> None:
+    """Quick fixes, formatting, outline, folding, references, rename, semantic tokens and the live code lens."""
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+    def on_code_action(ls: CardzLanguageServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        uri = params.text_document.uri
+        if not ls.is_design(uri):
+            return []
+        text = ls.workspace.get_text_document(uri).source
+        index = TextIndex(text, ls.encoding)
+        actions = []
+        for diagnostic in params.context.diagnostics:
+            if diagnostic.source not in (None, "cardz"):
+                continue
+            start = index.offset(Position(diagnostic.range.start.line, diagnostic.range.start.character))
+            end = index.offset(Position(diagnostic.range.end.line, diagnostic.range.end.character))
+            code = str(diagnostic.code) if diagnostic.code is not None else ""
+            for fix in quick_fixes(text, start, end, code, diagnostic.message):
+                edit = types.TextEdit(range=_range(index.offset_range(fix.start, fix.end)), new_text=fix.new_text)
+                actions.append(types.CodeAction(
+                    title=fix.title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
+                    is_preferred=fix.preferred, edit=types.WorkspaceEdit(changes={uri: [edit]})))
+        return actions
+
+    @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+    def on_formatting(ls: CardzLanguageServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
+        return _format(ls, params.text_document.uri, None)
+
+    @server.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
+    def on_range_formatting(ls: CardzLanguageServer,
+                            params: types.DocumentRangeFormattingParams) -> list[types.TextEdit] | None:
+        return _format(ls, params.text_document.uri, params.range)
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def on_document_symbol(ls: CardzLanguageServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+        uri = params.text_document.uri
+        if not ls.is_design(uri):
+            return []
+        text = ls.workspace.get_text_document(uri).source
+        return [_symbol(symbol) for symbol in outline(text, TextIndex(text, ls.encoding))]
+
+    @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+    def on_folding_range(ls: CardzLanguageServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+        uri = params.text_document.uri
+        if not ls.is_design(uri):
+            return []
+        return [types.FoldingRange(start_line=fold.start_line, end_line=fold.end_line)
+                for fold in folding_ranges(ls.workspace.get_text_document(uri).source)]
+
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    def on_references(ls: CardzLanguageServer, params: types.ReferenceParams) -> list[types.Location]:
+        uri = params.text_document.uri
+        if not ls.is_design(uri):
+            return []
+        position = Position(params.position.line, params.position.character)
+        found = references(ls.current(uri), position, params.context.include_declaration)
+        return [types.Location(uri=uri, range=_range(where)) for where in found]
+
+    @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+    def on_prepare_rename(ls: CardzLanguageServer, params: types.PrepareRenameParams) -> types.Range | None:
+        if not ls.is_design(params.text_document.uri):
+            return None
+        position = Position(params.position.line, params.position.character)
+        try:
+            return _range(prepare_rename(ls.current(params.text_document.uri), position))
+        except RenameRefused as refused:
+            raise _Refused(str(refused)) from None
+
+    @server.feature(types.TEXT_DOCUMENT_RENAME)
+    def on_rename(ls: CardzLanguageServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+        uri = params.text_document.uri
+        if not ls.is_design(uri):
+            return None
+        position = Position(params.position.line, params.position.character)
+        try:
+            edits = rename(ls.current(uri), position, params.new_name)
+        except RenameRefused as refused:
+            raise _Refused(str(refused)) from None
+        return types.WorkspaceEdit(changes={uri: [types.TextEdit(range=_range(r), new_text=t) for r, t in edits]})
+
+    @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
+    def on_semantic_tokens(ls: CardzLanguageServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
+        uri = params.text_document.uri
+        if not ls.is_design(uri):
+            return types.SemanticTokens(data=[])
+        snapshot = ls.snapshot(uri)
+        return types.SemanticTokens(data=encode(semantic_tokens(snapshot.text, snapshot.context), snapshot.index))
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+    def on_code_lens(ls: CardzLanguageServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+        uri = params.text_document.uri
+        result = ls.live.latest(uri)
+        if not ls.is_design(uri) or result is None:
+            return []
+        text = ls.workspace.get_text_document(uri).source
+        source = SourceFile.from_text(text, "lens.cardz")
+        where = TextIndex(text, ls.encoding).span_range(source.span("/name")) if source.has("/name") else Range(
+            Position(0, 0), Position(0, 0))
+        return [types.CodeLens(range=_range(where), command=types.Command(title=result.label(), command=""))]
+
+
+def _format(ls: CardzLanguageServer, uri: str, within: types.Range | None) -> list[types.TextEdit] | None:
+    if not ls.is_design(uri):
+        return None
+    text = ls.workspace.get_text_document(uri).source
+    index = TextIndex(text, ls.encoding)
+    try:
+        if within is None:
+            edits = format_document(text)
+        else:
+            start = index.offset(Position(within.start.line, within.start.character))
+            end = index.offset(Position(within.end.line, within.end.character))
+            edits = format_range(text, start, end)
+    except NotFormatted as refused:
+        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=f"cardz fmt: {refused}"))
+        return None
+    return [_edit(index, edit) for edit in edits]
 
 
 def run() -> None:
