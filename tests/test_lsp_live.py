@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 
@@ -14,18 +15,18 @@ WAIT = 60.0
 
 
 class _Results:
+    """The results delivered to the callback, in order."""
+
     def __init__(self) -> None:
         self.got: list[tuple[str, LiveResult]] = []
-        self.arrived = threading.Event()
+        self._queue: queue.Queue[LiveResult] = queue.Queue()
 
     def __call__(self, uri: str, result: LiveResult) -> None:
         self.got.append((uri, result))
-        self.arrived.set()
+        self._queue.put(result)
 
     def wait(self) -> LiveResult:
-        assert self.arrived.wait(WAIT), "no result"
-        self.arrived.clear()
-        return self.got[-1][1]
+        return self._queue.get(timeout=WAIT)
 
 
 def test_a_save_is_analysed_in_a_child_process_with_random_and_solver_figures() -> None:
@@ -35,8 +36,10 @@ def test_a_save_is_analysed_in_a_child_process_with_random_and_solver_figures() 
     live.submit("file:///a.cardz", TEXT, SEED)
     assert time.perf_counter() - started < 0.05  # submitting never waits for the analysis
     assert live.latest("file:///a.cardz") == LiveResult(LiveStatus.RUNNING)
+    partial = results.wait()  # the random figures first, while the solver works
+    assert partial.solving and partial.playouts == 20 and "solving…" in partial.label()
     result = results.wait()
-    assert result.status is LiveStatus.DONE and result.playouts == 20 and result.deals == 1
+    assert result.status is LiveStatus.DONE and not result.solving and result.playouts == 20 and result.deals == 1
     assert result == live.latest("file:///a.cardz")
     label = result.label()
     assert label.startswith("cardz: random win ") and "of 20" in label and "solver" in label

@@ -54,16 +54,32 @@ class LiveStatus(enum.Enum):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class LiveOptions:
-    """How much work one analysis does (small: it runs after every save)."""
+    """How much work one analysis does: small, it runs after every save.
+
+    The playouts stop at ``playouts`` or after ``sim_seconds``, the solver after
+    ``deals`` deals or ``solve_seconds`` (each deal at most ``budget`` positions and
+    ``deal_seconds``); past ``seconds`` the process is terminated whatever it is doing.
+    """
 
     playouts: int = 200
+    sim_seconds: float = 4.0
     deals: int = 4
     budget: int = 20_000
-    """Solver positions per deal."""
-    deal_seconds: float = 3.0
-    seconds: float = 30.0
-    """The whole analysis is terminated after this long."""
+    deal_seconds: float = 2.0
+    solve_seconds: float = 8.0
+    seconds: float = 20.0
     seed: int = 0
+
+    @classmethod
+    def from_settings(cls, settings: Mapping[str, Any]) -> LiveOptions:
+        """Options from the client's ``initializationOptions.liveAnalysis`` (unknown or bad values are ignored)."""
+        known = {field.name: field.type for field in dataclasses.fields(cls)}
+        chosen: dict[str, Any] = {}
+        for name, value in settings.items():
+            if name not in known or isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                continue
+            chosen[name] = int(value) if name in ("playouts", "deals", "budget", "seed") else float(value)
+        return cls(**chosen)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -79,6 +95,8 @@ class LiveResult:
     lost: int = 0
     unknown: int = 0
     seconds: float = 0.0
+    solving: bool = False
+    """The random figures are in; the solver is still at work."""
 
     @property
     def win_rate(self) -> float:
@@ -92,7 +110,9 @@ class LiveResult:
         if self.status is not LiveStatus.DONE:
             return f"cardz: {self.status.value}: {self.message}"
         parts = [f"random win {100 * self.win_rate:.1f}% of {self.playouts}"]
-        if self.deals:
+        if self.solving:
+            parts.append("solving…")
+        elif self.deals:
             decided = self.won + self.lost
             solver = f"solver won {self.won}/{self.deals}" if decided else f"solver undecided on {self.deals}"
             if self.unknown and decided:
@@ -170,39 +190,55 @@ def design_json_of(text: str, path: Path | None) -> tuple[str | None, str]:
 
 
 def result_key(design_json: str, options: LiveOptions) -> str:
-    """The store key of an analysis: the design and everything that changes the result."""
-    tag = f"{options.playouts}/{options.deals}/{options.budget}/{options.deal_seconds}/{options.seed}"
+    """The store key of an analysis: the design and the options (the time bounds change what is reached)."""
+    tag = "/".join(str(value) for value in dataclasses.astuple(options))
     return hashlib.sha256(f"live-v1\0{tag}\0{design_json}".encode()).hexdigest()
 
 
-def analyse(design_json: str, options: LiveOptions) -> LiveResult:
-    """Random playouts, then the solver on a few deals (in this process; raises what they raise)."""
-    from ..analysis.sim import simulate
-    from ..analysis.solve import solve
+def analyse(design_json: str, options: LiveOptions,
+            partial: Callable[[LiveResult], None] | None = None) -> LiveResult:
+    """Random playouts, then the solver on a few deals, each stage bounded in time (in this process).
 
-    started = time.perf_counter()
-    sim = simulate(design_json, options.playouts, options.seed, workers=1)
-    report = solve(design_json, options.deals, options.seed, options.budget, workers=1,
-                   deal_seconds=options.deal_seconds) if options.deals else None
-    return LiveResult(
-        LiveStatus.DONE,
-        playouts=sim.playouts,
-        wins=sim.aggregate.wins,
-        deals=len(report.verdicts) if report else 0,
-        won=report.count("won") if report else 0,
-        lost=report.count("lost") if report else 0,
-        unknown=report.count("unknown") if report else 0,
-        seconds=time.perf_counter() - started,
-    )
+    ``partial`` receives the random figures as soon as they are in, while the solver works.
+    Deal ``i`` is the deal ``cardz sim``/``cardz solve --seed`` give it.
+    """
+    from ..analysis.playout import deal_seed, play_range
+    from ..analysis.runner import game_for
+    from ..analysis.solve import solve_state
+
+    started = time.monotonic()
+    game = game_for(design_json)
+    playouts = wins = 0
+    stop_at = started + options.sim_seconds
+    while playouts < options.playouts and time.monotonic() < stop_at:
+        wins += play_range(game, playouts, playouts + 1, options.seed).wins
+        playouts += 1
+    random_part = LiveResult(LiveStatus.DONE, playouts=playouts, wins=wins, seconds=time.monotonic() - started)
+    if not options.deals:
+        return random_part
+    if partial is not None:
+        partial(dataclasses.replace(random_part, solving=True))
+    verdicts: list[str] = []
+    stop_at = time.monotonic() + options.solve_seconds
+    for index in range(options.deals):
+        now = time.monotonic()
+        if now >= stop_at:
+            break
+        state = game.new_initial_state(seed=deal_seed(options.seed, index))
+        verdict, _, _ = solve_state(state, options.budget, min(now + options.deal_seconds, stop_at))
+        verdicts.append(verdict)
+    return dataclasses.replace(random_part, deals=len(verdicts), won=verdicts.count("won"), lost=verdicts.count("lost"),
+                               unknown=len(verdicts) - verdicts.count("won") - verdicts.count("lost"),
+                               seconds=time.monotonic() - started)
 
 
 def _analyse_in_child(conn: Connection, design_json: str, options: LiveOptions) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server's to handle
     try:
-        result = analyse(design_json, options)
-    except Exception as exc:  # the parent must hear back whatever happens
-        result = LiveResult(LiveStatus.FAILED, f"{type(exc).__name__}: {exc}")
-    try:
+        try:
+            result = analyse(design_json, options, conn.send)
+        except Exception as exc:  # the parent must hear back whatever happens
+            result = LiveResult(LiveStatus.FAILED, f"{type(exc).__name__}: {exc}")
         conn.send(result)
         conn.close()
     except OSError:
@@ -275,19 +311,22 @@ class LiveAnalysis:
 
     def _run(self, uri: str, text: str, path: Path | None, job: _Job) -> None:
         try:
-            result = self._result(text, path, job)
+            result = self._result(uri, text, path, job)
         except Exception as exc:  # noqa: BLE001 - a failed analysis is a result, never a dead thread
             result = LiveResult(LiveStatus.FAILED, f"{type(exc).__name__}: {exc}")
-        if result is None:
-            return
+        if result is not None:
+            self._deliver(uri, job, result, final=True)
+
+    def _deliver(self, uri: str, job: _Job, result: LiveResult, *, final: bool) -> None:
         with self._lock:
             if self._jobs.get(uri) is not job:
                 return  # replaced by a newer save, or the document was closed
-            del self._jobs[uri]
+            if final:
+                del self._jobs[uri]
             self._latest[uri] = result
         self._done(uri, result)
 
-    def _result(self, text: str, path: Path | None, job: _Job) -> LiveResult | None:
+    def _result(self, uri: str, text: str, path: Path | None, job: _Job) -> LiveResult | None:
         design_json, why = design_json_of(text, path)
         if design_json is None:
             return LiveResult(LiveStatus.SKIPPED, why)
@@ -297,12 +336,15 @@ class LiveAnalysis:
             return stored
         if job.cancelled.is_set():
             return None
-        result = self._in_process(design_json, self.options) if self._in_process else self._in_child(design_json, job)
+        if self._in_process is not None:
+            result: LiveResult | None = self._in_process(design_json, self.options)
+        else:
+            result = self._in_child(design_json, job, lambda partial: self._deliver(uri, job, partial, final=False))
         if result is not None and result.status is LiveStatus.DONE:
             self.store.put(key, result)
         return result
 
-    def _in_child(self, design_json: str, job: _Job) -> LiveResult | None:
+    def _in_child(self, design_json: str, job: _Job, partial: Callable[[LiveResult], None]) -> LiveResult | None:
         receiving, sending = self._context.Pipe(duplex=False)
         process = self._context.Process(target=_analyse_in_child, args=(sending, design_json, self.options),
                                         name="cardz-live-analysis", daemon=True)
@@ -321,7 +363,10 @@ class LiveAnalysis:
                     except (EOFError, OSError):
                         return None if job.cancelled.is_set() else LiveResult(
                             LiveStatus.FAILED, "the analysis process ended without a result")
-                    return result
+                    if not result.solving:
+                        return result
+                    partial(result)
+                    continue
                 if time.monotonic() >= deadline:
                     return LiveResult(LiveStatus.TIMEOUT, f"no result within {self.options.seconds:g} s")
                 if not process.is_alive() and not receiving.poll():

@@ -27,7 +27,7 @@ from .definition import definition
 from .document import DesignContext, EditorDiagnostic, Snapshot, design_context, lint_document
 from .formatting import Edit, NotFormatted, format_document, format_range
 from .hover import hover
-from .live import LiveAnalysis, LiveResult
+from .live import LiveAnalysis, LiveOptions, LiveResult
 from .outline import Symbol, SymbolKind, folding_ranges, outline
 from .positions import Encoding, Position, Range, TextIndex
 from .rename import RenameRefused, prepare_rename, references, rename
@@ -89,11 +89,22 @@ class CardzLanguageServer(LanguageServer):
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.known: dict[str, _Known] = {}
         self.live = LiveAnalysis(self._analysed)
+        self.live_enabled = True
         self._loop: asyncio.AbstractEventLoop | None = None
+
+    def configure(self, options: object) -> None:
+        """Apply the client's ``initializationOptions``: ``{"liveAnalysis": false}`` or ``{"liveAnalysis": {...}}``."""
+        if not isinstance(options, dict):
+            return
+        live = options.get("liveAnalysis")
+        if live is False:
+            self.live_enabled = False
+        elif isinstance(live, dict):
+            self.live.options = LiveOptions.from_settings(live)
 
     def analyse_saved(self, uri: str) -> None:
         """Start the background analysis of a saved design (replacing the one under way)."""
-        if not self.is_design(uri) or uri not in self.workspace.text_documents:
+        if not self.live_enabled or not self.is_design(uri) or uri not in self.workspace.text_documents:
             return
         self._loop = asyncio.get_running_loop()
         self.live.submit(uri, self.workspace.get_text_document(uri).source, self.document_path(uri))
@@ -219,6 +230,10 @@ def _diagnostic(found: EditorDiagnostic) -> types.Diagnostic:
 def build_server() -> CardzLanguageServer:
     """A server with every feature registered."""
     server = CardzLanguageServer()
+
+    @server.feature(types.INITIALIZE)
+    def on_initialize(ls: CardzLanguageServer, params: types.InitializeParams) -> None:
+        ls.configure(params.initialization_options)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: CardzLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
