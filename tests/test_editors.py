@@ -76,3 +76,25 @@ def test_a_headless_neovim_from_the_documented_setup_fixes_formats_renames_and_o
     outline = {entry["name"]: entry["children"] for entry in got["outline"]}
     assert outline["depots"] == ["grid", "stock", "discard"] and "dealRules" in outline
     assert got["steps"] == ["diagnostics", "quick fix", "format", "rename", "outline"]
+
+
+def test_the_vscode_extension_starts_cardz_lsp_for_cardz_files_with_json_and_the_schema() -> None:
+    manifest = json.loads((VSCODE / "package.json").read_text(encoding="utf-8"))
+    contributes = manifest["contributes"]
+    assert {"id": "json", "extensions": [".cardz"]} in contributes["languages"]  # JSON highlighting
+    [validation] = contributes["jsonValidation"]
+    assert validation["fileMatch"] == "*.cardz" and validation["url"] == "./schema/cardz.schema.json"
+    # The schema is copied in at build time from the repository's own (never a stale copy in git).
+    copier = (VSCODE / "scripts" / "copy-schema.js").read_text(encoding="utf-8")
+    assert '"..", "..", "..", "schema", "cardz.schema.json"' in copier
+    assert (ROOT / "schema" / "cardz.schema.json").is_file()
+    assert "copy-schema.js" in manifest["scripts"]["vscode:prepublish"]
+    assert manifest["activationEvents"] == ["workspaceContains:**/*.cardz"]
+    assert contributes["configuration"]["properties"]["cardz.server.command"]["default"] == ["cardz", "lsp"]
+    assert "vscode-languageclient" in manifest["dependencies"]
+    assert (VSCODE / manifest["main"]).is_file()
+    extension = (VSCODE / manifest["main"]).read_text(encoding="utf-8")
+    assert 'require("vscode-languageclient/node")' in extension and "TransportKind.stdio" in extension
+    assert 'pattern: "**/*.cardz"' in extension and '"server.command", ["cardz", "lsp"]' in extension
+    # node_modules is never committed.
+    assert "node_modules/" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
