@@ -11,14 +11,17 @@ from __future__ import annotations
 import dataclasses
 import enum
 import re
+from collections.abc import Iterator
 
 from ..expr import Kind, Site, check
+from ..expr.ast import Call, Name, Node, iter_child_nodes
 from ..expr.builtins import BINDER_VARIABLE, CONSTANTS, FIELDS, FUNCTIONS, PREVIOUS_VARIABLE, FieldSpec, Function
 from ..expr.env import DEPOT_TYPE_NAMES
 from .document import DesignContext
 
 __all__ = ["Word", "word_at", "receiver_kind", "fields_for", "NameKind", "name_kind", "describe_name",
-           "describe_function", "describe_field", "in_binder", "bound_names"]
+           "describe_function", "describe_field", "in_binder", "bound_names",
+           "name_bindings"]
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _IDENT_CHAR = re.compile(r"[A-Za-z0-9_]")
@@ -171,6 +174,32 @@ def name_kind(name: str, site: Site, context: DesignContext | None) -> NameKind:
     if name in FUNCTIONS:
         return NameKind.FUNCTION
     return NameKind.UNKNOWN
+
+
+def name_bindings(root: Node, site: Site, context: DesignContext | None) -> Iterator[tuple[Name, NameKind]]:
+    """Every name of a parsed expression with what it stands for, without type-checking it.
+
+    A name a quantifier binds around it (``c`` in ``any(c in cell, empty(c))``, ``it``,
+    ``prev``) is :attr:`NameKind.BINDER` whatever else it could mean, as in the checker;
+    the rest follow :func:`name_kind`.
+    """
+    stack: list[tuple[Node, frozenset[str]]] = [(root, frozenset())]
+    while stack:
+        node, bound = stack.pop()
+        if isinstance(node, Name):
+            yield node, NameKind.BINDER if node.name in bound else name_kind(node.name, site, context)
+            continue
+        if isinstance(node, Call):
+            function = FUNCTIONS.get(node.func)
+            overloads = function.overloads if function is not None else ()
+            pairs = any(o.pairs for o in overloads)
+            binds = frozenset([node.var or BINDER_VARIABLE] + ([PREVIOUS_VARIABLE] if pairs else []))
+            for position, arg in reversed(list(enumerate(node.args))):
+                is_body = position > 0 and any(
+                    position < len(o.params) and o.params[position].binder for o in overloads)
+                stack.append((arg, bound | binds if is_body else bound))
+            continue
+        stack.extend((child, bound) for child in reversed(list(iter_child_nodes(node))))
 
 
 def describe_function(function: Function) -> str:

@@ -22,6 +22,7 @@ import difflib
 from .. import jsoncst
 from ..fmt import format_node
 from ..source import BOM_CHAR
+from .document import json_tree
 
 __all__ = ["Edit", "NotFormatted", "format_document", "format_range"]
 
@@ -42,10 +43,14 @@ class NotFormatted(ValueError):
 def _parse(text: str) -> jsoncst.Node:
     if text.startswith(BOM_CHAR):
         raise NotFormatted("the file starts with a UTF-8 byte order mark: save it as UTF-8 without BOM")
-    try:
-        return jsoncst.parse(text)
-    except jsoncst.JsonSyntaxError as error:
-        raise NotFormatted(f"not formatted: the text is not valid JSON ({error.code} {error.message})") from None
+    root = json_tree(text)
+    if root is None:
+        try:
+            jsoncst.parse(text)
+        except jsoncst.JsonSyntaxError as error:
+            raise NotFormatted(f"the text is not valid JSON ({error.code} {error.message})") from None
+    assert root is not None
+    return root
 
 
 def format_document(text: str) -> list[Edit]:

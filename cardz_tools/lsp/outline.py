@@ -15,6 +15,7 @@ import enum
 import re
 
 from .. import jsoncst
+from .document import json_tree
 from .positions import Range, TextIndex
 
 __all__ = ["SymbolKind", "Symbol", "outline", "Fold", "folding_ranges"]
@@ -110,10 +111,7 @@ def _rule_detail(node: jsoncst.Node) -> str | None:
 
 def outline(text: str, index: TextIndex | None = None) -> list[Symbol]:
     """The outline of a design's text (empty when it is not valid JSON or not an object)."""
-    try:
-        root = jsoncst.parse(text)
-    except jsoncst.JsonSyntaxError:
-        return []
+    root = json_tree(text)
     if not isinstance(root, jsoncst.Object):
         return []
     build = _Builder(text, index or TextIndex(text))

@@ -18,15 +18,14 @@ import enum
 import re
 
 from .. import jsoncst
-from ..expr import check
-from ..expr.ast import Name, walk
+from ..expr import ExprSyntaxError, parse
 from ..expr.builtins import BINDER_VARIABLE, CONSTANTS, FUNCTIONS, PREVIOUS_VARIABLE
 from ..expr.env import DEPOT_TYPE_NAMES
 from ..expr.sites import Site
 from ..model import SELF
 from ..source import decoded_offsets, join_pointer
-from .document import DesignContext, Snapshot, design_context
-from .expressions import NameKind, name_kind, word_at
+from .document import DesignContext, Snapshot, design_context, json_tree
+from .expressions import NameKind, name_bindings, name_kind, word_at
 from .locate import Where, locate
 from .positions import Position, Range
 from .schemadoc import schema_root
@@ -70,9 +69,8 @@ class _Design:
 
 def _design(snapshot: Snapshot) -> _Design | None:
     """The tree and a context of the snapshot's very text (the server's may be an older text's)."""
-    try:
-        root = jsoncst.parse(snapshot.text)
-    except jsoncst.JsonSyntaxError:
+    root = json_tree(snapshot.text)
+    if root is None:
         return None
     context = design_context(snapshot.text, snapshot.path)
     return _Design(root, context) if context is not None else None
@@ -84,10 +82,13 @@ def _string_offsets(text: str, node: jsoncst.Scalar, start: int, end: int) -> tu
     return node.start + 1 + offsets[start], node.start + 1 + offsets[end]
 
 
-def _strings(node: jsoncst.Node, path: tuple[str | int, ...] = ()) -> list[tuple[tuple[str | int, ...], jsoncst.Scalar]]:
+_Path = tuple[str | int, ...]
+
+
+def _strings(node: jsoncst.Node, path: _Path = ()) -> list[tuple[_Path, jsoncst.Scalar]]:
     """Every string value of a tree (not keys) with its path."""
-    found: list[tuple[tuple[str | int, ...], jsoncst.Scalar]] = []
-    stack: list[tuple[tuple[str | int, ...], jsoncst.Node]] = [(path, node)]
+    found: list[tuple[_Path, jsoncst.Scalar]] = []
+    stack: list[tuple[_Path, jsoncst.Node]] = [(path, node)]
     while stack:
         here, current = stack.pop()
         if isinstance(current, jsoncst.Scalar):
@@ -170,16 +171,13 @@ def _in_expression(text: str, node: jsoncst.Scalar, pointer: str, expression: st
                    context: DesignContext, name: str) -> list[Occurrence]:
     if name not in expression:
         return []
-    checked = check(expression, site, context.env)
-    if checked.node is None:
+    try:
+        root = parse(expression)
+    except ExprSyntaxError:
         return []
-    found = []
-    for sub in walk(checked.node):
-        if isinstance(sub, Name) and sub.name == name:
-            info = checked.info.get(id(sub))
-            if info is not None and info.binding in ("depot", "group"):
-                found.append(Occurrence(*_string_offsets(text, node, sub.start, sub.end), Place.EXPRESSION, pointer))
-    return found
+    return [Occurrence(*_string_offsets(text, node, sub.start, sub.end), Place.EXPRESSION, pointer)
+            for sub, kind in name_bindings(root, site, context)
+            if sub.name == name and kind in (NameKind.DEPOT, NameKind.GROUP)]
 
 
 def references(snapshot: Snapshot, position: Position, include_declaration: bool = True) -> list[Range]:

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import sys
+import threading
 from pathlib import Path
+from typing import BinaryIO
 from urllib.parse import urlparse
 
 from lsprotocol import types
@@ -17,14 +20,13 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from .. import __version__
+from .. import __version__, jsoncst
 from ..diagnostics import Severity
 from ..lint import SUFFIX
-from ..source import SourceFile
 from .actions import quick_fixes
 from .completion import ItemKind, complete
 from .definition import definition
-from .document import DesignContext, EditorDiagnostic, Snapshot, design_context, lint_document
+from .document import DesignContext, EditorDiagnostic, Snapshot, design_context, json_tree, lint_document
 from .formatting import Edit, NotFormatted, format_document, format_range
 from .hover import hover
 from .live import LiveAnalysis, LiveOptions, LiveResult
@@ -158,6 +160,10 @@ class CardzLanguageServer(LanguageServer):
         text = self.workspace.get_text_document(uri).source
         path = self.document_path(uri)
         known = self.known.get(uri)
+        if known is not None and known.text != text and uri in self.pending:
+            # A lint of the new text is on its way and brings its context: answer with the last one
+            # instead of modelling a large design on the request loop.
+            return Snapshot(text, known.context, path, self.encoding)
         if known is None or known.text != text:
             context = design_context(text, path)
             if context is not None or known is None:
@@ -169,25 +175,34 @@ class CardzLanguageServer(LanguageServer):
         """The document's current text with the context of that very text (None while it does not model)."""
         return Snapshot.of(self.workspace.get_text_document(uri).source, self.document_path(uri), self.encoding)
 
-    def publish(self, uri: str) -> None:
-        """Lint the document's current text and publish the diagnostics."""
+    async def publish(self, uri: str) -> None:
+        """Lint the document's current text in a worker thread, then publish the diagnostics.
+
+        Linting a large design takes longer than a keystroke may wait, so it never runs on
+        the request loop; the design context of the same text is built there too.
+        """
         if not self.is_design(uri):
             return
         document = self.workspace.get_text_document(uri)
-        path = self.document_path(uri)
+        text, version, path, encoding = document.source, document.version, self.document_path(uri), self.encoding
         try:
-            found = lint_document(document.source, path, self.encoding)
-            self.snapshot(uri)  # keep the design context in step with the text
+            found, context = await asyncio.get_running_loop().run_in_executor(
+                None, _lint_and_model, text, path, encoding)
         except Exception as exc:  # noqa: BLE001 - a broken installation must not kill the server
             self.window_log_message(types.LogMessageParams(
                 type=types.MessageType.Error, message=f"cardz: cannot lint {uri}: {type(exc).__name__}: {exc}"))
             return
+        if uri not in self.workspace.text_documents:
+            return  # closed meanwhile
+        known = self.known.get(uri)
+        if context is not None or known is None:
+            self.known[uri] = _Known(text, context)  # keep the design context in step with the text
         self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=[_diagnostic(d) for d in found], version=document.version)
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=[_diagnostic(d) for d in found], version=version)
         )
 
     def schedule(self, uri: str, delay: float = DEBOUNCE_SECONDS) -> None:
-        """Lint ``uri`` after ``delay``, replacing a lint that has not started yet (the latest text wins)."""
+        """Lint ``uri`` after ``delay``, replacing a lint that has not finished yet (the latest text wins)."""
         previous = self.pending.pop(uri, None)
         if previous is not None:
             previous.cancel()
@@ -195,9 +210,16 @@ class CardzLanguageServer(LanguageServer):
 
     async def _lint_later(self, uri: str, delay: float) -> None:
         await asyncio.sleep(delay)
-        self.pending.pop(uri, None)
         if uri in self.workspace.text_documents:
-            self.publish(uri)
+            await self.publish(uri)
+        if self.pending.get(uri) is asyncio.current_task():
+            del self.pending[uri]
+
+
+def _lint_and_model(text: str, path: Path | None,
+                    encoding: Encoding) -> tuple[list[EditorDiagnostic], DesignContext | None]:
+    """The diagnostics and the design context of one text (run in a worker thread)."""
+    return lint_document(text, path, encoding), design_context(text, path)
 
 
 def _position(position: Position) -> types.Position:
@@ -345,15 +367,18 @@ def _register_editing(server: CardzLanguageServer) -> None:
         return actions
 
     @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+    @server.thread()
     def on_formatting(ls: CardzLanguageServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
         return _format(ls, params.text_document.uri, None)
 
     @server.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
+    @server.thread()
     def on_range_formatting(ls: CardzLanguageServer,
                             params: types.DocumentRangeFormattingParams) -> list[types.TextEdit] | None:
         return _format(ls, params.text_document.uri, params.range)
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    @server.thread()
     def on_document_symbol(ls: CardzLanguageServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
         uri = params.text_document.uri
         if not ls.is_design(uri):
@@ -362,6 +387,7 @@ def _register_editing(server: CardzLanguageServer) -> None:
         return [_symbol(symbol) for symbol in outline(text, TextIndex(text, ls.encoding))]
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+    @server.thread()
     def on_folding_range(ls: CardzLanguageServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
         uri = params.text_document.uri
         if not ls.is_design(uri):
@@ -370,6 +396,7 @@ def _register_editing(server: CardzLanguageServer) -> None:
                 for fold in folding_ranges(ls.workspace.get_text_document(uri).source)]
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    @server.thread()
     def on_references(ls: CardzLanguageServer, params: types.ReferenceParams) -> list[types.Location]:
         uri = params.text_document.uri
         if not ls.is_design(uri):
@@ -379,6 +406,7 @@ def _register_editing(server: CardzLanguageServer) -> None:
         return [types.Location(uri=uri, range=_range(where)) for where in found]
 
     @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+    @server.thread()
     def on_prepare_rename(ls: CardzLanguageServer, params: types.PrepareRenameParams) -> types.Range | None:
         if not ls.is_design(params.text_document.uri):
             return None
@@ -389,6 +417,7 @@ def _register_editing(server: CardzLanguageServer) -> None:
             raise _Refused(str(refused)) from None
 
     @server.feature(types.TEXT_DOCUMENT_RENAME)
+    @server.thread()
     def on_rename(ls: CardzLanguageServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
         uri = params.text_document.uri
         if not ls.is_design(uri):
@@ -401,6 +430,7 @@ def _register_editing(server: CardzLanguageServer) -> None:
         return types.WorkspaceEdit(changes={uri: [types.TextEdit(range=_range(r), new_text=t) for r, t in edits]})
 
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
+    @server.thread()
     def on_semantic_tokens(ls: CardzLanguageServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
         uri = params.text_document.uri
         if not ls.is_design(uri):
@@ -409,15 +439,17 @@ def _register_editing(server: CardzLanguageServer) -> None:
         return types.SemanticTokens(data=encode(semantic_tokens(snapshot.text, snapshot.context), snapshot.index))
 
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+    @server.thread()
     def on_code_lens(ls: CardzLanguageServer, params: types.CodeLensParams) -> list[types.CodeLens]:
         uri = params.text_document.uri
         result = ls.live.latest(uri)
         if not ls.is_design(uri) or result is None:
             return []
         text = ls.workspace.get_text_document(uri).source
-        source = SourceFile.from_text(text, "lens.cardz")
-        where = TextIndex(text, ls.encoding).span_range(source.span("/name")) if source.has("/name") else Range(
-            Position(0, 0), Position(0, 0))
+        root = json_tree(text)
+        name = jsoncst.node_at(root, "/name") if root is not None else None
+        index = TextIndex(text, ls.encoding)
+        where = index.offset_range(name.start, name.end) if name is not None else Range(Position(0, 0), Position(0, 0))
         return [types.CodeLens(range=_range(where), command=types.Command(title=result.label(), command=""))]
 
 
@@ -439,6 +471,36 @@ def _format(ls: CardzLanguageServer, uri: str, within: types.Range | None) -> li
     return [_edit(index, edit) for edit in edits]
 
 
+SWITCH_INTERVAL_SECONDS = 0.001
+"""How often a busy worker thread hands the interpreter to the request loop (Python's default: 5 ms)."""
+
+
+class _SerialisedOutput:
+    """stdout for the server: one message is written whole before the next starts.
+
+    Responses of the handlers that run in worker threads are written from those threads;
+    without the lock two large ones could interleave on the pipe and corrupt both.
+    """
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._stream = stream
+        self._lock = threading.Lock()
+
+    def write(self, data: bytes) -> int:
+        with self._lock:
+            written = self._stream.write(data)
+            self._stream.flush()
+        return written
+
+    def flush(self) -> None:
+        with self._lock:
+            self._stream.flush()
+
+    def close(self) -> None:
+        self._stream.close()
+
+
 def run() -> None:
     """Serve over stdin/stdout until the client says exit."""
-    build_server().start_io()
+    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)  # a lint in a worker thread must not make typing wait
+    build_server().start_io(stdout=_SerialisedOutput(sys.stdout.buffer))  # type: ignore[arg-type]

@@ -14,11 +14,11 @@ import dataclasses
 import re
 
 from .. import jsoncst
-from ..expr import Site, check
-from ..expr.ast import BoolLit, Call, Field, IntLit, Name, walk
-from ..expr.env import DEPOT_TYPE_NAMES
+from ..expr import ExprSyntaxError, Site, parse
+from ..expr.ast import BoolLit, Call, Field, IntLit, walk
 from ..source import decoded_offsets
-from .document import DesignContext
+from .document import DesignContext, json_tree
+from .expressions import NameKind, name_bindings
 from .positions import TextIndex
 
 __all__ = ["TOKEN_TYPES", "TOKEN_MODIFIERS", "Token", "expression_tokens", "semantic_tokens", "encode"]
@@ -42,31 +42,33 @@ class Token:
     modifiers: int = 0
 
 
-def _kind_of_name(name: str, binding: str) -> tuple[str, int]:
-    if binding == "site":
-        return "parameter", 0
-    if binding == "var":
-        return "variable", 2  # readonly
-    if binding in ("depot", "group"):
-        return ("type", 0) if name in DEPOT_TYPE_NAMES else ("variable", 0)
-    if binding == "constant":
-        return "enumMember", 1
-    return "variable", 0
+_NAME_TOKENS: dict[NameKind, tuple[str, int]] = {
+    NameKind.SITE: ("parameter", 0),
+    NameKind.DEPOT: ("variable", 0),
+    NameKind.GROUP: ("variable", 0),
+    NameKind.TYPE: ("type", 0),
+    NameKind.CONSTANT: ("enumMember", 1),
+    NameKind.BINDER: ("variable", 2),
+    NameKind.FUNCTION: ("function", 1),
+}
 
 
 def expression_tokens(expression: str, site: Site, context: DesignContext) -> list[tuple[int, int, str, int]]:
-    """The tokens of one expression as ``(start, end, type, modifiers)``, offsets into the expression."""
-    checked = check(expression, site, context.env)
-    if checked.node is None:
+    """The tokens of one expression as ``(start, end, type, modifiers)``, offsets into the expression.
+
+    Names are classified as the checker binds them (:func:`.expressions.name_bindings`),
+    without type-checking the expression: a design with hundreds of rules stays fast.
+    """
+    try:
+        root = parse(expression)
+    except ExprSyntaxError:
         return []
     found: list[tuple[int, int, str, int]] = []
-    named: set[int] = set()
-    for node in walk(checked.node):
-        if isinstance(node, Name):
-            info = checked.info.get(id(node))
-            kind, modifiers = _kind_of_name(node.name, getattr(info, "binding", ""))
-            found.append((node.start, node.end, kind, modifiers))
-        elif isinstance(node, Field):
+    for name, kind in name_bindings(root, site, context):
+        if kind in _NAME_TOKENS:
+            found.append((name.start, name.end, *_NAME_TOKENS[kind]))
+    for node in walk(root):
+        if isinstance(node, Field):
             found.append((node.end - len(node.name), node.end, "property", 0))
         elif isinstance(node, Call):
             found.append((node.start, node.start + len(node.func), "function", 1))
@@ -78,12 +80,11 @@ def expression_tokens(expression: str, site: Site, context: DesignContext) -> li
             found.append((node.start, node.end, "number", 0))
         elif isinstance(node, BoolLit):
             found.append((node.start, node.end, "keyword", 0))
-    for start, end, _, _ in found:
-        named.update(range(start, end))
+    named = {i for start, end, _, _ in found for i in range(start, end)}
     for match in _OPERATOR.finditer(expression):
         if match.start() not in named:
-            kind = "keyword" if match.group() == "in" else "operator"
-            found.append((match.start(), match.end(), kind, 0))
+            token = "keyword" if match.group() == "in" else "operator"
+            found.append((match.start(), match.end(), token, 0))
     found.sort()
     return found
 
@@ -92,9 +93,8 @@ def semantic_tokens(text: str, context: DesignContext | None) -> list[Token]:
     """Every token of every expression string of ``text``, in document order (none while it is not valid JSON)."""
     if context is None or not context.sites:
         return []
-    try:
-        root = jsoncst.parse(text)
-    except jsoncst.JsonSyntaxError:
+    root = json_tree(text)
+    if root is None:
         return []
     found: list[Token] = []
     for pointer, site in context.sites.items():
