@@ -77,6 +77,22 @@ def test_a_newer_save_replaces_the_running_analysis_and_the_old_result_is_never_
     assert live.latest("u") == second
 
 
+def test_a_burst_of_saves_is_analysed_once() -> None:
+    calls: list[str] = []
+
+    def counting(design_json: str, options: LiveOptions) -> LiveResult:
+        calls.append(design_json)
+        return LiveResult(LiveStatus.DONE, playouts=len(calls))
+
+    results = _Results()
+    live = LiveAnalysis(results, in_process=counting)
+    for number in range(5):
+        live.submit("u", TEXT.replace('"Monte Carlo"', f'"Monte Carlo {number}"'), SEED)
+    assert results.wait().playouts == 1
+    time.sleep(0.5)
+    assert len(calls) == 1 and '"Monte Carlo 4"' in calls[0] and len(results.got) == 1
+
+
 def test_a_save_with_errors_is_skipped_and_an_analysed_design_comes_from_the_store() -> None:
     calls: list[str] = []
 

@@ -245,6 +245,9 @@ def _analyse_in_child(conn: Connection, design_json: str, options: LiveOptions) 
         pass  # the parent stopped listening (a newer save)
 
 
+SETTLE_SECONDS = 0.3
+"""A save waits this long before it is analysed, so a burst of saves starts one analysis."""
+
 Analyser = Callable[[str, LiveOptions], LiveResult]
 Done = Callable[[str, LiveResult], None]
 """Called as ``done(uri, result)`` from a watcher thread when an analysis ends (not when it is replaced)."""
@@ -270,6 +273,7 @@ class LiveAnalysis:
         self._lock = threading.Lock()
         self._jobs: dict[str, _Job] = {}
         self._latest: dict[str, LiveResult] = {}
+        self.settle_seconds = SETTLE_SECONDS
 
     def latest(self, uri: str) -> LiveResult | None:
         """The newest result for a document (RUNNING while its job runs), or None before its first save."""
@@ -327,6 +331,8 @@ class LiveAnalysis:
         self._done(uri, result)
 
     def _result(self, uri: str, text: str, path: Path | None, job: _Job) -> LiveResult | None:
+        if job.cancelled.wait(self.settle_seconds):
+            return None  # saved again at once (an editor's auto-save): only the last save is analysed
         design_json, why = design_json_of(text, path)
         if design_json is None:
             return LiveResult(LiveStatus.SKIPPED, why)
