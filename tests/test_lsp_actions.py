@@ -88,3 +88,12 @@ def test_no_fix_without_a_suggestion_or_on_a_range_that_moved() -> None:
     assert quick_fixes(broken, start, end, "CZ402", found[0].message) == []
     # The client sends back a diagnostic whose range no longer holds a name (the text changed meanwhile).
     assert quick_fixes(broken, start - 1, end, "CZ402", "a Card has no field\nhint: did you mean 'rank'?") == []
+
+
+def test_a_variant_removing_a_misspelled_depot_gets_the_inherited_name(tmp_path: Path) -> None:
+    (tmp_path / "base.cardz").write_text(TEXT, encoding="utf-8")
+    variant = ('{\n  "name": "No stock",\n  "extends": "base.cardz",\n'
+               '  "depots": [{ "name": "stok", "remove": true }]\n}\n')
+    path = tmp_path / "variant.cardz"
+    codes, fixed = _fixed(variant, path)
+    assert "CZ654" in codes and '{ "name": "stock", "remove": true }' in fixed

@@ -70,8 +70,25 @@ def quick_fixes(text: str, start: int, end: int, code: str, message: str) -> lis
     elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", written) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", suggested):
         new_text = suggested  # a name inside an expression string
     else:
-        return []
+        return _inside(text, start, end, code, message, suggested)
     return [Fix(f"Change to '{suggested}'", start, end, new_text, code, preferred)]
+
+
+_STRING_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_QUOTED = re.compile(r"['`]([^'`\n]+)['`]")
+
+
+def _inside(text: str, start: int, end: int, code: str, message: str, suggested: str) -> list[Fix]:
+    """A fix for a diagnostic on a larger range (a variant's whole depot entry): the one string in it that
+    the message quotes as the misspelled name."""
+    quoted = set(_QUOTED.findall(message.split("\nhint:", 1)[0])) - {suggested}
+    matches = [m for m in _STRING_TOKEN.finditer(text, start, end) if _is_string_token(m.group())
+               and json.loads(m.group()) in quoted]
+    if len(matches) != 1:
+        return []
+    match = matches[0]
+    new_text = json.dumps(suggested, ensure_ascii=False)
+    return [Fix(f"Change to '{suggested}'", match.start(), match.end(), new_text, code)]
 
 
 def _is_string_token(written: str) -> bool:
