@@ -2,7 +2,8 @@
 
 Neovim (Debian 12 ships 0.7.2) runs headless from the documented 0.7 setup,
 opens a design with a typo and gets its diagnostics, applies the quick fix,
-formats, renames a depot everywhere and lists the outline; the test skips when
+formats, renames a depot everywhere, lists the outline and, after saving, shows
+the live analysis on the design's name; the test skips when
 ``nvim`` is not installed. The VS Code extension is checked without npm: its
 manifest starts ``cardz lsp``, associates ``*.cardz`` with JSON and the schema.
 """
@@ -75,7 +76,9 @@ def test_a_headless_neovim_from_the_documented_setup_fixes_formats_renames_and_o
     assert '"group": "grid"' in renamed and "cell," not in renamed
     outline = {entry["name"]: entry["children"] for entry in got["outline"]}
     assert outline["depots"] == ["grid", "stock", "discard"] and "dealRules" in outline
-    assert got["steps"] == ["diagnostics", "quick fix", "format", "rename", "outline"]
+    assert got["lens"].startswith("cardz: random win ") and "solver" in got["lens"]
+    assert got["lens_line"] == 1  # on the design's name
+    assert got["steps"] == ["diagnostics", "quick fix", "format", "rename", "outline", "live analysis"]
 
 
 def test_the_vscode_extension_starts_cardz_lsp_for_cardz_files_with_json_and_the_schema() -> None:

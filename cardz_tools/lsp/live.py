@@ -1,10 +1,10 @@
 """Live analysis: random win rate and solver winnability of the last save, computed in the background.
 
 After a save, :class:`LiveAnalysis` analyses the design in a process of its own
-(random playouts with :func:`cardz_tools.analysis.sim.simulate`, then a few deals
-with :func:`cardz_tools.analysis.solve.solve`), bounded in time: the process is
-terminated at the deadline, and when a newer save of the same document comes
-first. Nothing of it runs on the server's request loop; a small watcher thread
+(random playouts as ``cardz sim`` plays them, then a few deals searched as ``cardz
+solve`` searches them), each stage bounded in time and the process in memory; the
+process is terminated at the overall deadline, and when a newer save of the same
+document comes first. Nothing of it runs on the server's request loop; a small watcher thread
 per job waits for the process and hands the result to a callback.
 
 Results are kept in a :class:`ResultStore`, keyed by the analysed design and the
@@ -232,12 +232,28 @@ def analyse(design_json: str, options: LiveOptions,
                                seconds=time.monotonic() - started)
 
 
+MEMORY_LIMIT_BYTES = 2 * 1024**3
+"""The address space an analysis process may use (the solver's own bound keeps it far below)."""
+
+
+def _limit_memory() -> None:
+    try:
+        import resource
+    except ImportError:  # not on this platform: the solver's position bound still holds
+        return
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, MEMORY_LIMIT_BYTES))
+    except (ValueError, OSError):
+        pass  # a lower hard limit is already in force
+
+
 def _analyse_in_child(conn: Connection, design_json: str, options: LiveOptions) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server's to handle
+    _limit_memory()
     try:
         try:
             result = analyse(design_json, options, conn.send)
-        except Exception as exc:  # the parent must hear back whatever happens
+        except Exception as exc:  # the parent must hear back whatever happens (MemoryError too)
             result = LiveResult(LiveStatus.FAILED, f"{type(exc).__name__}: {exc}")
         conn.send(result)
         conn.close()

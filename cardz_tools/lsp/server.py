@@ -3,6 +3,13 @@
 Everything a request answers is computed by the pure feature modules; this
 module converts their results to LSP types, debounces linting while the
 designer types, and remembers the last design that could be modelled.
+
+Nothing heavy runs on the request loop, so typing never waits: linting (and
+modelling the linted text) runs in a worker thread, the requests that walk a
+whole design (formatting, outline, folding, references, rename, semantic
+tokens, the lens) in pygls's worker threads, and the live analysis of a save
+in a child process (:mod:`.live`). Hover, completion, definition and quick
+fixes answer on the loop; ``bench/bench_lsp.py`` measures all of them.
 """
 
 from __future__ import annotations
@@ -256,6 +263,10 @@ def build_server() -> CardzLanguageServer:
     @server.feature(types.INITIALIZE)
     def on_initialize(ls: CardzLanguageServer, params: types.InitializeParams) -> None:
         ls.configure(params.initialization_options)
+
+    @server.feature(types.SHUTDOWN)
+    def on_shutdown(ls: CardzLanguageServer, params: None) -> None:
+        ls.live.close()  # terminate a running analysis with the server
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: CardzLanguageServer, params: types.DidOpenTextDocumentParams) -> None:

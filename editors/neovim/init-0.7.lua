@@ -34,17 +34,23 @@ vim.api.nvim_create_autocmd("FileType", {
     end)
     local root = project_root(vim.api.nvim_buf_get_name(args.buf))
     if not clients[root] or vim.lsp.client_is_stopped(clients[root]) then
-      clients[root] = vim.lsp.start_client({ name = "cardz", cmd = { "cardz", "lsp" }, root_dir = root })
+      clients[root] = vim.lsp.start_client({
+        name = "cardz",
+        cmd = { "cardz", "lsp" },
+        root_dir = root,
+        on_attach = function(_, bufnr)
+          -- The live analysis (random win rate, solver winnability) is a code lens on the design's
+          -- name. Refresh only once attached: 0.7 never clears a refresh that found no server.
+          vim.api.nvim_create_autocmd({ "BufEnter", "BufWritePost", "CursorHold" }, {
+            buffer = bufnr,
+            callback = vim.lsp.codelens.refresh,
+          })
+          vim.lsp.codelens.refresh()
+        end,
+      })
     end
     if clients[root] then
       vim.lsp.buf_attach_client(args.buf, clients[root])
     end
-    -- The live analysis (random win rate, solver winnability) is a code lens on the design's name.
-    vim.api.nvim_create_autocmd({ "BufEnter", "BufWritePost", "CursorHold" }, {
-      buffer = args.buf,
-      callback = function()
-        pcall(vim.lsp.codelens.refresh)
-      end,
-    })
   end,
 })

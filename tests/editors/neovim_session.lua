@@ -86,6 +86,26 @@ local function run()
     end
   end
   table.insert(results.steps, "outline")
+
+  -- Saving starts the live analysis; its figures arrive as the code lens on the design's name.
+  vim.cmd("write")
+  local function lens_title()
+    for _, lens in ipairs(vim.lsp.codelens.get(0) or {}) do
+      if lens.command and lens.command.title:find("solver", 1, true) then
+        return lens.command.title, lens.range.start.line
+      end
+    end
+  end
+  for _ = 1, 120 do
+    if lens_title() then
+      break
+    end
+    vim.lsp.codelens.refresh() -- as the documented CursorHold autocommand does
+    vim.wait(500)
+  end
+  assert(lens_title(), "no live analysis lens")
+  results.lens, results.lens_line = lens_title()
+  table.insert(results.steps, "live analysis")
 end
 
 local ok, problem = pcall(run)
