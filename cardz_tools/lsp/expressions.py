@@ -20,7 +20,7 @@ from ..expr.env import DEPOT_TYPE_NAMES
 from .document import DesignContext
 
 __all__ = ["Word", "word_at", "receiver_kind", "fields_for", "NameKind", "name_kind", "describe_name",
-           "describe_function", "describe_field", "in_binder", "bound_names",
+           "describe_function", "describe_field", "bound_names",
            "name_bindings"]
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -137,11 +137,6 @@ def bound_names(expression: str, cursor: int) -> tuple[str, ...]:
         elif char == "," and not depth:
             commas += 1
     return tuple(dict.fromkeys(names))
-
-
-def in_binder(expression: str, cursor: int) -> bool:
-    """Whether ``cursor`` is where a quantifier has bound ``it`` (``any(cell, |)``, not ``any(|, ...)``)."""
-    return BINDER_VARIABLE in bound_names(expression, cursor)
 
 
 class NameKind(enum.Enum):
