@@ -15,7 +15,11 @@ fixes answer on the loop; ``bench/bench_lsp.py`` measures all of them.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import concurrent.futures.process
 import dataclasses
+import multiprocessing
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -98,6 +102,7 @@ class CardzLanguageServer(LanguageServer):
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.known: dict[str, _Known] = {}
         self.live = LiveAnalysis(self._analysed)
+        self.linter = Linter()
         self.live_enabled = True
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -183,18 +188,24 @@ class CardzLanguageServer(LanguageServer):
         return Snapshot.of(self.workspace.get_text_document(uri).source, self.document_path(uri), self.encoding)
 
     async def publish(self, uri: str) -> None:
-        """Lint the document's current text in a worker thread, then publish the diagnostics.
+        """Lint the document's current text in the lint process, then publish the diagnostics.
 
         Linting a large design takes longer than a keystroke may wait, so it never runs on
-        the request loop; the design context of the same text is built there too.
+        the request loop, nor in a thread that would share the interpreter with it; the
+        design context of the same text is built meanwhile in a worker thread.
         """
         if not self.is_design(uri):
             return
         document = self.workspace.get_text_document(uri)
         text, version, path, encoding = document.source, document.version, self.document_path(uri), self.encoding
+        loop = asyncio.get_running_loop()
+        linted = asyncio.ensure_future(self.linter.lint(text, path, encoding))
         try:
-            found, context = await asyncio.get_running_loop().run_in_executor(
-                None, _lint_and_model, text, path, encoding)
+            context = await loop.run_in_executor(None, design_context, text, path)
+            found = await linted
+        except asyncio.CancelledError:
+            linted.cancel()  # a newer text is on its way
+            raise
         except Exception as exc:  # noqa: BLE001 - a broken installation must not kill the server
             self.window_log_message(types.LogMessageParams(
                 type=types.MessageType.Error, message=f"cardz: cannot lint {uri}: {type(exc).__name__}: {exc}"))
@@ -223,10 +234,44 @@ class CardzLanguageServer(LanguageServer):
             del self.pending[uri]
 
 
-def _lint_and_model(text: str, path: Path | None,
-                    encoding: Encoding) -> tuple[list[EditorDiagnostic], DesignContext | None]:
-    """The diagnostics and the design context of one text (run in a worker thread)."""
-    return lint_document(text, path, encoding), design_context(text, path)
+class Linter:
+    """Lints in a process of its own (started on first use, restarted if it dies), in a thread when it cannot run."""
+
+    def __init__(self) -> None:
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet_worker)
+            return self._pool
+
+    def start(self) -> None:
+        """Start the process now, so that the first lint does not wait for it."""
+        self._executor().submit(int)
+
+    async def lint(self, text: str, path: Path | None, encoding: Encoding) -> list[EditorDiagnostic]:
+        """The diagnostics of ``text`` (see :func:`.document.lint_document`)."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), lint_document, text, path, encoding)
+        except concurrent.futures.process.BrokenProcessPool:
+            with self._lock:
+                self._pool = None  # the next lint starts a new process
+            return await loop.run_in_executor(None, lint_document, text, path, encoding)
+
+    def close(self) -> None:
+        """Stop the process (a lint under way is abandoned)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _quiet_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in the editor's terminal is the server's to handle
 
 
 def _position(position: Position) -> types.Position:
@@ -263,10 +308,12 @@ def build_server() -> CardzLanguageServer:
     @server.feature(types.INITIALIZE)
     def on_initialize(ls: CardzLanguageServer, params: types.InitializeParams) -> None:
         ls.configure(params.initialization_options)
+        ls.linter.start()
 
     @server.feature(types.SHUTDOWN)
     def on_shutdown(ls: CardzLanguageServer, params: None) -> None:
         ls.live.close()  # terminate a running analysis with the server
+        ls.linter.close()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: CardzLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
