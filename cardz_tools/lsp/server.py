@@ -4,8 +4,9 @@ Everything a request answers is computed by the pure feature modules; this
 module converts their results to LSP types, debounces linting while the
 designer types, and remembers the last design that could be modelled.
 
-Nothing heavy runs on the request loop, so typing never waits: linting (and
-modelling the linted text) runs in a worker thread, the requests that walk a
+Nothing heavy runs on the request loop, so typing never waits: linting runs in
+a process of its own (:class:`Linter`; the linted text is modelled meanwhile in a
+worker thread), the requests that walk a
 whole design (formatting, outline, folding, references, rename, semantic
 tokens, the lens) in pygls's worker threads, and the live analysis of a save
 in a child process (:mod:`.live`). Hover, completion, definition and quick
@@ -560,5 +561,5 @@ class _SerialisedOutput:
 
 def run() -> None:
     """Serve over stdin/stdout until the client says exit."""
-    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)  # a lint in a worker thread must not make typing wait
+    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)  # a request in a worker thread must not make typing wait
     build_server().start_io(stdout=_SerialisedOutput(sys.stdout.buffer))  # type: ignore[arg-type]
