@@ -21,6 +21,7 @@ import enum
 import hashlib
 import json
 import multiprocessing
+import os
 import signal
 import threading
 import time
@@ -38,7 +39,7 @@ from ..variants import EXTENDS, VariantError, flatten_file
 
 __all__ = [
     "LiveStatus", "LiveResult", "LiveOptions", "ResultStore", "MemoryStore", "design_json_of", "analyse",
-    "LiveAnalysis",
+    "LiveAnalysis", "exit_with_parent",
 ]
 
 
@@ -247,8 +248,26 @@ def _limit_memory() -> None:
         pass  # a lower hard limit is already in force
 
 
+def exit_with_parent(poll_seconds: float = 1.0) -> None:
+    """In a child process: exit as soon as the process that started it is gone.
+
+    An editor may kill its language server outright; the server's lint and analysis
+    processes must not outlive it.
+    """
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll_seconds)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="cardz-exit-with-parent", daemon=True).start()
+
+
 def _analyse_in_child(conn: Connection, design_json: str, options: LiveOptions) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server's to handle
+    exit_with_parent()
     _limit_memory()
     try:
         try:

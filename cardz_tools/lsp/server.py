@@ -41,7 +41,7 @@ from .definition import definition
 from .document import DesignContext, EditorDiagnostic, Snapshot, design_context, json_tree, lint_document
 from .formatting import Edit, NotFormatted, format_document, format_range
 from .hover import hover
-from .live import LiveAnalysis, LiveOptions, LiveResult
+from .live import LiveAnalysis, LiveOptions, LiveResult, exit_with_parent
 from .outline import Symbol, SymbolKind, folding_ranges, outline
 from .positions import Encoding, Position, Range, TextIndex
 from .rename import RenameRefused, prepare_rename, references, rename
@@ -273,6 +273,7 @@ class Linter:
 
 def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in the editor's terminal is the server's to handle
+    exit_with_parent()
 
 
 def _position(position: Position) -> types.Position:
