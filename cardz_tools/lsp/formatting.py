@@ -112,7 +112,8 @@ def _same_surroundings(text: str, node: jsoncst.Node, formatted: str, twin: json
         line_end = source.find("\n", offset)
         return source[offset : len(source) if line_end < 0 else line_end]
 
-    return before(text, node.start) == before(formatted, twin.start) and after(text, node.end) == after(formatted, twin.end)
+    same_start = before(text, node.start) == before(formatted, twin.start)
+    return same_start and after(text, node.end) == after(formatted, twin.end)
 
 
 def _shifted(edits: list[Edit], by: int) -> list[Edit]:
