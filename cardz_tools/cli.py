@@ -290,6 +290,49 @@ def sweep(
     raise typer.Exit(0 if any(row.playable for row in report.rows) else 1)
 
 
+class DifficultyOption(str, enum.Enum):
+    """The bands of ``cardz deals --difficulty`` (see cardz_tools.analysis.deals)."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+@app.command("deals")
+def deals_command(
+    file: Annotated[Path, typer.Argument(help="The design.")],
+    winnable: Annotated[int, typer.Option("--winnable", min=1, max=10_000, help="How many winnable deals to list.")],
+    difficulty: Annotated[Optional[DifficultyOption], typer.Option("--difficulty", help="Only deals of this band.")] = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run (deal i is the same as in sim).")] = 0,
+    budget: Annotated[int, typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")] = 50_000,
+    deal_seconds: Annotated[Optional[float], typer.Option("--deal-seconds", min=0.001, help="Solver time bound per deal.")] = 10.0,
+    max_tries: Annotated[int, typer.Option("--max-tries", min=1, max=100_000, help="The most deals to look at.")] = 2_000,
+    playouts: Annotated[int, typer.Option("--playouts", "-n", min=1, max=100_000, help="Random playouts per deal for its difficulty.")] = 60,
+    workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the deals as JSON to this file (atomically).")] = None,
+    format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format on stdout.")] = ReportFormat.TEXT,
+) -> None:
+    """List deals the solver proves winnable, each with its difficulty, seed, deck and winning line."""
+    from .analysis.deals import Difficulty, winnable_deals
+    from .fmt import write_atomic
+
+    opened = _open_for_play(file)
+    wanted = None if difficulty is None else Difficulty(difficulty.value)
+    try:
+        with _progress(winnable, "winnable deals") as advance:
+            report = winnable_deals(
+                opened.json_text, winnable, seed, wanted, budget, deal_seconds, playouts,
+                max_tries=max_tries, workers=workers, scheduler=scheduler, on_progress=advance,
+            )
+        if output is not None:
+            write_atomic(output, report.to_json() + "\n")
+    except (RuntimeError, OSError) as exc:
+        raise fail(str(exc)) from None
+    typer.echo(report.to_json() if format is ReportFormat.JSON else report.to_text(), nl=format is ReportFormat.JSON)
+    raise typer.Exit(0 if len(report.deals) == winnable else 1)
+
+
 # ---------------------------------------------------------------- publishing: fmt, flatten (issue 8)
 
 
