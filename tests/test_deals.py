@@ -53,7 +53,9 @@ def test_the_run_calibrates_its_bands_on_its_first_winnable_deals(report) -> Non
 
 
 def test_a_band_filter_keeps_only_deals_of_that_band(monte_carlo: str) -> None:
-    hard = winnable_deals(monte_carlo, 3, seed=4, difficulty=Difficulty.HARD, budget=20_000, playouts=30, calibration=12, workers=1)
+    hard = winnable_deals(
+        monte_carlo, 3, seed=4, difficulty=Difficulty.HARD, budget=20_000, playouts=30, calibration=12, workers=1
+    )
     assert len(hard.deals) == 3
     assert all(hard.bands.of(deal.difficulty) is Difficulty.HARD for deal in hard.deals)
 
@@ -75,7 +77,23 @@ def test_harder_deals_are_won_less_often_by_fresh_random_play(report, monte_carl
 def test_the_cli_writes_the_deals_as_json(tmp_path: Path) -> None:
     out = tmp_path / "deals.json"
     result = CliRunner().invoke(
-        app, ["deals", str(MONTE_CARLO), "--winnable", "2", "--budget", "20000", "-w", "1", "-o", str(out), "--seed", "4", "-n", "10"]
+        app,
+        [
+            "deals",
+            str(MONTE_CARLO),
+            "--winnable",
+            "2",
+            "--budget",
+            "20000",
+            "-w",
+            "1",
+            "-o",
+            str(out),
+            "--seed",
+            "4",
+            "-n",
+            "10",
+        ],
     )
     assert result.exit_code == 0, result.output
     written = json.loads(out.read_text(encoding="utf-8"))
