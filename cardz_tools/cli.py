@@ -497,6 +497,7 @@ def publish_command(
     deals: Annotated[Optional[int], typer.Option("--deals", min=0, max=100_000, help="Deals the solver tries per game.")] = None,
     budget: Annotated[Optional[int], typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")] = None,
     seed: Annotated[Optional[int], typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the analysis and of the deal pictured.")] = None,
+    winnable: Annotated[int, typer.Option("--winnable", min=0, max=1_000, help="List this many proven-winnable deals per game.")] = 0,
 ) -> None:
     """Write a folder of game pages: each design flattened and formatted, its page, an index and catalog.json."""
     import dataclasses as _dc
@@ -514,7 +515,7 @@ def publish_command(
         kinds = parse_gate(gate or [])
         config = load_config(paths[0])
         on_design = (lambda name: typer.echo(f"playing {name}…", err=True)) if sys.stderr.isatty() else None
-        result = publish(paths, out, options=check_options, gate=kinds, config=config, on_design=on_design)
+        result = publish(paths, out, options=check_options, gate=kinds, config=config, on_design=on_design, winnable=winnable)
     except (GateError, ConfigError, LintPathError, SchemaUnavailable, PublishError) as exc:
         raise fail(str(exc)) from None
     options = ReportOptions(color=sys.stderr.isatty() and "NO_COLOR" not in os.environ)
