@@ -11,7 +11,9 @@ rule the design gets wrong shows up at the first position where the two disagree
 
 Adding an oracle: subclass :class:`Oracle` in ``tests/oracles/<game>.py`` (set ``design``,
 ``milestones``; write ``legal_moves``, ``play``, ``won`` and ``progress``), then add the class
-to ``ORACLES`` in ``tests/test_oracles.py``.
+to ``ORACLES`` in ``tests/test_oracles.py``. Write it from the rules text and the design's
+description, never from the design's expressions; where the rules leave a choice, the
+description must say which, and the oracle follows it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import ClassVar
 from cardz_tools.cards import FACE_UP, SplitMix64, card_str
 from cardz_tools.engine import Drag, Game, Tap
 from cardz_tools.model import build_design
+from cardz_tools.variants import flatten
 
 GAMES = Path(__file__).resolve().parent.parent.parent / "games"
 
@@ -76,8 +79,10 @@ class Oracle(abc.ABC):
     milestones: ClassVar[frozenset[str]] = frozenset()
     """Kinds of late position the playouts must reach (names :meth:`reached` returns)."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, seed: int = 0) -> None:
         self.board: Board = {name: list(pile) for name, pile in board.items()}
+        self.seed = seed
+        """The deal's seed, for a game whose rules reshuffle (docs/format.md, Reshuffles)."""
 
     @abc.abstractmethod
     def legal_moves(self) -> Iterable[MoveKey]:
@@ -118,8 +123,11 @@ def load_game(design: str) -> Game:
 
 
 def design_data(design: str) -> dict:
-    """The JSON of a file under ``games/`` (a test may alter it to show the harness catches a slip)."""
-    return json.loads((GAMES / design).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    """The JSON of a file under ``games/``, a variant flattened (a test may alter it to show a slip is caught)."""
+    data = json.loads((GAMES / design).read_text(encoding="utf-8"))
+    if "extends" in data:
+        data, _ = flatten(GAMES / design)
+    return data  # type: ignore[no-any-return]
 
 
 def engine_board(game: Game, state: object) -> Board:
@@ -168,7 +176,7 @@ def compare(
     for index in range(playouts):
         rng = SplitMix64(seed * 1_000_003 + index)
         state = game.new_initial_state(seed=seed * 1_000_003 + index)
-        oracle = oracle_class(engine_board(game, state))
+        oracle = oracle_class(engine_board(game, state), seed * 1_000_003 + index)
         for step in range(max_moves + 1):
             where = f"{oracle_class.design}, playout {index}, move {step}"
             ours = engine_board(game, state)

@@ -17,8 +17,8 @@ class Canfield(Oracle):
     design = "canfield.cardz"
     milestones = frozenset({"empty reserve", "empty column", "redeal", "whole column moved", "corner turned"})
 
-    def __init__(self, board: Board) -> None:
-        super().__init__(board)
+    def __init__(self, board: Board, seed: int = 0) -> None:
+        super().__init__(board, seed)
         self.base = rank(self.board["found[0]"][0])
         self.moved_whole = False
 

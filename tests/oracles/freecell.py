@@ -27,8 +27,8 @@ class FreeCell(Oracle):
     design = "freecell.cardz"
     milestones = frozenset({"empty column", "two empty columns", "all cells full", "run of 5 moved"})
 
-    def __init__(self, board: Board) -> None:
-        super().__init__(board)
+    def __init__(self, board: Board, seed: int = 0) -> None:
+        super().__init__(board, seed)
         self.longest_move = 0
 
     def legal_moves(self) -> Iterator[MoveKey]:

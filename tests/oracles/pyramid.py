@@ -24,8 +24,8 @@ class Pyramid(Oracle):
     design = "pyramid.cardz"
     milestones = frozenset({"top row cleared", "second pass", "last pass", "empty stock"})
 
-    def __init__(self, board: Board) -> None:
-        super().__init__(board)
+    def __init__(self, board: Board, seed: int = 0) -> None:
+        super().__init__(board, seed)
         self.redeals_left = 2
 
     def free_cards(self) -> list[str]:
