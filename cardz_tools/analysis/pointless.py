@@ -30,7 +30,7 @@ from collections.abc import Hashable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..engine.moves import Drag
-from ..expr import design_sites, parse
+from ..expr import ExprSyntaxError, ExprTooComplex, design_sites, parse
 from ..expr.ast import Call, Index, IntLit, Name, walk
 from ..expr.sites import Site
 from .findings import Finding, FindingKind, describe_rule
@@ -63,7 +63,7 @@ def interchangeable_classes(game: Game) -> tuple[int, ...]:
             continue  # the deal happens once, before any move
         try:
             tree = parse(text)
-        except Exception:  # a design that reached the engine has parsed; be safe anyway
+        except (ExprSyntaxError, ExprTooComplex):  # a design that reached the engine has parsed; be safe anyway
             return alone
         for node in walk(tree):
             if isinstance(node, Call) and node.func in POSITION_READERS:
@@ -129,6 +129,7 @@ class PointlessMoves:
 
     @property
     def groups(self) -> list[list[int]]:
+        """The classes of more than one depot, each a list of depot indexes."""
         by_class: dict[int, list[int]] = {}
         for depot, c in enumerate(self.classes):
             by_class.setdefault(c, []).append(depot)
