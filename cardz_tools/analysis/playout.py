@@ -142,7 +142,9 @@ def play_random(game: Game, index: int, base_seed: int, aggregate: Aggregate, ma
             if found is not None and len(state.piles[found[0]]) - found[2] == len(state.piles[found[1]]):
                 changed_nothing = pointless.apply(state, move, found)
                 if changed_nothing is not None:
-                    _count_pointless(aggregate, *changed_nothing, index, moves, met)
+                    rule, text = changed_nothing
+                    where = f"{text}; the deal is `cardz play --seed {state.seed}`"
+                    _count_pointless(aggregate, rule, where, index, moves, met)
                 moves += 1
                 continue
         state.apply(move)
