@@ -279,14 +279,14 @@ def expr_command(
     seed: Annotated[Optional[int], typer.Option("--seed", help="Evaluate on the deal of this seed (needs --design).")] = None,
 ) -> None:
     """Check one rule expression, with a caret under each problem; with --seed, evaluate it on a deal."""
-    from .expr.repl import run_expr
+    from .repl import run_expr
 
     result = run_expr(expression, site, design, seed)
     typer.echo(result.output)
     raise typer.Exit(result.exit_code)
 
 
-# ---- engine: cardz deal / cardz play (cardz_tools/engine/play.py) ----
+# ---- engine: cardz deal / cardz play (cardz_tools/play.py) ----
 
 
 @app.command()
@@ -296,7 +296,7 @@ def deal(
     deck: Annotated[Optional[Path], typer.Option("--deck", help="A deck order file (cards like AS 10H QC), instead of --seed.")] = None,
 ) -> None:
     """Print the board of a deal (exit 1 when the design or the deck cannot be played)."""
-    from .engine.play import LoadError, deal_text
+    from .play import LoadError, deal_text
 
     try:
         typer.echo(deal_text(file, seed, deck))
@@ -314,7 +314,7 @@ def play(
     """Play a design in the terminal: numbered moves, 'from to', u undo, r restart, q quit."""
     from rich.console import Console
 
-    from .engine.play import run_play
+    from .play import run_play
 
     raise typer.Exit(run_play(file, seed, deck, sys.stdin, Console()))
 

@@ -6,8 +6,6 @@ import hashlib
 import json
 import re
 import shutil
-import subprocess
-import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -24,6 +22,7 @@ from cardz_tools.publish import GateError, PublishError, parse_gate, publish
 from cardz_tools.publish import output as publish_output
 from cardz_tools.publish.facts import Difficulty, board_summary, decks_phrase, difficulty, slugify, tagline
 from cardz_tools.variants import flatten_file
+from tests.browser_support import dump_dom, needs_chromium
 
 from .conftest import ROOT
 
@@ -34,14 +33,6 @@ CATALOG_KEYS = {
     "name", "slug", "family", "aliases", "file", "sha256", "bytes", "lines",
     "win_rate", "win_rate_interval", "winnability", "winnability_interval", "deals",
 }
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
-needs_chromium = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="/usr/bin/chromium is absent (.ci/run installs Debian's chromium package)"
-)
 
 runner = CliRunner()
 
@@ -362,18 +353,6 @@ def test_difficulty_words(won: int, lost: int, unknown: int, word: Difficulty) -
 
 
 # ---------------------------------------------------------------- a real browser
-
-
-def dump_dom(url: str) -> str:
-    with tempfile.TemporaryDirectory() as profile:
-        done = subprocess.run(
-            [str(CHROMIUM), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--dump-dom", url],
-            capture_output=True,
-            text=True,
-            timeout=90,
-        )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
 
 
 @needs_chromium

@@ -15,10 +15,9 @@ from html import escape
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from ..cards import Card, Color, Suit, card_rank, card_str, card_suit, is_face_up
+from ..cards import SUIT_SYMBOLS, Card, Color, Suit, card_rank, card_str, card_suit, is_face_up
 from ..model import Depot, Design, Fan
 
-SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠", Suit.JOKER: "★"}
 _RANK_LABELS = {0: "JK", 1: "A", 11: "J", 12: "Q", 13: "K"}
 
 
