@@ -92,6 +92,7 @@ LAYERS: tuple[Layer, ...] = (
             "analysis.stats",
             "analysis.progress",
             "analysis.findings",
+            "analysis.pointless",
             "analysis.playout",
             "analysis.runner",
             "analysis.position_key",
