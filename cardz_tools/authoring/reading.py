@@ -1,4 +1,4 @@
-"""Read a rules text (English, French, Russian or German) into facts for a design.
+"""Read a rules text (English, French, Russian, German, Spanish or Italian) into facts for a design.
 
 ``cardz from-rules`` (:mod:`.rules_text`) works in three offline, deterministic steps:
 
@@ -193,7 +193,7 @@ def detect_language(text: str) -> LanguageGuess:
     letters_seen = collections.Counter(lowered)
     scores: dict[Language, int] = {}
     details: list[str] = []
-    for language in (Language.EN, Language.FR, Language.DE):
+    for language in (Language.EN, Language.FR, Language.DE, Language.ES, Language.IT):
         stop_words = lx.STOP_WORDS[language]
         counts = collections.Counter(w for w in words if w in stop_words)
         special = sum(letters_seen[c] for c in lx.LETTERS_ONLY_IN.get(language, ""))
@@ -277,8 +277,12 @@ def detect_family(sentences: Sequence[Sentence]) -> tuple[FamilyGuess, frozenset
 # ------------------------------------------------------------------ numbers
 
 _TENS = {20, 30, 40, 50}
-_TIMES_AS = {Language.EN: "times", Language.FR: "fois", Language.RU: "раз", Language.DE: "mal"}
-_SINGLE = re.compile(r"(?<!\w)(?:un seul|une seule|ein einzige[snmr]?|eine einzige|nur eine[mnrs]?)(?!\w)")
+_TIMES_AS = {
+    Language.EN: "times", Language.FR: "fois", Language.RU: "раз", Language.DE: "mal", Language.ES: "veces", Language.IT: "volte",
+}
+_SINGLE = re.compile(
+    r"(?<!\w)(?:un seul|une seule|ein einzige[snmr]?|eine einzige|nur eine[mnrs]?|una sola|un solo|uno solo|una única|un único)(?!\w)"
+)
 """Where French and German articles are numbers after all: "un seul paquet", "nur ein Kartenspiel"."""
 _GERMAN_COMPOUND = re.compile(r"(?<!\w)(ein|zwei|drei|vier|fünf|sechs|sieben|acht|neun)und(zwanzig|dreißig|vierzig|fünfzig)(?!\w)")
 
@@ -312,7 +316,7 @@ def numberise(text: str, language: Language | None = None) -> str:
 
     def replace(match: re.Match[str]) -> str:
         value, lang = table[match.group(1)]
-        return f"{value} {_TIMES_AS[lang]}" if match.group(1) in lx.TIMES_WORDS else str(value)
+        return f"{value} {_TIMES_AS[lang]}" if match.group(1) in lx.TIMES_WORDS.get(lang, ()) else str(value)
 
     text = pattern.sub(replace, text)
     return re.sub(
@@ -325,6 +329,8 @@ def numberise(text: str, language: Language | None = None) -> str:
 _N = r"(\d+)"
 _W = r"(?:[^\W\d_][\w']*\s+)"
 """One word (no digits) and the space after it."""
+_WP = r"(?:[^\W\d_][\w']*[,;:]?\s+)"
+"""One word, perhaps with a comma after it, and the space after it."""
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
@@ -351,6 +357,15 @@ _OPEN_CARDS = _rx(rf"(?<!\d){_N}\s+(?:{_W}?{lx.CARD}\s+{lx.OPEN}|{lx.OPEN}\s+{lx
 _FREE_CELLS = _rx(rf"(?<!\d){_N}\s+{lx.FREE_CELL}")
 _FIRST_ROW = _rx(rf"{lx.FIRST}\s+{lx.ROW}\s+{_W}{{0,5}}{_N}\s+{lx.CARD}")
 _DRAW_COUNT = _rx(rf"(?<!\w){lx.DRAW}\s+{_W}{{0,2}}{_N}\s+{lx.CARD}")
+_STAIRCASE = _rx(
+    rf"{lx.FIRST}\s+(?:{_WP}){{0,4}}?(?:1|one|une?|eine?[mn]?|одн\w*|una?|uno)\s+(?:{_WP}){{0,4}}?"
+    rf"(?:second\w*|deuxième|zweite\w*|втор\w*|segund\w*)\s+(?:{_WP}){{0,3}}?2(?!\d)"
+)
+"""A staircase deal: "the first gets one card, the second two" (each column one card more than the one before)."""
+_DRAW_AT_ONCE = _rx(
+    rf"(?<!\d){_N}\s+{lx.CARD}\s+(?:at a time|at once|à la fois|auf einmal|за раз|a la vez|de una vez|alla volta|per volta|"
+    rf"insieme|zugleich)"
+)
 _REMOVE = compile_pattern(lx.REMOVE)
 _RANKS = {rank: compile_pattern(words) for rank, words in lx.RANK_WORDS.items()}
 _PAIR = compile_pattern(lx.PAIR)
@@ -358,6 +373,7 @@ _TOUCH = compile_pattern(lx.TOUCH)
 _COMPACT = compile_pattern(lx.COMPACT)
 _REFILL = compile_pattern(lx.REFILL)
 _STOCK_WORD = compile_pattern(lx.STOCK)
+_DRAW_WORD = compile_pattern(lx.DRAW)
 
 
 def _in(value: int, low: int, high: int) -> bool:
@@ -400,6 +416,8 @@ def extract(sentence: Sentence, language: Language | None) -> list[Extraction]:
         add(Quantity.JOKERS_PER_DECK, 1, article)
     if (down := _FACE_DOWN.search(text)) and _in(int(down[1]), 0, 30):
         add(Quantity.FACE_DOWN, int(down[1]), down)
+    elif staircase := _STAIRCASE.search(text):
+        add(Quantity.FACE_DOWN, "col(depot)", staircase)
     stock = list(_STOCK.finditer(text))
     if stock and _in(int(stock[-1][1]), 1, 8 * 52):
         add(Quantity.STOCK, int(stock[-1][1]), stock[-1])
@@ -415,6 +433,8 @@ def extract(sentence: Sentence, language: Language | None) -> list[Extraction]:
     if (first := _FIRST_ROW.search(text)) and _in(int(first[1]), 1, 52):
         add(Quantity.FIRST_ROW_CARDS, int(first[1]), first)
     if (draw := _DRAW_COUNT.search(text)) and _in(int(draw[1]), 1, 5):
+        add(Quantity.DRAW_COUNT, int(draw[1]), draw)
+    elif (draw := _DRAW_AT_ONCE.search(text)) and _in(int(draw[1]), 1, 5) and (_STOCK_WORD.search(text) or _DRAW_WORD.search(text)):
         add(Quantity.DRAW_COUNT, int(draw[1]), draw)
     if remove := _REMOVE.search(text):
         for rank, pattern in _RANKS.items():

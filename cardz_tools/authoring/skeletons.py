@@ -29,15 +29,24 @@ from typing import Any
 
 from . import lexicon as lx
 from .lexicon import Family, Language, compile_pattern
+from .play_rules import Aspect, PlayFact, read_play_rules
 from .reading import Analysis, Mechanism, Quantity, SentenceKind
+from .usual_rules import (
+    ACCORDION_ACCEPT, ACCORDION_COMPACT, CANFIELD_FOUNDATION, CANFIELD_FOUNDATION_REASON, CANFIELD_TABLEAU_EJECT,
+    FOUNDATION_REASON, FOUNDATION_UP, FREECELL_LIMIT, GOLF_PILE, GOLF_PILE_REASON, GOLF_QUEEN, GOLF_QUEEN_REASON,
+    GOLF_SCORE, GOLF_WRAP, GOLF_WRAP_REASON, KLONDIKE_FOUNDATION, KLONDIKE_FOUNDATION_REASON, MONTANA_ACCEPT,
+    MONTANA_COUNT, MONTANA_KEEP, MONTANA_SCORE, MONTANA_STUCK, MONTANA_WIN, PYRAMID_PAIR, RUN_OF, SPIDER_DEAL,
+    SPIDER_DONE, SPIDER_RUN, build_on, build_reason,
+)
 from ..todos import todo
 
 Json = dict[str, Any]
 
 PAIR_WHEN = "adjacent(source, depot) && !empty(depot) && card.rank == top.rank"
 CONSOLIDATE_WHEN = "any(cell, empty(it) && (!empty(stock) || any(c in cell, index(c) > index(it) && !empty(c))))"
-PLACEHOLDER = "true"
-"""The placeholder of an expression that still has to be written (always with a TODO)."""
+PLACEHOLDER = "false"
+"""The placeholder of an expression that still has to be written (always with a TODO): it accepts nothing,
+so a design with one plays a smaller game, never a looser one."""
 NEVER = "false"
 """The placeholder of a win condition that still has to be written (always with a TODO)."""
 
@@ -46,6 +55,8 @@ PAIR_REASON: dict[Language, str] = {
     Language.FR: "Une carte fait la paire avec une carte de même rang qui la touche",
     Language.RU: "Карта составляет пару с картой того же достоинства, которая её касается",
     Language.DE: "Eine Karte bildet ein Paar mit einer angrenzenden Karte gleichen Rangs",
+    Language.ES: "Una carta forma pareja con otra del mismo valor que la toca",
+    Language.IT: "Una carta fa coppia con un'altra dello stesso valore che la tocca",
 }
 
 MAX_BULLETS = 10
@@ -67,7 +78,8 @@ SEE_ALSO: dict[Family, str] = {
 }
 """The worked design in docs/format.md that shows a family's rules written out."""
 _RULE_WORDS = compile_pattern(lx.RULE_WORDS)
-_SCORE_WORDS = compile_pattern(r"scor\w*|points?|очк\w*|punkte?|wertung")
+_SCORE_WORDS = compile_pattern(r"scor\w*|points?|очк\w*|punkte?|wertung|puntos?|puntuaci[oó]n|punti|punteggio")
+_BLACK_HOLE = compile_pattern(r"black hole|trou noir|schwarze\w* loch|черн\w* дыр\w*|agujero negro|buco nero")
 _LABEL = re.compile(r"^([^\W\d_][\w'-]*(?: [\w'-]+)?)\s?:\s+(.+)$")
 
 
@@ -81,6 +93,37 @@ class Draft:
     notes: list[str] = dataclasses.field(default_factory=list)
     examples: list[str] = dataclasses.field(default_factory=list)
     """Expressions to start from for the placeholders (shown in the report)."""
+    play: tuple[PlayFact, ...] = ()
+    """What the text says about play (:mod:`.play_rules`)."""
+    scored: bool = False
+    """A score sentence of the text became ``scoring``."""
+
+    @property
+    def black_hole(self) -> bool:
+        """A Golf-family text about Black Hole (its own board: fans and a hole, no stock)."""
+        return any(_BLACK_HOLE.search(name) for name in self.analysis.family.names)
+
+    def facts(self, aspect: Aspect) -> list[PlayFact]:
+        """The text's statements of ``aspect``, in text order."""
+        return [fact for fact in self.play if fact.aspect is aspect]
+
+    def stated(self, aspect: Aspect, what: str, usual: int | str, *, key: str, quiet: bool = False) -> int | str:
+        """What the text states of ``aspect`` (the first statement; later ones agree or conflict), else ``usual`` with a TODO."""
+        facts = self.facts(aspect)
+        if not facts:
+            if quiet:
+                self.notes.append(f"{what}: {usual} (the text does not say; the usual rule)")
+            else:
+                self.open(f"{what}: the text does not say; the usual {self.family.value} rule ({usual}) was written — confirm.")
+            return usual
+        chosen = facts[0]
+        self.outcomes[chosen.sentence].append(f"{key} {chosen.value}")
+        for other in facts[1:]:
+            agrees = other.value == chosen.value
+            self.outcomes[other.sentence].append(f"{key} {other.value}" + (" (agrees)" if agrees else " (conflicts; not used)"))
+            if not agrees:
+                self.open(f"{what}: the text says {chosen.value} (sentence {chosen.sentence}) but also {other.value} (sentence {other.sentence}); {chosen.value} was used — check.")
+        return chosen.value
 
     @property
     def family(self) -> Family:
@@ -303,55 +346,41 @@ def _gaps(draft: Draft, design: Json) -> None:
     draft.notes.append("board: gaps grid like Montana (one card per cell, gaps after the deal)")
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = [
-        {
-            "name": "cell", "type": "Tableau", "col": 0, "row": 0, "repeat": rows * cols, "perRow": cols,
-            "fanDirection": "None",
-            "acceptRule": draft.placeholder_rule(
-                "cell", "acceptRule",
-                "a gap takes the card of the same suit one rank above the card on its left; the leftmost gap takes any Two",
-                "`empty(depot) && (col(depot) == 0 ? card.rank == Two : exists(left(depot)) && !empty(left(depot)) && "
-                "card.suit == top(left(depot)).suit && card.rank == top(left(depot)).rank + 1)`",
-                single=True,
-            ),
-        }
+        {"name": "cell", "type": "Tableau", "col": 0, "row": 0, "repeat": rows * cols, "perRow": cols, "fanDirection": "None",
+         "acceptRule": {"single": True, "when": MONTANA_ACCEPT,
+                        "reason": "A gap takes the same suit one higher than its left neighbour; the leftmost gap takes a Two"}},
     ]
     deal: list[Json] = [{"kind": "dealGroup", "to": "cell", "faceUp": 1}]
     removed = list(dict.fromkeys(str(e.value) for e in draft.analysis.values(Quantity.REMOVED_RANK)))
     for fact in draft.analysis.values(Quantity.REMOVED_RANK):
         draft.outcomes[fact.sentence].append(f"dealRules remove ranks [{fact.value}]")
-    if removed:
-        deal.append({"kind": "remove", "ranks": removed})
-    else:
-        draft.open("say which cards are taken out after the deal to make the gaps (Montana: the four Aces), as a `remove` deal rule.")
+    if not removed:
+        removed = ["Ace"]
+        draft.open("which cards are taken out after the deal to make the gaps: the text does not say; the usual Montana rule (the four Aces) was written — confirm.")
+    deal.append({"kind": "remove", "to": "aces", "ranks": removed})
     if rows * cols < size:
-        design["depots"].append(_stock(cols + 0.5, 0))
+        design["depots"].append(_stock(cols + 0.5, 1.5))
     design["dealRules"] = deal
-    redeals = [e for e in draft.analysis.values(Quantity.REDEALS) if isinstance(e.value, int) and 1 <= e.value <= 1000]
+    redeals = [e for e in draft.analysis.values(Quantity.REDEALS) if isinstance(e.value, int) and 0 <= e.value <= 1000]
+    passes = draft.facts(Aspect.PASSES)
+    aces: Json = {"name": "aces", "type": "Foundation", "col": cols + 0.5, "row": 0, "acceptRule": "none", "ejectRule": "locked"}
+    limit: int | None
     if redeals:
-        fact = redeals[0]
-        draft.outcomes[fact.sentence].append(f"action 'redeal' on 'aces' with limit = {fact.value}")
-        for other in redeals[1:]:
-            draft.outcomes[other.sentence].append(f"redeals = {other.value} ({'agrees' if other.value == fact.value else 'conflicts; not used'})")
-        aces: Json = {
-            "name": "aces", "type": "Foundation", "col": cols + 0.5, "row": 1.5 if rows * cols < size else 0,
-            "acceptRule": "none", "ejectRule": "locked",
-            "actions": [{"name": "redeal", "limit": fact.value,
-                         "do": [{"kind": "redeal", "group": "cell", "keep": NEVER, "count": 1}]}],
-        }
-        design["depots"].insert(1, aces)
-        for rule in deal:
-            if rule["kind"] == "remove":
-                rule["to"] = "aces"
-        draft.open(
-            f"write the 'redeal' action's keep (\"{NEVER}\" is a placeholder: a cell keeps its card when its row is in order "
-            "from the left up to it) and count (1 is a placeholder: no card for the first cell after each kept part), "
-            f"sentence {fact.sentence}. See docs/format.md, How to express Montana."
-        )
-    design["winCondition"] = {"kind": "when", "when": NEVER}
-    draft.open(
-        f"write winCondition.when (\"{NEVER}\" is a placeholder): every row holds one suit in order from Two to King, "
-        "with its gap last."
-    )
+        limit = int(redeals[0].value)
+        draft.outcomes[redeals[0].sentence].append(f"'aces' action 'redeal' limit = {limit}")
+    elif passes and passes[0].value != "unlimited":
+        limit = int(passes[0].value) - 1
+        draft.outcomes[passes[0].sentence].append(f"'aces' action 'redeal' limit = {limit}")
+    else:
+        limit = 2
+        draft.open("how many redeals: the text does not say; the usual Montana rule (two) was written — confirm.")
+    if limit:
+        aces["actions"] = [{"name": "redeal", "when": MONTANA_STUCK, "limit": limit,
+                            "do": [{"kind": "redeal", "group": "cell", "keep": MONTANA_KEEP, "count": MONTANA_COUNT}]}]
+    design["depots"].insert(1, aces)
+    design["winCondition"] = {"kind": "when", "when": MONTANA_WIN.format(last=cols - 1)}
+    _score(draft, design, {"foundations": {"value": MONTANA_SCORE, "keep": "Over"}, "left": {"value": MONTANA_SCORE, "keep": "Over"},
+                           "removed": {"value": MONTANA_SCORE, "keep": "Over"}})
 
 
 def _castle(draft: Draft, design: Json) -> None:
@@ -409,161 +438,275 @@ def _castle(draft: Draft, design: Json) -> None:
     draft.open(f"write winCondition.when (\"{NEVER}\" is a placeholder): the castle is complete, e.g. `count(triangle{pairs - 1}) == 2`.")
 
 
+def _tableau_build(draft: Draft, usual_mode: str, usual_direction: str, usual_empty: str, depot: str = "tab") -> tuple[str, str, str]:
+    """How the tableau builds (suit mode, direction) and what an empty column takes: the text's words, else the usual."""
+    facts = draft.facts(Aspect.TABLEAU_BUILD)
+    mode = next((f.value.split()[0] for f in facts if isinstance(f.value, str) and not f.value.startswith("?")), None)
+    direction = next((f.value.split()[1] for f in facts if isinstance(f.value, str) and not f.value.endswith("?")), None)
+    for fact in facts:
+        said = str(fact.value).replace("?", "").strip()
+        agrees = all(part in (mode, direction) for part in said.split())
+        draft.outcomes[fact.sentence].append(f"'{depot}' acceptRule: builds {said}" + ("" if agrees else " (conflicts; not used)"))
+    if mode is None:
+        draft.open(f"how the columns build (suit or colour): the text does not say; the usual {draft.family.value} rule ({usual_mode}) was written — confirm.")
+        mode = usual_mode
+    if direction is None:
+        draft.open(f"which way the columns build: the text does not say; the usual {draft.family.value} rule ({usual_direction}) was written — confirm.")
+        direction = usual_direction
+    empty = str(draft.stated(Aspect.EMPTY_COLUMN, f"what an empty '{depot}' column takes", usual_empty, key=f"'{depot}' acceptRule: an empty column takes"))
+    return mode, direction, empty
+
+
+def _foundation_build(draft: Draft, depot: str = "found") -> None:
+    """Record the text's foundation sentences against the usual rule (up by suit); a variant is a TODO."""
+    facts = draft.facts(Aspect.FOUNDATION_BUILD)
+    for fact in facts:
+        usual = fact.value in ("suit up", "suit ?")
+        draft.outcomes[fact.sentence].append(
+            f"'{depot}' acceptRule: builds {fact.value} (agrees with the usual rule)" if usual else f"'{depot}' acceptRule: builds {fact.value} (not supported; the usual rule was written)"
+        )
+        if not usual:
+            draft.open(f"the text builds the foundations {fact.value} (sentence {fact.sentence}); the usual rule (up by suit from the Ace) was written — change it.")
+    if not facts:
+        draft.open(f"how the foundations build: the text does not say; the usual {draft.family.value} rule (up by suit from the Ace) was written — confirm.")
+
+
+def _passes(draft: Draft, usual: int | str, depot: str = "stock") -> int | str:
+    """The stock's ``redeals``: from the passes the text states, else its redeal count, else ``usual``."""
+    facts = draft.facts(Aspect.PASSES)
+    if facts:
+        chosen = facts[0]
+        redeals: int | str = "unlimited" if chosen.value == "unlimited" else int(chosen.value) - 1
+        draft.outcomes[chosen.sentence].append(f"'{depot}' draw.redeals = {redeals}")
+        for other in facts[1:]:
+            draft.outcomes[other.sentence].append(f"passes = {other.value} ({'agrees' if other.value == chosen.value else 'conflicts; not used'})")
+        for fact in draft.analysis.values(Quantity.REDEALS):
+            draft.outcomes[fact.sentence].append(f"redeals = {fact.value} (agrees)" if fact.value == redeals else f"redeals = {fact.value} (not used)")
+        return redeals
+    return draft.number(Quantity.REDEALS, usual, f"'{depot}' draw.redeals")
+
+
+def _score(draft: Draft, design: Json, readings: dict[str, Json]) -> None:
+    """The scoring the text's score sentence states (one of ``readings``), else none; an unread score sentence is a TODO."""
+    facts = [f for f in draft.facts(Aspect.SCORE) if str(f.value) in readings]
+    if facts:
+        design["scoring"] = readings[str(facts[0].value)]
+        draft.outcomes[facts[0].sentence].append(f"scoring.value = {design['scoring']['value']}")
+        draft.scored = True
+
+
 def _klondike(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
     columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=_between(1, 13)))
-    count = draft.number(Quantity.DRAW_COUNT, 1, "cards turned per tap on the stock")
-    redeals = draft.number(Quantity.REDEALS, "unlimited", "redeals")
+    count = int(draft.number(Quantity.DRAW_COUNT, 3, "'stock' draw.count (cards turned per tap)", valid=_between(1, 5)))
+    redeals = _passes(draft, "unlimited")
     down = draft.number(Quantity.FACE_DOWN, "col(depot)", "face-down cards per column (`col(depot)`: 0, 1, 2 … from the left)")
     columns, down, _ = _fit_columns(draft, 52 * decks + jokers, columns, down, 1, (7, "col(depot)", 1))
-    foundations = 4 * decks
+    mode, direction, empty = _tableau_build(draft, "alternate", "down", "King")
+    _foundation_build(draft)
+    runs = draft.stated(Aspect.MOVE_UNIT, "what moves between columns", "runs", key="'tab' ejectRule: moves")
     draft.notes.append("board: builder with stock and waste, foundations and tableau columns (Klondike)")
     design["decks"], design["jokers"] = decks, jokers
+    tab: Json = {"name": "tab", "type": "Tableau", "col": 0, "row": 1, "repeat": columns,
+                 "acceptRule": {"when": build_on(mode, direction, empty), "reason": build_reason(mode, direction, empty)},
+                 "ejectRule": "faceUp" if runs == "runs" else "topOnly", "autoFlipTop": True}
+    if runs != "runs":
+        tab["acceptRule"]["single"] = True
     design["depots"] = [
-        _stock(0, 0, "waste", int(count), redeals),
-        {"name": "waste", "type": "Waste", "col": 1, "row": 0, "acceptRule": "none", "ejectRule": "topOnly"},
-        {"name": "foundation", "type": "Foundation", "col": 3, "row": 0, "repeat": foundations, "ejectRule": "topOnly",
-         "acceptRule": draft.placeholder_rule("foundation", "acceptRule", "foundations build up by suit from the Ace",
-                                              "`empty(depot) ? card.rank == Ace : card.suit == top.suit && card.rank == top.rank + 1`", single=True)},
-        {"name": "tableau", "type": "Tableau", "col": 0, "row": 1, "repeat": columns, "ejectRule": "faceUp", "autoFlipTop": True,
-         "acceptRule": draft.placeholder_rule("tableau", "acceptRule", "columns build down in alternating colours; an empty column takes a King",
-                                              "`empty(depot) ? card.rank == King : card.color != top.color && card.rank == top.rank - 1`")},
+        _stock(0, 0, "waste", count, redeals),
+        {"name": "waste", "type": "Waste", "col": 1, "row": 0, "fanDirection": "Right", "acceptRule": "none", "ejectRule": "topOnly"},
+        {"name": "found", "type": "Foundation", "col": 3, "row": 0, "repeat": 4 * decks, "ejectRule": "topOnly",
+         "acceptRule": {"single": True, "when": KLONDIKE_FOUNDATION, "reason": KLONDIKE_FOUNDATION_REASON}},
+        tab,
     ]
-    design["dealRules"] = [
-        {"kind": "dealGroup", "to": "tableau", "faceDown": down, "roundRobin": True},
-        {"kind": "dealGroup", "to": "tableau", "faceUp": 1, "roundRobin": True},
-    ]
+    design["dealRules"] = [{"kind": "dealGroup", "to": "tab", "faceDown": down, "faceUp": 1}]
     design["winCondition"] = {"kind": "allCardsIn", "depots": "Foundation"}
+    _check_stock_count(draft, 52 * decks + jokers - _column_cards(columns, down, 1))
+    _score(draft, design, {"foundations": {"value": "count(Foundation)"}})
 
 
 def _freecell(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
     cells = int(draft.number(Quantity.FREE_CELLS, 4, "free cells", valid=_between(1, 10)))
     columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 8, "tableau columns", valid=_between(1, 13)))
+    mode, direction, empty = _tableau_build(draft, "alternate", "down", "any")
+    _foundation_build(draft)
+    unit = draft.stated(Aspect.MOVE_UNIT, "what moves between columns", "runs", key="'tab' ejectRule: moves")
     draft.notes.append("board: free cells, foundations and tableau columns, every card dealt face up (FreeCell)")
     design["decks"], design["jokers"] = decks, jokers
+    build = build_on(mode, direction, empty)
+    if unit == "runs" and direction == "down":
+        tab_accept: Json = {"when": f"({build}) && {FREECELL_LIMIT}",
+                            "reason": "Build down, as many cards as the free cells and empty columns allow"[:MAX_REASON]}
+        tab_eject: Json | str = {"when": RUN_OF[mode], "reason": "Only a run in sequence moves together"}
+    else:
+        tab_accept = {"single": True, "when": build, "reason": build_reason(mode, direction, empty)}
+        tab_eject = "topOnly"
     design["depots"] = [
-        {"name": "freecell", "type": "Cell", "col": 0, "row": 0, "repeat": cells, "ejectRule": "topOnly",
-         "acceptRule": draft.placeholder_rule("freecell", "acceptRule", "a free cell holds one card", "`empty(depot)`", single=True)},
-        {"name": "foundation", "type": "Foundation", "col": cells + 0.5, "row": 0, "repeat": 4 * decks, "ejectRule": "topOnly",
-         "acceptRule": draft.placeholder_rule("foundation", "acceptRule", "foundations build up by suit from the Ace",
-                                              "`empty(depot) ? card.rank == Ace : card.suit == top.suit && card.rank == top.rank + 1`", single=True)},
-        {"name": "tableau", "type": "Tableau", "col": 0, "row": 1, "repeat": columns, "ejectRule": "topOnly",
-         "acceptRule": draft.placeholder_rule("tableau", "acceptRule", "columns build down in alternating colours; an empty column takes any card",
-                                              "`empty(depot) || card.color != top.color && card.rank == top.rank - 1`", single=True)},
+        {"name": "cell", "type": "Cell", "col": 0, "row": 0, "repeat": cells, "ejectRule": "topOnly",
+         "acceptRule": {"single": True, "when": "empty(depot)", "reason": "A free cell holds one card"}},
+        {"name": "found", "type": "Foundation", "col": cells, "row": 0, "repeat": 4 * decks, "ejectRule": "locked",
+         "acceptRule": {"single": True, "when": FOUNDATION_UP, "reason": FOUNDATION_REASON}},
+        {"name": "tab", "type": "Tableau", "col": 0, "row": 1, "repeat": columns, "acceptRule": tab_accept, "ejectRule": tab_eject},
     ]
-    design["dealRules"] = [{"kind": "dealGroup", "to": "tableau", "faceUp": _spread(52 * decks + jokers, columns), "roundRobin": True}]
+    design["dealRules"] = [{"kind": "dealGroup", "to": "tab", "faceUp": _spread(52 * decks + jokers, columns), "roundRobin": True}]
     design["winCondition"] = {"kind": "allCardsIn", "depots": "Foundation"}
+    _score(draft, design, {"foundations": {"value": "count(Foundation)", "keep": "Won"}})
 
 
 def _golf(draft: Draft, design: Json) -> None:
+    if draft.black_hole:
+        _black_hole(draft, design)
+        return
     decks, jokers = _decks_and_jokers(draft)
     columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=_between(1, 13)))
     per_column = int(draft.number(Quantity.CARDS_PER_COLUMN, 5, "cards per column", valid=_between(1, 8)))
     columns, _, per_column = _fit_columns(draft, 52 * decks + jokers - 1, columns, 0, per_column, (7, 0, 5))
+    wrap = draft.stated(Aspect.WRAP, "whether ranks wrap (a King and an Ace are neighbours)", "no", key="'pile' acceptRule: ranks wrap")
+    on_king = "nothing" if wrap == "yes" else draft.stated(Aspect.ON_KING, "what goes on a King", "nothing", key="'pile' acceptRule: on a King goes")
+    if wrap == "yes":
+        pile = {"single": True, "when": GOLF_WRAP, "reason": GOLF_WRAP_REASON}
+    elif on_king == "Queen":
+        pile = {"single": True, "when": GOLF_QUEEN, "reason": GOLF_QUEEN_REASON}
+    else:
+        pile = {"single": True, "when": GOLF_PILE, "reason": GOLF_PILE_REASON}
+    redeals = _passes(draft, 0)
     draft.notes.append("board: single foundation fed from the tableau and the stock (Golf)")
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = [
-        _stock(0, 0, "foundation", 1, 0),
-        {"name": "foundation", "type": "Foundation", "col": 2, "row": 0, "ejectRule": "locked",
-         "acceptRule": draft.placeholder_rule("foundation", "acceptRule", "a card one rank above or below the top card",
-                                              "`!empty(depot) && top.rank != King && (card.rank == top.rank + 1 || card.rank == top.rank - 1)`", single=True)},
-        {"name": "tableau", "type": "Tableau", "col": 0, "row": 1, "repeat": columns, "acceptRule": "none", "ejectRule": "topOnly"},
+        _stock(0, 0, "pile", 1, redeals),
+        {"name": "pile", "type": "Foundation", "col": 1, "row": 0, "ejectRule": "locked", "acceptRule": pile},
+        {"name": "tab", "type": "Tableau", "col": 0, "row": 1, "repeat": columns, "acceptRule": "none", "ejectRule": "topOnly"},
     ]
     design["dealRules"] = [
-        {"kind": "dealGroup", "to": "tableau", "faceUp": per_column, "roundRobin": True},
-        {"kind": "dealGroup", "to": "foundation", "faceUp": 1},
+        {"kind": "dealGroup", "to": "tab", "faceUp": per_column, "roundRobin": True},
+        {"kind": "dealGroup", "to": "pile", "faceUp": 1},
     ]
+    design["depotOnly"] = True
     design["winCondition"] = {"kind": "depotsEmpty", "depots": "Tableau"}
+    _score(draft, design, {"left": {"value": GOLF_SCORE, "better": "Low"}})
+
+
+def _black_hole(draft: Draft, design: Json) -> None:
+    decks, jokers = _decks_and_jokers(draft)
+    fans = int(draft.number(Quantity.TABLEAU_COLUMNS, 17, "fans", valid=_between(1, 26)))
+    per_fan = int(draft.number(Quantity.CARDS_PER_COLUMN, 3, "cards per fan", valid=_between(1, 8)))
+    if fans * per_fan != 52 * decks + jokers - 1:
+        draft.open(f"{fans} fans of {per_fan} do not hold the {52 * decks + jokers - 1} cards left after the Ace of Spades; 17 fans of 3 were used — decide.")
+        fans, per_fan = 17, 3
+    wrap = draft.stated(Aspect.WRAP, "whether ranks wrap (a King and an Ace are neighbours)", "yes", key="'hole' acceptRule: ranks wrap")
+    draft.notes.append("board: Black Hole: the Ace of Spades starts the hole, the other cards in fans, no stock")
+    design["decks"], design["jokers"] = decks, jokers
+    hole = {"single": True, "when": GOLF_WRAP, "reason": GOLF_WRAP_REASON} if wrap == "yes" else {"single": True, "when": GOLF_QUEEN, "reason": GOLF_QUEEN_REASON}
+    design["depots"] = [
+        {"name": "hole", "type": "Foundation", "col": 9, "row": 0, "ejectRule": "locked", "acceptRule": hole},
+        {"name": "fan", "type": "Tableau", "col": 0, "row": 1, "repeat": fans, "perRow": 6, "colStep": 1.5, "fanDirection": "Right",
+         "acceptRule": "none", "ejectRule": "topOnly"},
+    ]
+    design["dealRules"] = [
+        {"kind": "dealGroup", "to": "hole", "match": "card.rank == Ace && card.suit == Spades", "faceUp": 1},
+        {"kind": "dealGroup", "to": "fan", "faceUp": per_fan},
+    ]
+    design["depotOnly"] = True
+    design["winCondition"] = {"kind": "allCardsIn", "depots": "hole"}
+    _score(draft, design, {"foundations": {"value": "count(hole)"}, "removed": {"value": "count(hole)"}})
 
 
 def _spider(draft: Draft, design: Json) -> None:
-    decks, jokers = _decks_and_jokers(draft, default_decks=2)
+    text_decks, jokers = _decks_and_jokers(draft, default_decks=2)
+    suits = str(draft.stated(Aspect.SUITS, "how many suits", "four", key="suits", quiet=True))
+    spider_suits = {"one": ["Spades"], "two": ["Spades", "Hearts"]}.get(suits)
+    decks = text_decks * 4 // len(spider_suits) if spider_suits else text_decks
     columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 10, "tableau columns", valid=_between(1, 13)))
     down = draft.number(Quantity.FACE_DOWN, "col(depot) < 4 ? 5 : 4", "face-down cards per column")
-    columns, down, _ = _fit_columns(draft, 52 * decks + jokers, columns, down, 1, (10, "col(depot) < 4 ? 5 : 4", 1))
-    draft.notes.append("board: Spider: tableau columns, a stock that deals a row, foundations for finished King-to-Ace runs")
+    columns, down, _ = _fit_columns(draft, 52 * text_decks + jokers, columns, down, 1, (10, "col(depot) < 4 ? 5 : 4", 1))
+    mode, direction, empty = _tableau_build(draft, "any", "down", "any")
+    draft.notes.append("board: Spider: tableau columns, a stock that deals a row, a pile for each finished King-to-Ace run")
     design["decks"], design["jokers"] = decks, jokers
+    if spider_suits:
+        design["suits"] = spider_suits
     design["depots"] = [
-        _stock(0, 0),
-        {"name": "foundation", "type": "Foundation", "col": 2, "row": 0, "repeat": 4 * decks, "ejectRule": "locked",
-         "acceptRule": draft.placeholder_rule("foundation", "acceptRule", "a finished run of one suit from King down to Ace",
-                                              "`count(cards) == 13 && card.rank == King && all(cards, it.suit == card.suit)`")},
-        {"name": "tableau", "type": "Tableau", "col": 0, "row": 1, "repeat": columns, "autoFlipTop": True,
-         "ejectRule": draft.placeholder_rule("tableau", "ejectRule", "a run may be moved when it is in sequence, downward, in one suit"),
-         "acceptRule": draft.placeholder_rule("tableau", "acceptRule", "a card or run goes on a card one rank higher; an empty column takes anything",
-                                              "`empty(depot) || card.rank == top.rank - 1`")},
+        {"name": "stock", "type": "Stock", "col": 0, "row": 0, "acceptRule": "none", "ejectRule": "locked",
+         "actions": [{"name": "deal", "when": SPIDER_DEAL, "do": [{"kind": "deal", "from": "stock", "to": "tab"}]}]},
+        {"name": "done", "type": "Foundation", "col": 9, "row": 0, "acceptRule": "none", "ejectRule": "locked"},
+        {"name": "tab", "type": "Tableau", "col": 0, "row": 1, "repeat": columns, "autoFlipTop": True,
+         "acceptRule": {"when": build_on(mode, direction, empty), "reason": build_reason(mode, direction, empty)},
+         "ejectRule": {"when": SPIDER_RUN, "reason": "Only a run down in one suit moves together"},
+         "triggers": [{"when": SPIDER_DONE, "do": [{"kind": "move", "from": "@self", "to": "done", "count": 13}]}]},
     ]
-    design["dealRules"] = [
-        {"kind": "dealGroup", "to": "tableau", "faceDown": down, "roundRobin": True},
-        {"kind": "dealGroup", "to": "tableau", "faceUp": 1, "roundRobin": True},
-    ]
-    draft.open("write the stock's tap: it deals one card face up onto every column (the format has no such effect yet; an action per column may do).")
-    design["winCondition"] = {"kind": "allCardsIn", "depots": "Foundation"}
+    design["dealRules"] = [{"kind": "dealGroup", "to": "tab", "faceDown": down, "faceUp": 1}]
+    design["winCondition"] = {"kind": "allCardsIn", "depots": "done"}
+    _score(draft, design, {"foundations": {"value": "count(done)"}, "removed": {"value": "count(done)"}})
 
 
 def _canfield(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
     columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 4, "tableau columns", valid=_between(1, 10)))
-    count = draft.number(Quantity.DRAW_COUNT, 3, "cards turned per tap on the stock")
-    redeals = draft.number(Quantity.REDEALS, "unlimited", "redeals")
+    count = int(draft.number(Quantity.DRAW_COUNT, 3, "'stock' draw.count (cards turned per tap)", valid=_between(1, 5)))
+    redeals = _passes(draft, "unlimited")
+    mode, direction, empty = _tableau_build(draft, "alternate", "down", "any")
+    wrap = draft.stated(Aspect.WRAP, "whether ranks wrap (King to Ace)", "yes", key="acceptRules: ranks wrap")
+    _foundation_build(draft)
     draft.notes.append("board: Canfield: a 13-card reserve, foundations, tableau, stock and waste")
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = [
-        _stock(0, 0, "waste", int(count), redeals),
+        _stock(0, 0, "waste", count, redeals),
         {"name": "waste", "type": "Waste", "col": 1, "row": 0, "acceptRule": "none", "ejectRule": "topOnly"},
-        {"name": "foundation", "type": "Foundation", "col": 3, "row": 0, "repeat": 4 * decks, "ejectRule": "topOnly",
-         "acceptRule": draft.placeholder_rule("foundation", "acceptRule", "foundations build up by suit from the base rank",
-                                              "`!empty(depot) && card.suit == top.suit && card.rank == top.rank + 1`", single=True)},
-        {"name": "reserve", "type": "Reserve", "col": 0, "row": 1, "acceptRule": "none", "ejectRule": "topOnly", "autoFlipTop": True},
-        {"name": "tableau", "type": "Tableau", "col": 2, "row": 1, "repeat": columns, "ejectRule": "faceUp",
-         "acceptRule": draft.placeholder_rule("tableau", "acceptRule", "columns build down in alternating colours",
-                                              "`empty(depot) || card.color != top.color && card.rank == top.rank - 1`")},
+        {"name": "found", "type": "Foundation", "col": 3, "row": 0, "repeat": 4 * decks, "ejectRule": "locked",
+         "acceptRule": {"single": True, "when": CANFIELD_FOUNDATION, "reason": CANFIELD_FOUNDATION_REASON}},
+        {"name": "reserve", "type": "Reserve", "col": 0, "row": 1, "fanDirection": "Down", "acceptRule": "none", "ejectRule": "topOnly", "autoFlipTop": True},
+        {"name": "tab", "type": "Tableau", "col": 3, "row": 1, "repeat": columns,
+         "acceptRule": {"when": build_on(mode, direction, empty, wrap == "yes"), "reason": build_reason(mode, direction, empty)},
+         "ejectRule": {"when": CANFIELD_TABLEAU_EJECT, "reason": "Move the top card or the whole column"},
+         "triggers": [{"when": "empty(depot) && !empty(reserve)", "do": [{"kind": "move", "from": "reserve", "to": "@self"}]}]},
     ]
     design["dealRules"] = [
         {"kind": "dealGroup", "to": "reserve", "faceDown": 12, "faceUp": 1},
-        {"kind": "dealGroup", "to": "tableau", "faceUp": 1},
+        {"kind": "dealGroup", "to": "found", "faceUp": "col(depot) == 0 ? 1 : 0"},
+        {"kind": "dealGroup", "to": "tab", "faceUp": 1},
     ]
-    draft.open("say how the foundations' base rank is set (Canfield: one card dealt to the first foundation) and whether the reserve is 13 cards.")
     design["winCondition"] = {"kind": "allCardsIn", "depots": "Foundation"}
+    _score(draft, design, {"foundations": {"value": "count(Foundation)"}})
 
 
 def _accordion(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
     size = 52 * decks + jokers
-    draft.notes.append("board: Accordion: every card in a line of piles, 13 per row")
+    draft.notes.append("board: Accordion: every card in a line of piles, 13 per row; the line closes up at once")
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = [
-        {"name": "pile", "type": "Tableau", "col": 0, "row": 0, "repeat": size, "perRow": 13, "fanDirection": "None", "ejectRule": "faceUp",
-         "acceptRule": draft.placeholder_rule("pile", "acceptRule", "a pile moves onto the pile one or three places to its left when their top cards match in rank or suit",
-                                              "`!empty(depot) && (index(source) - index(depot) == 1 || index(source) - index(depot) == 3) && (card.rank == top.rank || card.suit == top.suit)`")},
+        {"name": "row", "type": "Tableau", "col": 0, "row": 0, "repeat": size, "perRow": 13, "fanDirection": "None",
+         "acceptRule": {"when": ACCORDION_ACCEPT, "reason": "A pile goes onto the pile one or three to its left when their top cards match in rank or suit"},
+         "ejectRule": {"when": "count(cards) == count(depot)", "reason": "A pile moves whole"},
+         "triggers": [{"when": ACCORDION_COMPACT.format(last=size - 1), "do": [{"kind": "compact", "group": "row", "from": "@self"}]}]},
     ]
-    design["dealRules"] = [{"kind": "dealGroup", "to": "pile", "faceUp": 1}]
-    draft.open("say how the line closes up after a pile moves (a `compact` trigger on the group).")
-    design["winCondition"] = {"kind": "when", "when": NEVER}
-    draft.open(f"write winCondition.when (\"{NEVER}\" is a placeholder): one pile is left, e.g. `count(pile, !empty(it)) == 1`.")
+    design["dealRules"] = [{"kind": "dealGroup", "to": "row", "faceUp": 1}]
+    design["depotOnly"] = True
+    design["winCondition"] = {"kind": "when", "when": "count(row, !empty(it)) == 1"}
+    _score(draft, design, {"left": {"value": "count(row, !empty(it))", "better": "Low"}})
 
 
 def _pyramid(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
     rows = int(draft.number(Quantity.GRID_ROWS, 7, "pyramid rows", valid=_between(2, 9)))
+    redeals = _passes(draft, 2)
     draft.notes.append("board: a pyramid of rows 1..n, stock, waste and a discard pile")
-    depots: list[Json] = []
-    for row in range(rows):
-        depots.append({"name": f"pyramid{row}", "type": "Tableau", "col": (rows - 1 - row) / 2, "row": row / 2, "repeat": row + 1,
-                       "fanDirection": "None", "acceptRule": "none",
-                       "ejectRule": draft.placeholder_rule(f"pyramid{row}", "ejectRule", "a card is free when no card of the row below covers it",
-                                                           None, like="pyramid0" if row else None)})
-    depots += [
-        _stock(rows + 1, 0, "waste", 1, 0),
-        {"name": "waste", "type": "Waste", "col": rows + 1, "row": 1.5, "acceptRule": "none", "ejectRule": "topOnly"},
-        {"name": "discard", "type": "Foundation", "col": rows + 1, "row": 3, "ejectRule": "locked",
-         "acceptRule": draft.placeholder_rule("discard", "acceptRule", "two free cards whose values add up to 13, or a King alone")},
-    ]
     design["decks"], design["jokers"] = decks, jokers
-    design["depots"] = depots
-    design["dealRules"] = [{"kind": "dealGroup", "to": f"pyramid{row}", "faceUp": 1} for row in range(rows)]
-    design["winCondition"] = {"kind": "depotsEmpty", "depots": "Tableau"}
+    design["depots"] = [
+        {"name": "pyr", "type": "Tableau", "col": 1, "row": 0, "perRow": list(range(1, rows + 1)), "align": "center", "rowStep": 0.5,
+         "fanDirection": "None",
+         "acceptRule": {"single": True, "when": PYRAMID_PAIR, "reason": "Two free cards that add up to 13 pair off"},
+         "ejectRule": {"when": "!covered(depot)", "reason": "A card is free when no card lies on it"},
+         "triggers": [{"when": "count(depot) == 2", "do": [{"kind": "move", "from": "@self", "to": "discard", "count": 2}]}]},
+        _stock(0, rows - 2.5, "waste", 1, redeals),
+        {"name": "waste", "type": "Waste", "col": 1, "row": rows - 2.5, "acceptRule": "none", "ejectRule": "topOnly"},
+        {"name": "discard", "type": "Foundation", "col": rows + 2, "row": 0, "ejectRule": "locked",
+         "acceptRule": {"single": True, "when": "card.rank == King", "reason": "Only a King is discarded alone"}},
+    ]
+    design["dealRules"] = [{"kind": "dealGroup", "to": "pyr", "faceUp": 1}]
+    design["depotOnly"] = True
+    design["winCondition"] = {"kind": "depotsEmpty", "depots": "pyr"}
+    _score(draft, design, {"removed": {"value": "count(discard)"}, "foundations": {"value": "count(discard)"}})
 
 
 def _other(draft: Draft, design: Json) -> None:
@@ -577,9 +720,11 @@ def _other(draft: Draft, design: Json) -> None:
         _stock(0, 0, "waste", 1, 0),
         {"name": "waste", "type": "Waste", "col": 1, "row": 0, "acceptRule": "none", "ejectRule": "topOnly"},
         {"name": "foundation", "type": "Foundation", "col": 3, "row": 0, "repeat": 4 * decks, "ejectRule": "topOnly",
-         "acceptRule": draft.placeholder_rule("foundation", "acceptRule", "which cards a foundation takes", single=True)},
+         "acceptRule": {"single": True, "when": FOUNDATION_UP,
+                        "reason": todo("a start, not from the text: foundations build up by suit from the Ace — write which cards a foundation takes.")}},
         {"name": "tableau", "type": "Tableau", "col": 0, "row": 1, "repeat": columns, "ejectRule": "topOnly",
-         "acceptRule": draft.placeholder_rule("tableau", "acceptRule", "which cards a tableau column takes")},
+         "acceptRule": {"single": True, "when": build_on("alternate", "down", "any"),
+                        "reason": todo("a start, not from the text: build down in alternate colours — write which cards a column takes.")}},
     ]
     design["dealRules"] = [{"kind": "dealGroup", "to": "tableau", "faceUp": per_column, "roundRobin": True}]
     draft.open("say what a tap on the stock does (it turns one card onto the waste, once through, as a start).")
@@ -667,7 +812,7 @@ def describe(draft: Draft) -> str:
         draft.outcomes[sentence.index].append("description: a rule bullet")
     if not bullets:
         draft.open("write the rules as bullet points: the text gave none that could be used.")
-    if any(_SCORE_WORDS.search(s.normalised) for s in analysis.sentences if s.kind is SentenceKind.SENTENCE):
+    if not draft.scored and any(_SCORE_WORDS.search(s.normalised) for s in analysis.sentences if s.kind is SentenceKind.SENTENCE):
         draft.open("write scoring.value: the text scores the game (see its sentences about points).")
     label = lx.GOAL_LABEL[draft.language]
     lines = [f"{label} {goal}" if goal else f"{label} {todo('state the goal of the game in one sentence.')}", ""]
@@ -679,7 +824,8 @@ def describe(draft: Draft) -> str:
 
 def build(analysis: Analysis) -> tuple[Json, Draft]:
     """The design for an analysed rules text, and the draft that records every decision."""
-    draft = Draft(analysis)
+    language = analysis.language.language if analysis.language.detected else None
+    draft = Draft(analysis, play=read_play_rules(analysis.sentences, language, analysis.other_games))
     name = analysis.name if len(analysis.name) <= MAX_NAME else analysis.name[: MAX_NAME - 1].rstrip() + "…"
     design: Json = {"name": name, "family": analysis.family.family.value, "description": ""}
     if analysis.family.family is Family.OTHER:
