@@ -195,8 +195,8 @@ def _start(
 
 
 def compare_designs(
-    candidate: Design,
-    reference: Design,
+    candidate: Design | Game,
+    reference: Design | Game,
     *,
     deals: int = DEFAULT_DEALS,
     moves: int = DEFAULT_MOVES,
@@ -210,8 +210,13 @@ def compare_designs(
     Each deal is played by random moves (seeded, chosen among the reference's legal
     moves) for at most ``moves`` moves or until the first difference; then the solver
     (``budget`` positions per deal and design) decides the first ``solve_deals`` deals.
-    The whole comparison stops after about ``seconds``.
+    The whole comparison stops after about ``seconds``. Either design may be given as its
+    compiled :class:`Game` (compiling a large board takes a while; a caller comparing many
+    designs with one reference compiles it once).
     """
+    cand_game = candidate if isinstance(candidate, Game) else Game(candidate)
+    ref_game = reference if isinstance(reference, Game) else Game(reference)
+    candidate, reference = cand_game.design, ref_game.design
     deadline = time.monotonic() + seconds
     mapping = match_depots(candidate, reference)
     if isinstance(mapping, str):
@@ -221,7 +226,6 @@ def compare_designs(
         return Comparison(
             f"the decks differ: {_deck_text(candidate)} here, {_deck_text(reference)} in the reference", 0, 0, (), ()
         )
-    cand_game, ref_game = Game(candidate), Game(reference)
     translator = _Translator(cand_game, ref_game, mapping)
     names = translator.names
     differences: list[Difference] = []

@@ -132,7 +132,7 @@ NUMBER_WORDS: dict[Language, dict[str, int]] = {
         ("ocho", 8), ("nueve", 9), ("diez", 10), ("once", 11), ("doce", 12), ("trece", 13),
         ("catorce", 14), ("quince", 15), ("dieciséis", 16), ("diecisiete", 17), ("veinte", 20),
         ("veinticuatro", 24), ("veinticinco", 25), ("veintiocho", 28), ("treinta", 30),
-        ("cuarenta", 40), ("cincuenta", 50), ("cincuenta y dos", 52),
+        ("cuarenta", 40), ("cincuenta", 50),
     ),
     Language.IT: _forms(
         ("due", 2), ("tre", 3), ("quattro", 4), ("cinque", 5), ("sei", 6), ("sette", 7),
@@ -164,7 +164,7 @@ DECK = r"(?:decks?|packs?|paquets?|jeux de cartes|колод\w*|kartenspiel\w*|k
 JOKER = r"(?:jokers?|jokern|джокер\w*)"
 ROW = r"(?:rows?|rangees?|rangées?|lignes?|ряд\w*|строк\w*|reihen?|zeilen?|filas?|file|righe?)"
 COLUMN = r"(?:columns?|piles?|stacks?|colonnes?|столб\w*|стопк\w*|колонк\w*|spalten?|stapeln?|columnas?|montones|colonn[ae]|mucchi)"
-BY = r"(?:by|x|×|х|на|sur|par|mal)"
+BY = r"(?:by|x|×|х|на|sur|par|mal|por|per)"
 OF_EACH = r"(?:of|with|de|à|по|из|zu|mit|je|zu je|mit je)"
 STOCK = r"(?:stock|draw pile|talon|pioche|прикуп\w*|запас\w*|nachziehstapel\w*|vorrat\w*|tal[oó]n|mazo|tallone|pozzo|mazzo)"
 REDEAL = (
@@ -195,10 +195,19 @@ RANK_WORDS: dict[str, str] = {
 }
 """Rank names (as designs write them) and how rules texts name those cards."""
 
-PAIR = r"(?:pairs?|paired|paires?|пар[аыуе]?|парами|парой|paare?n?|paarweise|same rank|equal ranks?|matching[\s-]rank|même valeur|одного достоинства|gleiche\w* (?:rang|wert))"
-TOUCH = r"(?:touch\w*|adjacent\w*|neighbo\w*|diagonal\w*|voisin\w*|contigu\w*|сосед\w*|диагонал\w*|benachbart\w*|angrenz\w*|nachbar\w*)"
-COMPACT = r"(?:compact\w*|consolidat\w*|slide|close (?:up|the gaps)|tass\w*|regroup\w*|сдвига\w*|сдвинут\w*|уплотн\w*|zusammenschieb\w*|aufrück\w*|nachrück\w*)"
-REFILL = r"(?:refill\w*|from (?:the )?stock|rempli\w*|complét\w*|заполн\w*|добав\w*|auffüll\w*)"
+PAIR = (
+    r"(?:pairs?|paired|paires?|пар[аыуе]?|парами|парой|paare?n?|paarweise|same rank|equal ranks?|matching[\s-]rank|même valeur|одного достоинства|gleiche\w* (?:rang|wert)|"
+    r"parejas?|mismo valor|coppi[ae]|stesso valore)"
+)
+TOUCH = (
+    r"(?:touch\w*|adjacent\w*|neighbo\w*|diagonal\w*|voisin\w*|contigu\w*|сосед\w*|диагонал\w*|benachbart\w*|angrenz\w*|nachbar\w*|adyacent\w*|vecin\w*|"
+    r"adiacent\w*|vicin\w*|contigu\w*)"
+)
+COMPACT = (
+    r"(?:compact\w*|consolidat\w*|slide|close (?:up|the gaps)|tass\w*|regroup\w*|сдвига\w*|сдвинут\w*|уплотн\w*|zusammenschieb\w*|aufrück\w*|nachrück\w*|"
+    r"rück\w*|compactan|desplaz\w*|compatt\w*)"
+)
+REFILL = r"(?:refill\w*|from (?:the )?stock|rempli\w*|complét\w*|заполн\w*|добав\w*|auffüll\w*|aufgefüllt|rellen\w*|riemp\w*)"
 
 GOAL_HEADINGS = r"(?:goal|object|aim|objective|but|objectif|цель|ziel|spielziel|objetivo|obiettivo|scopo)"
 """Headings that introduce the goal of the game."""

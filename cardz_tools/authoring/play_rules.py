@@ -251,17 +251,13 @@ def read_sentence(sentence: Sentence, language: Language | None) -> list[PlayFac
     elif match := QUEEN_ON_KING.search(text):
         _fact(found, Aspect.ON_KING, "Queen", sentence, match)
     if not about_stock:
-        if match := SINGLE.search(numbered):
-            _fact(found, Aspect.MOVE_UNIT, "single", sentence, match)
-        elif (
-            about_tableau
-            and (match := RUNS.search(text))
-            and _p(r"mov\w*|déplac\w*|versch\w*|beweg\w*|перемещ\w*|перенос\w*|mueve\w*|mover|spost\w*|muov\w*").search(
-                text
-            )
-        ):
+        moving = _p(r"mov\w*|déplac\w*|versch\w*|beweg\w*|перемещ\w*|перенос\w*|mueve\w*|mover|spost\w*|muov\w*").search(text)
+        if (match := RUNS.search(text)) and moving and (about_tableau or not SINGLE.search(numbered)):
             _fact(found, Aspect.MOVE_UNIT, "runs", sentence, match)
-    if about_stock or PASS_WORD.search(text):
+        elif match := SINGLE.search(numbered):
+            _fact(found, Aspect.MOVE_UNIT, "single", sentence, match)
+    redeal_word = re.search(rf"(?<!\w){lx.REDEAL}", text)
+    if about_stock or PASS_WORD.search(text) or redeal_word:
         if match := lx_unlimited.search(text):
             _fact(found, Aspect.PASSES, "unlimited", sentence, match)
         elif match := NO_REDEAL.search(numbered):

@@ -215,7 +215,7 @@ _FAMILY_PATTERNS: dict[Family, tuple[tuple[re.Pattern[str], float], ...]] = {
     family: tuple((compile_pattern(fragment), weight) for fragment, weight in keywords)
     for family, keywords in lx.FAMILY_KEYWORDS.items()
 }
-_PYRAMID_WORD = compile_pattern(r"pyramid\w*|пирамид\w*")
+_PYRAMID_WORD = compile_pattern(r"pyramid\w*|пирамид\w*|pir[aá]mid\w*")
 MIN_FAMILY_SCORE = 2.0
 """Below this keyword score the family is Other."""
 
@@ -320,7 +320,7 @@ def numberise(text: str, language: Language | None = None) -> str:
 
     text = pattern.sub(replace, text)
     return re.sub(
-        r"(?<!\d)(20|30|40|50)\s+(?:et\s+|und\s+|and\s+)?([1-9])(?!\d)",
+        r"(?<!\d)(20|30|40|50)\s+(?:et\s+|und\s+|and\s+|y\s+)?([1-9])(?!\d)",
         lambda m: str(int(m.group(1)) + int(m.group(2))),
         text,
     )
@@ -366,6 +366,8 @@ _DRAW_AT_ONCE = _rx(
     rf"(?<!\d){_N}\s+{lx.CARD}\s+(?:at a time|at once|à la fois|auf einmal|за раз|a la vez|de una vez|alla volta|per volta|"
     rf"insieme|zugleich)"
 )
+_ONE_CARD = _rx(rf"(?<!\w)(?:a|une?|una|eine?)\s+(?={lx.CARD}(?!\w))")
+"""An article before "card" is one card where cards are counted per draw ("voltea una carta")."""
 _REMOVE = compile_pattern(lx.REMOVE)
 _RANKS = {rank: compile_pattern(words) for rank, words in lx.RANK_WORDS.items()}
 _PAIR = compile_pattern(lx.PAIR)
@@ -432,9 +434,10 @@ def extract(sentence: Sentence, language: Language | None) -> list[Extraction]:
         add(Quantity.FREE_CELLS, int(cells[1]), cells)
     if (first := _FIRST_ROW.search(text)) and _in(int(first[1]), 1, 52):
         add(Quantity.FIRST_ROW_CARDS, int(first[1]), first)
-    if (draw := _DRAW_COUNT.search(text)) and _in(int(draw[1]), 1, 5):
+    draw_text = _ONE_CARD.sub("1 ", text)
+    if (draw := _DRAW_COUNT.search(draw_text)) and _in(int(draw[1]), 1, 5):
         add(Quantity.DRAW_COUNT, int(draw[1]), draw)
-    elif (draw := _DRAW_AT_ONCE.search(text)) and _in(int(draw[1]), 1, 5) and (_STOCK_WORD.search(text) or _DRAW_WORD.search(text)):
+    elif (draw := _DRAW_AT_ONCE.search(draw_text)) and _in(int(draw[1]), 1, 5) and (_STOCK_WORD.search(text) or _DRAW_WORD.search(text)):
         add(Quantity.DRAW_COUNT, int(draw[1]), draw)
     if remove := _REMOVE.search(text):
         for rank, pattern in _RANKS.items():
