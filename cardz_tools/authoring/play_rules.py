@@ -45,6 +45,12 @@ class Aspect(enum.Enum):
     """value: ``"foundations"``, ``"left"`` (cards left, lower is better) or ``"removed"``."""
     WIN = "how the game is won"
     LOSS = "how the game is lost"
+    NEIGHBOUR_RANK = "a card goes on one a rank higher or lower"
+    """value: ``"yes"``."""
+    RESERVE = "cards in the reserve"
+    """value: an int."""
+    FOUNDATION_BASE = "the first foundation card sets the base rank"
+    """value: ``"first card"``."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -192,6 +198,29 @@ NO_MOVES = _p(
 )
 
 
+NEIGHBOUR = _p(
+    r"(?:(?:1|one) rank (?:higher|above) or (?:lower|below)|(?:1|one) (?:higher|more) or (?:lower|less)|"
+    r"(?:d'un|1) rang (?:plus haut\w*|au-dessus) ou (?:plus bas\w*|au-dessous)|plus haute? ou plus basse?|"
+    r"(?:einen|1) rang höher oder niedriger|höher oder niedriger|на (?:одно|1|единицу) (?:выше|больше) или (?:ниже|меньше)|"
+    r"(?:un|1) rango más alt[ao] o más baj[ao]|más alt[ao] o más baj[ao]|(?:di )?(?:un|1) grado più alt[ao] o più bass[ao]|"
+    r"più alt[ao] o più bass[ao])"
+)
+_RESERVE = r"(?:reserve|réserve|reserva|riserva|резерв\w*)"
+RESERVE_COUNT = re.compile(
+    rf"(?<!\d)(\d+)\s+{lx.CARD}\s+(?:[\w']+\s+){{0,5}}?{_RESERVE}(?!\w)|{_RESERVE}\s+(?:[\w']+\s+){{0,3}}?(\d+)\s+{lx.CARD}",
+    re.IGNORECASE,
+)
+TOP_OR_ALL = _p(
+    r"(?:top card or the whole|la carte du dessus ou (?:toute )?la (?:colonne|pile)|die oberste karte oder (?:den|die) ganze\w*|"
+    r"верхн\w* карт\w* или (?:весь|всю|целиком)\w*|la carta superior o (?:toda|la columna entera)|"
+    r"la carta in cima o (?:l'intera|tutta))"
+)
+BASE_RANK = _p(
+    r"(?:same rank|that rank|même rang|même valeur|demselben rang|gleichen rang\w*|того же достоинства|mismo rango|"
+    r"mismo valor|stesso valore|stesso grado)"
+)
+
+
 def _fact(
     found: list[PlayFact], aspect: Aspect, value: int | str, sentence: Sentence, match: re.Match[str] | None
 ) -> None:
@@ -284,6 +313,14 @@ def read_sentence(sentence: Sentence, language: Language | None) -> list[PlayFac
             _fact(found, Aspect.SCORE, "removed", sentence, match)
         elif about_foundation:
             _fact(found, Aspect.SCORE, "foundations", sentence, match)
+    if match := NEIGHBOUR.search(numbered):
+        _fact(found, Aspect.NEIGHBOUR_RANK, "yes", sentence, match)
+    if (match := RESERVE_COUNT.search(numbered)) and 1 <= int(match[1] or match[2]) <= 52:
+        _fact(found, Aspect.RESERVE, int(match[1] or match[2]), sentence, match)
+    if match := TOP_OR_ALL.search(text):
+        _fact(found, Aspect.MOVE_UNIT, "top or all", sentence, match)
+    if match := BASE_RANK.search(text):
+        _fact(found, Aspect.FOUNDATION_BASE, "first card", sentence, match)
     if match := LOSS_WORD.search(text):
         if NO_MOVES.search(text) or _p(r"blocked|bloqu\w*|blockiert|заблок\w*|stuck|coinc\w*").search(text):
             _fact(found, Aspect.LOSS, "no moves", sentence, match)

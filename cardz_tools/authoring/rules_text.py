@@ -78,6 +78,11 @@ def _quote(text: str, width: int = 100) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _sets_a_key(note: str) -> bool:
+    """Whether a sentence's outcome set a key of the design (not only a description line or a note)."""
+    return not note.startswith(("description:", "about another game", "heading", "name")) and "(not used)" not in note
+
+
 def format_report(conversion: Conversion, source: str = "") -> str:
     """A plain-text report: language, family, name, decisions, each sentence and what it became, TODOs."""
     analysis = conversion.analysis
@@ -94,6 +99,7 @@ def format_report(conversion: Conversion, source: str = "") -> str:
     lines.append("sentences:")
     if not analysis.sentences:
         lines.append("  (the text is empty)")
+    unused: list[int] = []
     for sentence in analysis.sentences:
         became = list(conversion.outcomes.get(sentence.index, ()))
         if sentence.index in analysis.other_games:
@@ -103,8 +109,15 @@ def format_report(conversion: Conversion, source: str = "") -> str:
         if sentence.kind is SentenceKind.HEADING and analysis.name_source == f"title line {sentence.line}":
             became.insert(0, "name")
         summary = "; ".join(became) if became else "not understood"
+        if sentence.kind is SentenceKind.SENTENCE and sentence.index not in analysis.other_games:
+            if not any(_sets_a_key(note) for note in became):
+                unused.append(sentence.index)
+                if became:
+                    summary += " (no key set)"
         lines.append(f"  [{sentence.index}] line {sentence.line}: {_quote(sentence.text)}")
         lines.append(f"      -> {summary}")
+    if unused:
+        lines.append(f"sentences that set no key (rules the tool could not use): {', '.join(map(str, unused))}")
     lines.append("")
     lines.append(f"TODO ({len(conversion.todos)}): decisions left to the author (cardz lint reports them as CZ601)")
     for pointer, message in conversion.todos:

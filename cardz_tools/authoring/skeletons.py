@@ -107,6 +107,13 @@ class Draft:
         """The text's statements of ``aspect``, in text order."""
         return [fact for fact in self.play if fact.aspect is aspect]
 
+    def agrees(self, aspect: Aspect, became: str) -> bool:
+        """Record that each statement of ``aspect`` (which the usual rule already writes) became ``became``."""
+        facts = self.facts(aspect)
+        for fact in facts:
+            self.outcomes[fact.sentence].append(became)
+        return bool(facts)
+
     def stated(self, aspect: Aspect, what: str, usual: int | str, *, key: str, quiet: bool = False) -> int | str:
         """What the text states of ``aspect`` (the first statement; later ones agree or conflict), else ``usual`` with a TODO."""
         facts = self.facts(aspect)
@@ -509,8 +516,8 @@ def _klondike(draft: Draft, design: Json) -> None:
     design["decks"], design["jokers"] = decks, jokers
     tab: Json = {"name": "tab", "type": "Tableau", "col": 0, "row": 1, "repeat": columns,
                  "acceptRule": {"when": build_on(mode, direction, empty), "reason": build_reason(mode, direction, empty)},
-                 "ejectRule": "faceUp" if runs == "runs" else "topOnly", "autoFlipTop": True}
-    if runs != "runs":
+                 "ejectRule": "topOnly" if runs == "single" else "faceUp", "autoFlipTop": True}
+    if runs == "single":
         tab["acceptRule"]["single"] = True
     design["depots"] = [
         _stock(0, 0, "waste", count, redeals),
@@ -535,7 +542,7 @@ def _freecell(draft: Draft, design: Json) -> None:
     draft.notes.append("board: free cells, foundations and tableau columns, every card dealt face up (FreeCell)")
     design["decks"], design["jokers"] = decks, jokers
     build = build_on(mode, direction, empty)
-    if unit == "runs" and direction == "down":
+    if unit != "single" and direction == "down":
         tab_accept: Json = {"when": f"({build}) && {FREECELL_LIMIT}",
                             "reason": "Build down, as many cards as the free cells and empty columns allow"[:MAX_REASON]}
         tab_eject: Json | str = {"when": RUN_OF[mode], "reason": "Only a run in sequence moves together"}
@@ -571,6 +578,8 @@ def _golf(draft: Draft, design: Json) -> None:
     else:
         pile = {"single": True, "when": GOLF_PILE, "reason": GOLF_PILE_REASON}
     redeals = _passes(draft, 0)
+    draft.agrees(Aspect.NEIGHBOUR_RANK, "'pile' acceptRule: one rank higher or lower")
+    _check_stock_count(draft, 52 * decks + jokers - columns * per_column - 1)
     draft.notes.append("board: single foundation fed from the tableau and the stock (Golf)")
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = [
@@ -595,6 +604,7 @@ def _black_hole(draft: Draft, design: Json) -> None:
         draft.open(f"{fans} fans of {per_fan} do not hold the {52 * decks + jokers - 1} cards left after the Ace of Spades; 17 fans of 3 were used — decide.")
         fans, per_fan = 17, 3
     wrap = draft.stated(Aspect.WRAP, "whether ranks wrap (a King and an Ace are neighbours)", "yes", key="'hole' acceptRule: ranks wrap")
+    draft.agrees(Aspect.NEIGHBOUR_RANK, "'hole' acceptRule: one rank higher or lower")
     draft.notes.append("board: Black Hole: the Ace of Spades starts the hole, the other cards in fans, no stock")
     design["decks"], design["jokers"] = decks, jokers
     hole = {"single": True, "when": GOLF_WRAP, "reason": GOLF_WRAP_REASON} if wrap == "yes" else {"single": True, "when": GOLF_QUEEN, "reason": GOLF_QUEEN_REASON}
@@ -647,6 +657,16 @@ def _canfield(draft: Draft, design: Json) -> None:
     mode, direction, empty = _tableau_build(draft, "alternate", "down", "any")
     wrap = draft.stated(Aspect.WRAP, "whether ranks wrap (King to Ace)", "yes", key="acceptRules: ranks wrap")
     _foundation_build(draft)
+    for fact in draft.facts(Aspect.RESERVE):
+        agrees = fact.value == 13
+        draft.outcomes[fact.sentence].append(f"'reserve' dealt 12 face down and 1 face up ({fact.value} cards{'' if agrees else ': not supported'})")
+        if not agrees:
+            draft.open(f"the text puts {fact.value} cards in the reserve (sentence {fact.sentence}); Canfield's 13 were dealt — change the deal.")
+    if not draft.agrees(Aspect.FOUNDATION_BASE, "'found' dealRules: one card to the first foundation; acceptRule: the others start at its rank"):
+        draft.open("how the foundations start: the text does not say; the usual Canfield rule (one card dealt to the first, the others start at its rank) was written — confirm.")
+    for fact in draft.facts(Aspect.MOVE_UNIT):
+        usual = fact.value == "top or all"
+        draft.outcomes[fact.sentence].append("'tab' ejectRule: the top card or the whole column" if usual else f"moves: {fact.value} (not supported here; Canfield's rule was written)")
     draft.notes.append("board: Canfield: a 13-card reserve, foundations, tableau, stock and waste")
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = [
@@ -822,6 +842,17 @@ def describe(draft: Draft) -> str:
     return "\n".join(lines).rstrip()
 
 
+def _end(draft: Draft, design: Json) -> None:
+    """Record the win and loss sentences: the win condition is the family's; a lost game is one with no legal move."""
+    win = design.get("winCondition", {})
+    shown = win.get("depots") or win.get("when", "")
+    for fact in draft.facts(Aspect.WIN):
+        draft.outcomes[fact.sentence].append(f"winCondition {win.get('kind')} {shown} (the family's)")
+    for fact in draft.facts(Aspect.LOSS):
+        design["lossCondition"] = {"kind": "noLegalMoves"}
+        draft.outcomes[fact.sentence].append("lossCondition noLegalMoves")
+
+
 def build(analysis: Analysis) -> tuple[Json, Draft]:
     """The design for an analysed rules text, and the draft that records every decision."""
     language = analysis.language.language if analysis.language.detected else None
@@ -834,6 +865,7 @@ def build(analysis: Analysis) -> tuple[Json, Draft]:
         draft.open(f"the language could not be detected ({analysis.language.evidence}); check the description.")
     builder = _pyramid if analysis.family.pyramid_layout else BUILDERS[analysis.family.family]
     builder(draft, design)
+    _end(draft, design)
     design["description"] = describe(draft)
     ordered = ("name", "family", "description", "decks", "jokers", "depots", "dealRules", "winCondition")
     return {key: design[key] for key in ordered if key in design} | design, draft
