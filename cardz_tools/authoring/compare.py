@@ -21,7 +21,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from ..cards import FACE_UP_OF, Card
+from ..cards import FACE_UP_OF, Card, card_str
 from ..engine.game import Game
 from ..engine.moves import Drag, Move, Tap
 from ..engine.state import State
@@ -106,7 +106,7 @@ def match_depots(candidate: Design, reference: Design) -> list[int] | str:
         return "the boards differ: " + "; ".join(problems)
     mapping = [0] * len(candidate.depots)
     for depot_type, indexes in mine.items():
-        for mine_index, theirs in zip(indexes, by_type[depot_type]):
+        for mine_index, theirs in zip(indexes, by_type[depot_type], strict=True):
             mapping[mine_index] = theirs
     return mapping
 
@@ -144,6 +144,13 @@ def _moves(state: State, key: Callable[[Move], str]) -> dict[str, Move]:
     return {key(move): move for move in state.legal_moves()}
 
 
+def _with_cards(state: State, move: Move, shown: str) -> str:
+    """``shown`` (a move in the reference's names) with the cards it moves, as the state describes them."""
+    described = state.describe(move)
+    cards = described[described.rfind(" (") :] if described.endswith(")") else ""
+    return shown if not cards or cards in shown else f"{shown}{cards}"
+
+
 def _deck(design: Design) -> tuple[int, int, tuple[object, ...]]:
     return design.decks, design.jokers, tuple(sorted(design.suits))
 
@@ -158,10 +165,16 @@ def _listed(moves: Sequence[str]) -> str:
     return shown + (f" and {len(moves) - MAX_LISTED} more" if len(moves) > MAX_LISTED else "")
 
 
+def _pile_text(pile: Sequence[Card]) -> str:
+    shown = " ".join(card_str(card) if FACE_UP_OF[card] else "▒" for card in pile[-6:])
+    return ("… " if len(pile) > 6 else "") + (shown or "empty")
+
+
 def _board_difference(cand: State, ref: State, mapping: Sequence[int], names: Sequence[str]) -> str | None:
     for index, pile in enumerate(cand.piles):
-        if pile != ref.piles[mapping[index]]:
-            return f"{names[index]} holds {len(pile)} card(s) here, {len(ref.piles[mapping[index]])} in the reference (or other cards)"
+        theirs = ref.piles[mapping[index]]
+        if pile != theirs:
+            return f"{names[index]} holds {_pile_text(pile)} here, {_pile_text(theirs)} in the reference"
     return None
 
 
@@ -266,8 +279,8 @@ def compare_designs(
             ref_moves = _moves(ref, str)
             cand_moves = _moves(cand, lambda move: translator.candidate_key(cand_game, move))
             if set(ref_moves) != set(cand_moves):
-                extra = sorted(set(cand_moves) - set(ref_moves))
-                missing = sorted(set(ref_moves) - set(cand_moves))
+                extra = [_with_cards(cand, cand_moves[key], key) for key in sorted(set(cand_moves) - set(ref_moves))]
+                missing = [_with_cards(ref, ref_moves[key], key) for key in sorted(set(ref_moves) - set(cand_moves))]
                 parts = ([f"only here: {_listed(extra)}"] if extra else []) + (
                     [f"only in the reference: {_listed(missing)}"] if missing else []
                 )

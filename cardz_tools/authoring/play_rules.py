@@ -81,7 +81,8 @@ BUILD_CONTEXT = _p(
 )
 
 UP = _p(
-    r"(?:build\w* (?:\w+ ){0,3}up|up (?:by|in|from|the|to|regardless)|upwards?|ascend\w*|increas\w*|montant\w*|en montant|"
+    r"(?:build\w* (?:\w+ ){0,3}up|up (?:by|in|from|the|to|regardless)|upwards?|ascend\w*|increas\w*|montant\w*|"
+    r"en montant|"
     r"croissant\w*|ascendant\w*|aufsteigend\w*|aufwärts|по возрастани\w*|возраста\w*|ascendente\w*|creciente\w*|"
     r"crescente\w*|in ordine crescente)"
 )
@@ -91,7 +92,8 @@ DOWN = _p(
     r"descendente\w*|decreciente\w*|decrescente\w*|discendente\w*)"
 )
 ACE_TO_KING = _p(
-    r"(?:from (?:the )?aces? (?:up )?to (?:the )?kings?|de l'as (?:jusqu')?au roi|des as aux rois|vom ass\w* (?:bis )?(?:zum|auf den) könig|"
+    r"(?:from (?:the )?aces? (?:up )?to (?:the )?kings?|de l'as (?:jusqu')?au roi|des as aux rois|"
+    r"vom ass\w* (?:bis )?(?:zum|auf den) könig|"
     r"от туза до короля|с туза до короля|del as al rey|desde el as hasta el rey|dall'asso al re|dall'asso fino al re)"
 )
 KING_TO_ACE = _p(
@@ -114,7 +116,8 @@ SAME_SUIT = _p(
     r"del palo|stesso seme|per seme|dello stesso seme|del medesimo seme)"
 )
 ANY_SUIT = _p(
-    r"(?:regardless of (?:suit|colou?r)|any suit|irrespective of suit|without regard to suit|sans tenir compte de la couleur|"
+    r"(?:regardless of (?:suit|colou?r)|any suit|irrespective of suit|without regard to suit|"
+    r"sans tenir compte de la couleur|"
     r"quelle que soit la couleur|peu importe la couleur|toutes couleurs confondues|unabhängig von (?:der )?farbe|"
     r"ohne rücksicht auf (?:die )?farbe|egal welche\w* farbe|независимо от масти|любой масти|sin importar el palo|"
     r"independientemente del palo|de cualquier palo|indipendentemente dal seme|di qualsiasi seme|senza badare al seme)"
@@ -122,12 +125,14 @@ ANY_SUIT = _p(
 EMPTY = _p(r"(?:empty|emptied|vides?|leere\w*|пуст\w*|освободивш\w*|vac[ií][oa]s?|vuot[oaie])")
 KING = _p(r"(?:kings?|rois?|корол\w*|könig\w*|reyes|rey|re)")
 ANY_CARD = _p(
-    r"(?:any (?:\w+ )?card|any card or (?:run|sequence)|anything|n'importe quelle (?:\w+ )?carte|toute carte|n'importe quoi|"
+    r"(?:any (?:\w+ )?card|any card or (?:run|sequence)|anything|n'importe quelle (?:\w+ )?carte|toute carte|"
+    r"n'importe quoi|"
     r"beliebige\w* karte\w*|jede\w* (?:beliebige )?karte|jede beliebige|любую карту|любой картой|любая карта|"
     r"cualquier carta|cualquiera|qualsiasi carta|qualunque carta)"
 )
 NOTHING = _p(
-    r"(?:cannot be filled|never filled|stays? empty|remains? empty|ne peut être rempli\w*|bleibt leer|не заполня\w*|queda vac\w*|resta vuot\w*)"
+    r"(?:cannot be filled|never filled|stays? empty|remains? empty|ne peut être rempli\w*|bleibt leer|"
+    r"не заполня\w*|queda vac\w*|resta vuot\w*)"
 )
 WRAP_YES = _p(
     r"(?:wrap\w*|round the corner|turn\w* the corner|continuous\w*|circular\w*|kings? and aces? (?:are|count as) "
@@ -143,7 +148,8 @@ WRAP_NO = _p(
     r"nicht (?:zirkulär|fortlaufend|umlaufend)|не по кругу|no (?:es )?circular|non (?:è )?circolare)"
 )
 NOTHING_ON_KING = _p(
-    r"(?:nothing (?:\w+ ){0,4}on (?:a |the )?kings?|no card (?:\w+ ){0,4}on (?:a |the )?kings?|kings? (?:end|stop|block)s?|"
+    r"(?:nothing (?:\w+ ){0,4}on (?:a |the )?kings?|no card (?:\w+ ){0,4}on (?:a |the )?kings?|kings? (?:end|"
+    r"stop|block)s?|"
     r"rien (?:\w+ ){0,4}sur (?:un|le) roi|aucune carte (?:\w+ ){0,4}sur (?:un|le) roi|"
     r"auf (?:einen|den) könig (?:\w+ ){0,4}(?:nichts|keine)|nichts (?:\w+ ){0,4}auf (?:einen|den) könig|"
     r"на корол\w* (?:\w+ ){0,4}(?:ничего|нельзя)|ничего (?:\w+ ){0,4}на корол\w*|"
@@ -151,67 +157,84 @@ NOTHING_ON_KING = _p(
     r"niente (?:\w+ ){0,4}(?:su un|sul) re|nessuna carta (?:\w+ ){0,4}(?:su un|sul) re)"
 )
 QUEEN_ON_KING = _p(
-    r"(?:a queen (?:\w+ ){0,3}on (?:a |the )?king|une dame (?:\w+ ){0,3}sur (?:un|le) roi|eine dame (?:\w+ ){0,3}auf (?:einen|den) könig|"
+    r"(?:a queen (?:\w+ ){0,3}on (?:a |the )?king|une dame (?:\w+ ){0,3}sur (?:un|le) roi|"
+    r"eine dame (?:\w+ ){0,3}auf (?:einen|den) könig|"
     r"даму (?:\w+ ){0,3}на корол\w*|дама (?:\w+ ){0,3}на корол\w*|una reina (?:\w+ ){0,3}sobre (?:un|el) rey|"
     r"una regina (?:\w+ ){0,3}(?:su un|sul) re)"
 )
 SINGLE = _p(
     r"(?:(?:one|1) card at a time|only (?:the )?top cards?(?: of a column)? (?:may|can) (?:be )?mov\w*|"
-    r"(?:une|1) (?:seule )?carte à la fois|carte par carte|(?:nur )?(?:einzeln|1 karte auf einmal|jeweils (?:nur )?1 karte)|"
-    r"(?:по|только по) (?:одной|1) карте|(?:una|1) (?:sola )?carta (?:a la vez|alla volta|per volta)|de (?:una|1) en (?:una|1))"
+    r"(?:une|1) (?:seule )?carte à la fois|carte par carte|(?:nur )?(?:einzeln|1 karte auf einmal|"
+    r"jeweils (?:nur )?1 karte)|"
+    r"(?:по|только по) (?:одной|1) карте|(?:una|1) (?:sola )?carta (?:a la vez|alla volta|per volta)|de (?:una|"
+    r"1) en (?:una|1))"
 )
 RUNS = _p(
     r"(?:runs?|sequences?|builds?|séquences?|suites?|sequenz\w*|folgen|reihenfolgen|последовательност\w*|"
     r"secuencias?|escaleras?|sequenz[ae]|scale)"
 )
 PASS_WORD = _p(
-    r"(?:pass\w*|go(?:ne)? through|goes through|through the stock|parcour\w*|passage\w*|tours?|durchgespielt|durchgeh\w*|"
+    r"(?:pass\w*|go(?:ne)? through|goes through|through the stock|parcour\w*|passage\w*|tours?|durchgespielt|"
+    r"durchgeh\w*|"
     r"durchlauf\w*|durchgang\w*|проход\w*|пройти|просмотр\w*|pasad\w*|vueltas?|recorr\w*|passat\w*|gir[oi])"
 )
 NO_REDEAL = _p(
     r"(?:no redeals?|not (?:be )?redealt|never redealt|cannot be redealt|pas de (?:redistribution|nouvelle donne)|"
     r"n'est (?:jamais )?pas redistribu\w*|kein\w* (?:neu\w* )?(?:geben|verteilen|austeilen|durchgang|durchlauf)|"
-    r"nicht neu (?:aus)?geteilt|без пересдач\w*|не пересда\w*|sin redistribu\w*|no se (?:vuelve a repartir|redistribuye)|"
+    r"nicht neu (?:aus)?geteilt|без пересдач\w*|не пересда\w*|sin redistribu\w*|no se (?:vuelve a repartir|"
+    r"redistribuye)|"
     r"senza ridistribu\w*|non si ridistribuisce|only once|une seule fois|nur einmal|только один раз|1 раз|"
     r"una sola vez|una sola volta|1 pass)"
 )
 TIMES_N = re.compile(rf"(?<!\d)(\d+)\s+(?:{lx.TIMES})(?!\w)", re.IGNORECASE)
 ONE_SUIT = _p(
-    r"(?:one suit only|only one suit|a single suit|(?:1|one) suit|une seule couleur|1 couleur|eine\w* einzige\w* farbe|1 farbe|одной масти|одна масть|un solo palo|1 palo|un solo seme|1 seme|only spades|que des piques|nur pik|только пики|solo picas|solo picche)"
+    r"(?:one suit only|only one suit|a single suit|(?:1|one) suit|une seule couleur|1 couleur|"
+    r"eine\w* einzige\w* farbe|1 farbe|одной масти|одна масть|un solo palo|1 palo|un solo seme|1 seme|"
+    r"only spades|que des piques|nur pik|только пики|solo picas|solo picche)"
 )
 TWO_SUITS = _p(
-    r"(?:two suits|2 suits|deux couleurs|2 couleurs|zwei farben|2 farben|двух мастей|2 масти|dos palos|2 palos|due semi|2 semi)"
+    r"(?:two suits|2 suits|deux couleurs|2 couleurs|zwei farben|2 farben|двух мастей|2 масти|dos palos|2 palos|"
+    r"due semi|2 semi)"
 )
 SCORE_WORD = _p(r"(?:scor\w*|points?|очк\w*|punkte?|wertung|puntos?|puntuaci[oó]n|punti|punteggio)")
 LEFT = _p(
-    r"(?:left|remaining|restant\w*|reste\w*|verbleibend\w*|übrig\w*|оставш\w*|остав\w*|restantes?|quedan|rimast\w*|rimanent\w*)"
+    r"(?:left|remaining|restant\w*|reste\w*|verbleibend\w*|übrig\w*|оставш\w*|остав\w*|restantes?|quedan|"
+    r"rimast\w*|rimanent\w*)"
 )
 REMOVED = _p(
-    r"(?:removed|discarded|paired|retirées?|défauss\w*|entfernt\w*|abgelegt\w*|убран\w*|сброшен\w*|eliminad\w*|descartad\w*|rimoss\w*|scartat\w*)"
+    r"(?:removed|discarded|paired|retirées?|défauss\w*|entfernt\w*|abgelegt\w*|убран\w*|сброшен\w*|eliminad\w*|"
+    r"descartad\w*|rimoss\w*|scartat\w*)"
 )
 WIN_WORD = _p(
-    r"(?:win\w*|won|gagn\w*|réussi\w*|gewinn\w*|gewonnen|выигр\w*|побед\w*|сошелся|сходится|gana\w*|vinc\w*|vint\w*|riesce)"
+    r"(?:win\w*|won|gagn\w*|réussi\w*|gewinn\w*|gewonnen|выигр\w*|побед\w*|сошелся|сходится|gana\w*|vinc\w*|"
+    r"vint\w*|riesce)"
 )
 LOSS_WORD = _p(r"(?:los[et]\w*|perd\w*|verlor\w*|verlier\w*|проигр\w*|не сош\w*|pierde\w*|pers[oa]\b)")
 NO_MOVES = _p(
-    r"(?:no (?:more )?(?:legal )?moves?|no card (?:can|may) be played|plus aucun coup|aucun coup|plus de coup|kein\w* (?:zug|züge)|nicht mehr (?:ziehen|spielen)|нет ходов|ходов нет|не осталось ходов|no (?:hay|quedan) (?:más )?(?:movimientos|jugadas)|non (?:ci sono )?(?:più )?mosse)"
+    r"(?:no (?:more )?(?:legal )?moves?|no card (?:can|may) be played|plus aucun coup|aucun coup|plus de coup|"
+    r"kein\w* (?:zug|züge)|nicht mehr (?:ziehen|spielen)|нет ходов|ходов нет|не осталось ходов|no (?:hay|"
+    r"quedan) (?:más )?(?:movimientos|jugadas)|non (?:ci sono )?(?:più )?mosse)"
 )
 
 
 NEIGHBOUR = _p(
     r"(?:(?:1|one) rank (?:higher|above) or (?:lower|below)|(?:1|one) (?:higher|more) or (?:lower|less)|"
     r"(?:d'un|1) rang (?:plus haut\w*|au-dessus) ou (?:plus bas\w*|au-dessous)|plus haute? ou plus basse?|"
-    r"(?:einen|1) rang höher oder niedriger|höher oder niedriger|на (?:одно|1|единицу) (?:выше|больше) или (?:ниже|меньше)|"
-    r"(?:un|1) rango más alt[ao] o más baj[ao]|más alt[ao] o más baj[ao]|(?:di )?(?:un|1) grado più alt[ao] o più bass[ao]|"
+    r"(?:einen|1) rang höher oder niedriger|höher oder niedriger|на (?:одно|1|единицу) (?:выше|"
+    r"больше) или (?:ниже|меньше)|"
+    r"(?:un|1) rango más alt[ao] o más baj[ao]|más alt[ao] o más baj[ao]|(?:di )?(?:un|"
+    r"1) grado più alt[ao] o più bass[ao]|"
     r"più alt[ao] o più bass[ao])"
 )
 _RESERVE = r"(?:reserve|réserve|reserva|riserva|резерв\w*)"
 RESERVE_COUNT = re.compile(
-    rf"(?<!\d)(\d+)\s+{lx.CARD}\s+(?:[\w']+\s+){{0,5}}?{_RESERVE}(?!\w)|{_RESERVE}\s+(?:[\w']+\s+){{0,3}}?(\d+)\s+{lx.CARD}",
+    rf"(?<!\d)(\d+)\s+{lx.CARD}\s+(?:[\w']+\s+){{0,5}}?{_RESERVE}(?!\w)|"
+    rf"{_RESERVE}\s+(?:[\w']+\s+){{0,3}}?(\d+)\s+{lx.CARD}",
     re.IGNORECASE,
 )
 TOP_OR_ALL = _p(
-    r"(?:top card or the whole|la carte du dessus ou (?:toute )?la (?:colonne|pile)|die oberste karte oder (?:den|die) ganze\w*|"
+    r"(?:top card or the whole|la carte du dessus ou (?:toute )?la (?:colonne|pile)|"
+    r"die oberste karte oder (?:den|die) ganze\w*|"
     r"верхн\w* карт\w* или (?:весь|всю|целиком)\w*|la carta superior o (?:toda|la columna entera)|"
     r"la carta in cima o (?:l'intera|tutta))"
 )
@@ -219,6 +242,9 @@ BASE_RANK = _p(
     r"(?:same rank|that rank|même rang|même valeur|demselben rang|gleichen rang\w*|того же достоинства|mismo rango|"
     r"mismo valor|stesso valore|stesso grado)"
 )
+
+
+MOVE_VERB = _p(r"mov\w*|déplac\w*|versch\w*|beweg\w*|перемещ\w*|перенос\w*|mueve\w*|mover|spost\w*|muov\w*")
 
 
 def _fact(
@@ -280,7 +306,7 @@ def read_sentence(sentence: Sentence, language: Language | None) -> list[PlayFac
     elif match := QUEEN_ON_KING.search(text):
         _fact(found, Aspect.ON_KING, "Queen", sentence, match)
     if not about_stock:
-        moving = _p(r"mov\w*|déplac\w*|versch\w*|beweg\w*|перемещ\w*|перенос\w*|mueve\w*|mover|spost\w*|muov\w*").search(text)
+        moving = MOVE_VERB.search(text)
         if (match := RUNS.search(text)) and moving and (about_tableau or not SINGLE.search(numbered)):
             _fact(found, Aspect.MOVE_UNIT, "runs", sentence, match)
         elif match := SINGLE.search(numbered):

@@ -158,7 +158,9 @@ def run_from_rules(
     compare: str | Path | None = None,
     deals: int = DEFAULT_DEALS,
 ) -> int:
-    """The ``cardz from-rules`` command; returns the exit code (0 done, 1 plays differently from ``compare``, 2 bad input).
+    """The ``cardz from-rules`` command; returns the exit code.
+
+    0: done; 1: the design plays differently from ``compare``; 2: bad input.
 
     Without ``output`` the design goes to stdout and the report to stderr; with it the
     design is written atomically to ``output`` and the report goes to stdout. With

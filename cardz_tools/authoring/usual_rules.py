@@ -56,7 +56,8 @@ KLONDIKE_FOUNDATION_REASON = (
 
 FREECELL_LIMIT = (
     "count(cards) <= (count(Cell, empty(it)) + 1) * (count(Tableau, empty(it)) - (empty(depot) ? 1 : 0) >= 4 ? 16 : "
-    "count(Tableau, empty(it)) - (empty(depot) ? 1 : 0) == 3 ? 8 : count(Tableau, empty(it)) - (empty(depot) ? 1 : 0) == 2 ? 4 : "
+    "count(Tableau, empty(it)) - (empty(depot) ? 1 : 0) == 3 ? 8 : count(Tableau, empty(it)) - (empty(depot) ? "
+    "1 : 0) == 2 ? 4 : "
     "count(Tableau, empty(it)) - (empty(depot) ? 1 : 0) == 1 ? 2 : 1)"
 )
 """A run moves when the free cells and empty columns could carry it card by card (FreeCell's "supermove")."""
@@ -92,7 +93,8 @@ SPIDER_DEAL = "!empty(stock) && all(Tableau, !empty(it))"
 PYRAMID_PAIR = "!empty(depot) && !covered(depot) && card.value + top.value == 13"
 
 ACCORDION_ACCEPT = (
-    "(index(source) == index(depot) + 1 || index(source) == index(depot) + 3) && !empty(depot) && exists(top(cards)) && "
+    "(index(source) == index(depot) + 1 ||"
+    " index(source) == index(depot) + 3) && !empty(depot) && exists(top(cards)) && "
     "(top(cards).rank == top.rank || top(cards).suit == top.suit)"
 )
 ACCORDION_COMPACT = (
@@ -103,7 +105,10 @@ MONTANA_ACCEPT = (
     "empty(depot) && (col(depot) == 0 ? card.rank == Two && col(source) != 0 : !empty(left(depot)) && "
     "card.suit == top(left(depot)).suit && card.rank == top(left(depot)).rank + 1)"
 )
-MONTANA_ORDERED = "!empty({d}) && top({d}).value == col({d}) + 2 && (col({d}) == 0 || !empty(left({d})) && top({d}).suit == top(left({d})).suit)"
+MONTANA_ORDERED = (
+    "!empty({d}) && top({d}).value == col({d}) + 2 && "
+    "(col({d}) == 0 || !empty(left({d})) && top({d}).suit == top(left({d})).suit)"
+)
 MONTANA_STUCK = (
     "all(g in cell, !empty(g) || (col(g) == 0 ? all(c in cell, col(c) == 0 || empty(c) || top(c).rank != Two) : "
     "empty(left(g)) || top(left(g)).rank == King))"
