@@ -20,6 +20,7 @@ from cardz_tools.authoring.rules_text import convert, format_report, run_from_ru
 from cardz_tools.authoring.skeletons import NEVER, PLACEHOLDER
 from cardz_tools.todos import find_todos
 from cardz_tools.lint import lint_text
+from cardz_tools.engine.game import Game
 from cardz_tools.model import build_design
 
 RULES = Path(__file__).parent / "examples" / "rules"
@@ -464,6 +465,12 @@ WORDS = st.sampled_from(
     "deal decks jokers rows columns stock redeal twice five by 5x5 13 0 99 1000 free cells pairs touch "
     "Montana пробел четырьмя рядами по дважды château de cartes étage paquets Stapeln verdeckt zweimal "
     "Goal: Цель: . ! ? \n - • 1. x × = aces тузов убирают remove".split(" ")
+    + [
+        "Klondike", "FreeCell", "Golf", "Black Hole", "Spider", "Canfield", "Pyramid", "Accordion", "one suit",
+        "two suits", "two decks", "eight columns", "build down in suit", "alternating colours", "an empty column",
+        "any card", "a King", "ranks wrap", "nothing on a King", "a Queen on a King", "three cards at a time",
+        "through the stock three times", "no redeal", "reserve of 13 cards", "score", "cards left", "lost",
+    ]
 )
 
 
@@ -472,6 +479,7 @@ WORDS = st.sampled_from(
 def test_any_text_gives_a_valid_design_and_honest_todos(text: str) -> None:
     result = convert(text, "fuzz.txt")
     assert structural_problems(result.design) == []
+    Game(build_design(result.design)).new_initial_state(seed=0)  # every card has a pile to go to
     assert placeholders_without_todo(result.design) == []
     assert format_report(result, "fuzz.txt")
 

@@ -598,6 +598,10 @@ def _golf(draft: Draft, design: Json) -> None:
 
 def _black_hole(draft: Draft, design: Json) -> None:
     decks, jokers = _decks_and_jokers(draft)
+    if (decks, jokers) != (1, 0):
+        draft.open(f"Black Hole has no stock to hold more than one deck: the text's {decks} deck(s) and {jokers} joker(s) "
+                   "were not used (one deck, no jokers) — decide.")
+        decks, jokers = 1, 0
     fans = int(draft.number(Quantity.TABLEAU_COLUMNS, 17, "fans", valid=_between(1, 26)))
     per_fan = int(draft.number(Quantity.CARDS_PER_COLUMN, 3, "cards per fan", valid=_between(1, 8)))
     if fans * per_fan != 52 * decks + jokers - 1:
