@@ -161,7 +161,7 @@ Spanish ``once`` is eleven)."""
 
 CARD = r"(?:cards?|cartes?|карт\w*|karten?|cartas?|carte)"
 DECK = r"(?:decks?|packs?|paquets?|jeux de cartes|колод\w*|kartenspiel\w*|kartendecks?|barajas?|mazz[oi])"
-JOKER = r"(?:jokers?|jokern|джокер\w*)"
+JOKER = r"(?:jokers?|jokern|джокер\w*|comod[ií]n\w*|jolly|matt[oi])"
 ROW = r"(?:rows?|rangees?|rangées?|lignes?|ряд\w*|строк\w*|reihen?|zeilen?|filas?|file|righe?)"
 COLUMN = r"(?:columns?|piles?|stacks?|colonnes?|столб\w*|стопк\w*|колонк\w*|spalten?|stapeln?|columnas?|montones|colonn[ae]|mucchi)"
 BY = r"(?:by|x|×|х|на|sur|par|mal|por|per)"
@@ -263,8 +263,9 @@ FAMILY_KEYWORDS: dict[Family, tuple[tuple[str, float], ...]] = {
     Family.CASTLE: (
         (r"ch[aâ]teaux? de cartes?", NAME_WEIGHT), (r"house of cards", NAME_WEIGHT),
         (r"карточн\w* (?:домик\w*|замок|замка)", NAME_WEIGHT), (r"kartenhaus\w*", NAME_WEIGHT),
-        (r"étages?|floors?|этаж\w*|stockwerk\w*|etage\w*", 1.0),
-        (r"triangles?|треугольник\w*|dreieck\w*", 1.0),
+        (r"castell\w* di carte|castillo de (?:naipes|cartas)|casa de (?:naipes|cartas)", NAME_WEIGHT),
+        (r"étages?|floors?|этаж\w*|stockwerk\w*|etage\w*|pisos?|pian[oi]", 1.0),
+        (r"triangles?|треугольник\w*|dreieck\w*|tri[aá]ngulos?|triangol[oi]", 1.0),
     ),
     Family.GAPS: (
         (r"montana|монтан\w*|addiction|blue moon|rangoon", NAME_WEIGHT),

@@ -345,7 +345,9 @@ _COLUMNS = _rx(rf"(?<!\d){_N}\s+{_W}?{lx.COLUMN}(?!\w)")
 _DECKS = _rx(rf"(?<!\d){_N}\s+{_W}?{lx.DECK}(?!\w)")
 _DECK_CARDS = _rx(rf"(?<!\d){_N}\s+{_W}?{lx.CARD}(?!\w)")
 _JOKERS = _rx(rf"(?<!\d){_N}\s+{_W}?{lx.JOKER}(?!\w)")
-_ARTICLE_JOKER = _rx(rf"(?<!\w)(?:a|an|un|une|ein|eine|einen)\s+{lx.JOKER}(?!\w)")
+_ARTICLE_JOKER = _rx(rf"(?<!\w)(?:a|an|un|une|una|uno|ein|eine|einen|einem)\s+{lx.JOKER}(?!\w)")
+_EACH_OF_THEM = _rx(r"(?<!\w)(?:jede[sr]?|each|chacun\w*|cada un[oa]|ognuno|каждая)(?!\w)")
+"""'Two decks, each with a joker': each deck, where the deck word came before."""
 """An article before "joker": one joker, but only trusted with "each deck" (articles are not numbers)."""
 _PER_DECK = _rx(rf"(?:each|every|per|chaque|par|кажд\w*|jede\w*|pro)\s+{_W}?{lx.DECK}")
 _FACE_DOWN = _rx(rf"(?<!\d){_N}\s+{_W}{{0,3}}{lx.FACE_DOWN}")
@@ -375,6 +377,7 @@ _TOUCH = compile_pattern(lx.TOUCH)
 _COMPACT = compile_pattern(lx.COMPACT)
 _REFILL = compile_pattern(lx.REFILL)
 _STOCK_WORD = compile_pattern(lx.STOCK)
+_DECK_WORD = compile_pattern(lx.DECK)
 _DRAW_WORD = compile_pattern(lx.DRAW)
 
 
@@ -411,7 +414,7 @@ def extract(sentence: Sentence, language: Language | None) -> list[Extraction]:
         add(Quantity.DECKS, int(decks[1]), decks)
     elif (cards := _DECK_CARDS.search(text)) and int(cards[1]) % 52 == 0 and _in(int(cards[1]) // 52, 1, 8):
         add(Quantity.DECKS, int(cards[1]) // 52, cards)
-    per_deck = bool(_PER_DECK.search(text))
+    per_deck = bool(_PER_DECK.search(text) or (_DECK_WORD.search(text) and _EACH_OF_THEM.search(text)))
     if (jokers := _JOKERS.search(text)) and _in(int(jokers[1]), 0, 16):
         add(Quantity.JOKERS_PER_DECK if per_deck else Quantity.JOKERS, int(jokers[1]), jokers)
     elif per_deck and (article := _ARTICLE_JOKER.search(normalise(sentence.text))):

@@ -32,7 +32,8 @@ from .lexicon import Family, Language, compile_pattern
 from .play_rules import Aspect, PlayFact, read_play_rules
 from .reading import Analysis, Mechanism, Quantity, SentenceKind
 from .usual_rules import (
-    ACCORDION_ACCEPT, ACCORDION_COMPACT, CANFIELD_FOUNDATION, CANFIELD_FOUNDATION_REASON, CANFIELD_TABLEAU_EJECT,
+    ACCORDION_ACCEPT, ACCORDION_COMPACT, CASTLE_COMPLETE, CASTLE_FLOOR, CASTLE_SCORE, CASTLE_TOP_ROW, CASTLE_TRIANGLE,
+    CANFIELD_FOUNDATION, CANFIELD_FOUNDATION_REASON, CANFIELD_TABLEAU_EJECT,
     FOUNDATION_REASON, FOUNDATION_UP, FREECELL_LIMIT, GOLF_PILE, GOLF_PILE_REASON, GOLF_QUEEN, GOLF_QUEEN_REASON,
     GOLF_SCORE, GOLF_WRAP, GOLF_WRAP_REASON, KLONDIKE_FOUNDATION, KLONDIKE_FOUNDATION_REASON, MONTANA_ACCEPT,
     MONTANA_COUNT, MONTANA_KEEP, MONTANA_SCORE, MONTANA_STUCK, MONTANA_WIN, PYRAMID_PAIR, RUN_OF, SPIDER_DEAL,
@@ -399,50 +400,51 @@ def _castle(draft: Draft, design: Json) -> None:
     pairs = int(first_row) // 2
     hand = int(draft.number(Quantity.OPEN_CARDS, 5, "open cards", valid=_between(1, 10)))
     draft.notes.append(
-        f"board: house of cards: triangle rows of {', '.join(str(pairs - k) for k in range(pairs))} pairs, "
-        f"floor rows of {', '.join(str(pairs - 1 - k) for k in range(pairs - 1)) or 'none'}, {hand} open cards, a stock"
+        f"board: house of cards: triangle rows of 1 … {pairs} pairs from the top, floor rows of 1 … {pairs - 1}, "
+        f"{hand} open cards refilled from a stock, a discard pile"
     )
-    depots: list[Json] = []
-    top_row = 2 * (pairs - 1)
-    for level in range(pairs):
-        depots.append({
-            "name": f"triangle{level}", "type": "Tableau", "col": level / 2, "row": top_row - 2 * level,
-            "repeat": pairs - level, "fanDirection": "Right", "ejectRule": "locked",
-            "acceptRule": draft.placeholder_rule(
-                f"triangle{level}", "acceptRule",
-                "two cards of one rank or one suit, worth no more than the floor under it carries",
-                "`count(depot) < 2 && (empty(depot) || card.rank == top.rank || card.suit == top.suit)`",
-                like="triangle0" if level else None,
-                single=True,
-            ),
-        })
-        if level < pairs - 1:
-            depots.append({
-                "name": f"floor{level}", "type": "Tableau", "col": level / 2 + 0.5, "row": top_row - 2 * level - 1,
-                "repeat": pairs - 1 - level, "fanDirection": "None", "ejectRule": "locked",
-                "acceptRule": draft.placeholder_rule(
-                    f"floor{level}", "acceptRule",
-                    "a floor card lies across two finished triangles; it carries the weaker one's value (an Ace: any)",
-                    like="floor0" if level else None,
-                    single=True,
-                ),
-            })
-    depots.append({"name": "hand", "type": "Reserve", "col": 0, "row": top_row + 2, "repeat": hand, "acceptRule": "none", "ejectRule": "topOnly"})
-    depots.append(_stock(pairs + 1, top_row + 2))
-    design["decks"], design["jokers"] = decks, jokers
-    design["depots"] = depots
-    design["dealRules"] = [{"kind": "dealGroup", "to": "hand", "faceUp": 1}]
-    draft.open(
-        f"write how a used open card is replaced from the stock (a trigger on 'hand') and the stock's tap that replaces "
-        f"all {hand} open cards, whose value is lost (an action). See docs/format.md, How to express Château de cartes."
+    draft.notes.append(
+        "rules: the usual Château de cartes rules (games/chateau-de-cartes.cardz): a triangle is two cards of one rank or "
+        "suit, a floor lies across two finished triangles and carries the weaker one's value (an Ace floor: any), a tap "
+        "on the stock replaces the open cards, a joker blows away the top storey"
     )
+    bottom = 2 + 1.5 * pairs
+    hand_depot: Json = {
+        "name": "hand", "type": "Reserve", "col": 2, "row": bottom, "repeat": hand, "acceptRule": "none", "ejectRule": "topOnly",
+        "triggers": [{"when": "empty(depot) && !empty(stock)", "do": [{"kind": "move", "from": "stock", "to": "@self", "faceUp": True}]}],
+    }
     if jokers:
-        draft.open(
-            "write what a joker does: one that reaches the open cards blows away the top storey (a trigger on 'hand' "
-            "with `move` effects). See docs/format.md, How to express Château de cartes."
-        )
-    design["winCondition"] = {"kind": "when", "when": NEVER}
-    draft.open(f"write winCondition.when (\"{NEVER}\" is a placeholder): the castle is complete, e.g. `count(triangle{pairs - 1}) == 2`.")
+        hand_depot["triggers"].insert(0, {"when": "!empty(depot) && top.rank == Joker", "do": [
+            {"kind": "move", "from": "tri", "where": CASTLE_TOP_ROW, "to": "discard", "count": "all"},
+            {"kind": "move", "from": "floor", "where": CASTLE_TOP_ROW, "to": "discard", "count": "all"},
+            {"kind": "move", "from": "@self", "to": "discard"},
+        ]})
+    shape = {"align": "center", "colStep": 2, "rowStep": 1.5}
+    design["decks"], design["jokers"] = decks, jokers
+    design["depots"] = [
+        {"name": "tri", "type": "Tableau", "col": 0, "row": 1, "perRow": list(range(1, pairs + 1)), **shape,
+         "fanDirection": "Right", "ejectRule": "locked",
+         "acceptRule": {"single": True, "when": CASTLE_TRIANGLE.format(ground=pairs - 1),
+                        "reason": "A triangle is two cards of one rank or one suit, on the ground or on a floor that can carry it"}},
+        {"name": "floor", "type": "Tableau", "col": 1, "row": 2, "perRow": list(range(1, pairs)), **shape,
+         "fanDirection": "None", "ejectRule": "locked",
+         "acceptRule": {"single": True, "when": CASTLE_FLOOR, "reason": "A floor lies across two finished triangles"}},
+        {"name": "stock", "type": "Stock", "col": 0, "row": bottom, "acceptRule": "none", "ejectRule": "locked",
+         "actions": [{"name": "replace", "when": "!empty(stock)", "do": [{"kind": "move", "from": "hand", "to": "discard", "count": "all"}]}]},
+        hand_depot,
+        {"name": "discard", "type": "Foundation", "col": max(8, 2 * pairs - 4), "row": bottom, "acceptRule": "none", "ejectRule": "locked"},
+    ]
+    design["dealRules"] = [{"kind": "dealGroup", "to": "hand", "faceUp": 1}]
+    design["depotOnly"] = True
+    design["winCondition"] = {"kind": "when", "when": CASTLE_COMPLETE}
+    design["lossCondition"] = {"kind": "noLegalMoves"}
+    if draft.facts(Aspect.SCORE) or any(_SCORE_WORDS.search(s.normalised) for s in draft.analysis.sentences):
+        design["scoring"] = {"value": CASTLE_SCORE, "keep": "Over"}
+        draft.scored = True
+        for sentence in draft.analysis.sentences:
+            if sentence.kind is SentenceKind.SENTENCE and _SCORE_WORDS.search(sentence.normalised):
+                draft.outcomes[sentence.index].append("scoring.value: the triangles' value, a bonus for a complete house (the usual rule)")
+                break
 
 
 def _tableau_build(draft: Draft, usual_mode: str, usual_direction: str, usual_empty: str, depot: str = "tab") -> tuple[str, str, str]:

@@ -119,3 +119,29 @@ MONTANA_WIN = "all(c in cell, col(c) == {last} || " + MONTANA_ORDERED.format(d="
 MONTANA_SCORE = (
     "count(c in cell, all(d in cell, row(d) != row(c) || col(d) > col(c) || " + MONTANA_ORDERED.format(d="d") + "))"
 )
+
+_FLOOR_UNDER = "at(floor, row(depot), col(depot))"
+_TRI_VALUE = "(it.value == 1 ? 11 : min(it.value, 10))"
+CASTLE_TRIANGLE = (
+    "card.rank != Joker && count(depot) < 2 && (empty(depot) || card.rank == top.rank || card.suit == top.suit) && "
+    f"(row(depot) == {{ground}} ||"
+    f" exists({_FLOOR_UNDER}) && !empty({_FLOOR_UNDER}) && (top({_FLOOR_UNDER}).rank == Ace || "
+    "sum(depot, min(it.value, 10)) + min(card.value, 10) <= "
+    "(exists(at(tri, row(depot) + 1, col(depot))) && exists(at(tri, row(depot) + 1, col(depot) + 1)) ? "
+    f"min(sum(at(tri, row(depot) + 1, col(depot)), {_TRI_VALUE}), sum(at(tri, row(depot) + 1, col(depot) + 1), "
+    f"{_TRI_VALUE})) : 0)))"
+)
+"""A triangle: two cards of one rank or suit, on the ground row or on a floor that carries it (an Ace floor "
+"carries any)."""
+CASTLE_FLOOR = (
+    "card.rank != Joker && empty(depot) && exists(at(tri, row(depot) + 1, col(depot))) && "
+    "exists(at(tri, row(depot) + 1, col(depot) + 1)) && count(at(tri, row(depot) + 1, col(depot))) == 2 && "
+    "count(at(tri, row(depot) + 1, col(depot) + 1)) == 2"
+)
+CASTLE_TOP_ROW = "row(depot) == min(min(tri, empty(it) ? 9 : row(it)), min(floor, empty(it) ? 9 : row(it)))"
+"""The highest storey that holds a card (rows count from the top; 9 is past any row)."""
+CASTLE_COMPLETE = "all(tri, count(it) == 2) && all(floor, count(it) == 1)"
+CASTLE_SCORE = (
+    "sum(t in tri, sum(c in t, c.value == 1 ? 11 : min(c.value, 10))) + "
+    f"({CASTLE_COMPLETE} ? 2 * (count(stock) + sum(hand, count(it))) : 0)"
+)
