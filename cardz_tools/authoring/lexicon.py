@@ -144,8 +144,8 @@ NUMBER_WORDS: dict[Language, dict[str, int]] = {
 }
 """Number words by language (normalised spelling); multiplicative adverbs count too (twice = 2).
 
-French ``un``/``une``, German ``ein``/``eine``, Spanish ``un``/``una`` and Italian ``un``/``una`` are left out: they are mostly articles
-("un joker" in "si vous recevez un joker" is not a count). ``a joker per deck`` is read
+French ``un``/``une``, German ``ein``/``eine``, Spanish and Italian ``un``/``una`` are left out:
+they are mostly articles ("un joker" in "si vous recevez un joker" is not a count). ``a joker per deck`` is read
 by a pattern of its own."""
 
 TIMES_WORDS: dict[Language, frozenset[str]] = {
@@ -163,13 +163,19 @@ CARD = r"(?:cards?|cartes?|карт\w*|karten?|cartas?|carte)"
 DECK = r"(?:decks?|packs?|paquets?|jeux de cartes|колод\w*|kartenspiel\w*|kartendecks?|barajas?|mazz[oi])"
 JOKER = r"(?:jokers?|jokern|джокер\w*|comod[ií]n\w*|jolly|matt[oi])"
 ROW = r"(?:rows?|rangees?|rangées?|lignes?|ряд\w*|строк\w*|reihen?|zeilen?|filas?|file|righe?)"
-COLUMN = r"(?:columns?|piles?|stacks?|colonnes?|столб\w*|стопк\w*|колонк\w*|spalten?|stapeln?|columnas?|montones|colonn[ae]|mucchi)"
+COLUMN = (
+    r"(?:columns?|piles?|stacks?|colonnes?|столб\w*|стопк\w*|колонк\w*|spalten?|stapeln?|columnas?|montones|"
+    r"colonn[ae]|mucchi)"
+)
 BY = r"(?:by|x|×|х|на|sur|par|mal|por|per)"
 OF_EACH = r"(?:of|with|de|à|по|из|zu|mit|je|zu je|mit je)"
-STOCK = r"(?:stock|draw pile|talon|pioche|прикуп\w*|запас\w*|nachziehstapel\w*|vorrat\w*|tal[oó]n|mazo|tallone|pozzo|mazzo)"
+STOCK = (
+    r"(?:stock|draw pile|talon|pioche|прикуп\w*|запас\w*|nachziehstapel\w*|vorrat\w*|tal[oó]n|mazo|tallone|pozzo|mazzo)"
+)
 REDEAL = (
     r"(?:re[\s-]?deal\w*|re[\s-]?shuffl\w*|redistribu\w*|nouvelle donne|пересда\w*|перетасов\w* заново|"
-    r"neu\s?(?:aus)?geteilt|neu (?:aus)?teil\w*|neuverteil\w*|neu geben|neugeben|volver a repartir|ridistribu\w*|rimescol\w*)"
+    r"neu\s?(?:aus)?geteilt|neu (?:aus)?teil\w*|neuverteil\w*|neu geben|neugeben|volver a repartir|"
+    r"ridistribu\w*|rimescol\w*)"
 )
 TIMES = r"(?:times|fois|раз\w*|mal|veces|vez|volte|volta)"
 UNLIMITED = (
@@ -178,11 +184,20 @@ UNLIMITED = (
     r"no limit|without limit|sans limite|ohne (?:begrenzung|limit)|ilimitad\w*|sin l[ií]mite|cuantas veces\w*|"
     r"illimitat\w*|senza limit\w*|quante volte\w*|tutte le volte)"
 )
-FACE_DOWN = r"(?:face[\s-]?down|faces? cach\w+|faces? contre\w*|рубашкой вверх|закрыт\w*|verdeckt\w*|boca abajo|coperte?|coperta)"
+FACE_DOWN = (
+    r"(?:face[\s-]?down|faces? cach\w+|faces? contre\w*|рубашкой вверх|закрыт\w*|verdeckt\w*|boca abajo|"
+    r"coperte?|coperta)"
+)
 OPEN = r"(?:open|visible|découvert\w*|открыт\w*|offen\w*|aufgedeckt\w*|boca arriba|descubiert\w*|scopert\w*)"
 FIRST = r"(?:first|premi[eè]re?|перв\w*|erste\w*|primer[ao]?|prim[ao])"
-FREE_CELL = r"(?:free ?cells?|cellules? libres?|свободн\w* ячейк\w*|ячейк\w*|freie\w* zell\w*|freizell\w*|celdas? libres?|celdas?|celle libere|cell[ae])"
-REMOVE = r"(?:remov\w*|take out|taken out|discard\w*|retir\w*|enlev\w*|ôt\w*|убира\w*|убра\w*|убер\w*|удал\w*|entfern\w*|herausgenommen|heraus\w*|aussortier\w*|retira\w*|quita\w*|elimin\w*|rimuov\w*|togli\w*)"
+FREE_CELL = (
+    r"(?:free ?cells?|cellules? libres?|свободн\w* ячейк\w*|ячейк\w*|freie\w* zell\w*|freizell\w*|"
+    r"celdas? libres?|celdas?|celle libere|cell[ae])"
+)
+REMOVE = (
+    r"(?:remov\w*|take out|taken out|discard\w*|retir\w*|enlev\w*|ôt\w*|убира\w*|убра\w*|убер\w*|удал\w*|"
+    r"entfern\w*|herausgenommen|heraus\w*|aussortier\w*|retira\w*|quita\w*|elimin\w*|rimuov\w*|togli\w*)"
+)
 DRAW = (
     r"(?:draw\w*|turn\w*|retourn\w*|tir\w*|перевора\w*|переверн\w*|сда\w*|zieh\w*|umdreh\w*|aufdeck\w*|deckt|"
     r"voltea\w*|gira\w*|descubr\w*|roba\w*|pesca\w*|scopr\w*|scopre|sacan?)"
@@ -196,18 +211,24 @@ RANK_WORDS: dict[str, str] = {
 """Rank names (as designs write them) and how rules texts name those cards."""
 
 PAIR = (
-    r"(?:pairs?|paired|paires?|пар[аыуе]?|парами|парой|paare?n?|paarweise|same rank|equal ranks?|matching[\s-]rank|même valeur|одного достоинства|gleiche\w* (?:rang|wert)|"
+    r"(?:pairs?|paired|paires?|пар[аыуе]?|парами|парой|paare?n?|paarweise|same rank|equal ranks?|"
+    r"matching[\s-]rank|même valeur|одного достоинства|gleiche\w* (?:rang|wert)|"
     r"parejas?|mismo valor|coppi[ae]|stesso valore)"
 )
 TOUCH = (
-    r"(?:touch\w*|adjacent\w*|neighbo\w*|diagonal\w*|voisin\w*|contigu\w*|сосед\w*|диагонал\w*|benachbart\w*|angrenz\w*|nachbar\w*|adyacent\w*|vecin\w*|"
+    r"(?:touch\w*|adjacent\w*|neighbo\w*|diagonal\w*|voisin\w*|contigu\w*|сосед\w*|диагонал\w*|benachbart\w*|"
+    r"angrenz\w*|nachbar\w*|adyacent\w*|vecin\w*|"
     r"adiacent\w*|vicin\w*|contigu\w*)"
 )
 COMPACT = (
-    r"(?:compact\w*|consolidat\w*|slide|close (?:up|the gaps)|tass\w*|regroup\w*|сдвига\w*|сдвинут\w*|уплотн\w*|zusammenschieb\w*|aufrück\w*|nachrück\w*|"
+    r"(?:compact\w*|consolidat\w*|slide|close (?:up|the gaps)|tass\w*|regroup\w*|сдвига\w*|сдвинут\w*|уплотн\w*|"
+    r"zusammenschieb\w*|aufrück\w*|nachrück\w*|"
     r"rück\w*|compactan|desplaz\w*|compatt\w*)"
 )
-REFILL = r"(?:refill\w*|from (?:the )?stock|rempli\w*|complét\w*|заполн\w*|добав\w*|auffüll\w*|aufgefüllt|rellen\w*|riemp\w*)"
+REFILL = (
+    r"(?:refill\w*|from (?:the )?stock|rempli\w*|complét\w*|заполн\w*|добав\w*|auffüll\w*|aufgefüllt|rellen\w*|"
+    r"riemp\w*)"
+)
 
 GOAL_HEADINGS = r"(?:goal|object|aim|objective|but|objectif|цель|ziel|spielziel|objetivo|obiettivo|scopo)"
 """Headings that introduce the goal of the game."""
@@ -282,7 +303,11 @@ FAMILY_KEYWORDS: dict[Family, tuple[tuple[str, float], ...]] = {
         (r"foundations?|fondations?|база|базы|базу|ablage\w*|tableau", 0.5),
     ),
     Family.FREECELL: (
-        (r"freecell|free cells?|cellules? libres?|свободн\w* ячейк\w*|freie\w* zell\w*|freizell\w*|celdas? libres?|celle libere", NAME_WEIGHT),
+        (
+            r"freecell|free cells?|cellules? libres?|свободн\w* ячейк\w*|freie\w* zell\w*|freizell\w*|celdas? libres?|"
+            r"celle libere",
+            NAME_WEIGHT,
+        ),
         (r"cells?|cellules?|ячейк\w*|zellen?", 1.0),
         (r"foundations?|fondations?|база|базы|базу|ablage\w*", 0.5),
     ),

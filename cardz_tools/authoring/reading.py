@@ -278,13 +278,17 @@ def detect_family(sentences: Sequence[Sentence]) -> tuple[FamilyGuess, frozenset
 
 _TENS = {20, 30, 40, 50}
 _TIMES_AS = {
-    Language.EN: "times", Language.FR: "fois", Language.RU: "раз", Language.DE: "mal", Language.ES: "veces", Language.IT: "volte",
+    Language.EN: "times", Language.FR: "fois", Language.RU: "раз",
+    Language.DE: "mal", Language.ES: "veces", Language.IT: "volte",
 }
 _SINGLE = re.compile(
-    r"(?<!\w)(?:un seul|une seule|ein einzige[snmr]?|eine einzige|nur eine[mnrs]?|una sola|un solo|uno solo|una única|un único)(?!\w)"
+    r"(?<!\w)(?:un seul|une seule|ein einzige[snmr]?|eine einzige|nur eine[mnrs]?|una sola|un solo|uno solo|"
+    r"una única|un único)(?!\w)"
 )
 """Where French and German articles are numbers after all: "un seul paquet", "nur ein Kartenspiel"."""
-_GERMAN_COMPOUND = re.compile(r"(?<!\w)(ein|zwei|drei|vier|fünf|sechs|sieben|acht|neun)und(zwanzig|dreißig|vierzig|fünfzig)(?!\w)")
+_GERMAN_COMPOUND = re.compile(
+    r"(?<!\w)(ein|zwei|drei|vier|fünf|sechs|sieben|acht|neun)und(zwanzig|dreißig|vierzig|fünfzig)(?!\w)"
+)
 
 
 def _number_words(language: Language | None) -> dict[str, tuple[int, Language]]:
@@ -365,7 +369,8 @@ _STAIRCASE = _rx(
 )
 """A staircase deal: "the first gets one card, the second two" (each column one card more than the one before)."""
 _DRAW_AT_ONCE = _rx(
-    rf"(?<!\d){_N}\s+{lx.CARD}\s+(?:at a time|at once|à la fois|auf einmal|за раз|a la vez|de una vez|alla volta|per volta|"
+    rf"(?<!\d){_N}\s+{lx.CARD}\s+(?:at a time|at once|à la fois|auf einmal|за раз|a la vez|de una vez|alla volta|"
+    rf"per volta|"
     rf"insieme|zugleich)"
 )
 _ONE_CARD = _rx(rf"(?<!\w)(?:a|une?|una|eine?)\s+(?={lx.CARD}(?!\w))")
@@ -440,7 +445,11 @@ def extract(sentence: Sentence, language: Language | None) -> list[Extraction]:
     draw_text = _ONE_CARD.sub("1 ", text)
     if (draw := _DRAW_COUNT.search(draw_text)) and _in(int(draw[1]), 1, 5):
         add(Quantity.DRAW_COUNT, int(draw[1]), draw)
-    elif (draw := _DRAW_AT_ONCE.search(draw_text)) and _in(int(draw[1]), 1, 5) and (_STOCK_WORD.search(text) or _DRAW_WORD.search(text)):
+    elif (
+        (draw := _DRAW_AT_ONCE.search(draw_text))
+        and _in(int(draw[1]), 1, 5)
+        and (_STOCK_WORD.search(text) or _DRAW_WORD.search(text))
+    ):
         add(Quantity.DRAW_COUNT, int(draw[1]), draw)
     if remove := _REMOVE.search(text):
         for rank, pattern in _RANKS.items():
