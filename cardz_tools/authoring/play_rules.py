@@ -89,7 +89,10 @@ UP = _p(
 DOWN = _p(
     r"(?:build\w* (?:\w+ ){0,3}down|down (?:by|in|from|the|to|regardless|one)|downwards?|descend\w*|decreas\w*|"
     r"descendant\w*|en descendant|décroissant\w*|absteigend\w*|abwärts|по убывани\w*|убыва\w*|в убывающ\w*|"
-    r"descendente\w*|decreciente\w*|decrescente\w*|discendente\w*)"
+    r"descendente\w*|decreciente\w*|decrescente\w*|discendente\w*|"
+    r"(?:on|onto) (?:a|the) (?:card|one) (?:1|one) (?:rank )?higher|on the next higher card|"
+    r"rang (?:immédiatement )?supérieur|valeur (?:immédiatement )?supérieure|um einen rang höher\w*|"
+    r"на (?:одно|1) (?:старше|выше)|de rango (?:inmediatamente )?superior|di (?:valore|grado) (?:immediatamente )?superiore)"
 )
 ACE_TO_KING = _p(
     r"(?:from (?:the )?aces? (?:up )?to (?:the )?kings?|de l'as (?:jusqu')?au roi|des as aux rois|"
@@ -145,7 +148,10 @@ WRAP_YES = _p(
 )
 WRAP_NO = _p(
     r"(?:do(?:es)? not wrap|don't wrap|no wrap\w*|not continuous|ne (?:se )?(?:suivent|bouclent) pas|pas circulaire\w*|"
-    r"nicht (?:zirkulär|fortlaufend|umlaufend)|не по кругу|no (?:es )?circular|non (?:è )?circolare)"
+    r"nicht (?:zirkulär|fortlaufend|umlaufend)|не по кругу|no (?:es )?circular|non (?:è )?circolare|"
+    r"aces? (?:are|is) low|an ace (?:cannot|may not|can't|does not) (?:\w+ ){0,2}on a king|"
+    r"l'as ne (?:se pose|va) pas sur (?:le|un) roi|kein ass auf (?:einen|den) könig|туза нельзя (?:\w+ )?на корол\w*|"
+    r"el as no (?:va|se coloca|sigue) (?:sobre el|al) rey|l'asso non (?:va sul|segue il) re)"
 )
 NOTHING_ON_KING = _p(
     r"(?:nothing (?:\w+ ){0,4}on (?:a |the )?kings?|no card (?:\w+ ){0,4}on (?:a |the )?kings?|kings? (?:end|"
@@ -171,7 +177,8 @@ SINGLE = _p(
 )
 RUNS = _p(
     r"(?:runs?|sequences?|builds?|séquences?|suites?|sequenz\w*|folgen|reihenfolgen|последовательност\w*|"
-    r"secuencias?|escaleras?|sequenz[ae]|scale)"
+    r"secuencias?|escaleras?|sequenz[ae]|scale|as a unit|together|en bloc|plusieurs cartes|mehrere karten|"
+    r"несколько карт|целиком|varias cartas|più carte)"
 )
 PASS_WORD = _p(
     r"(?:pass\w*|go(?:ne)? through|goes through|through the stock|parcour\w*|passage\w*|tours?|durchgespielt|"

@@ -355,7 +355,12 @@ _EACH_OF_THEM = _rx(r"(?<!\w)(?:jede[sr]?|each|chacun\w*|cada un[oa]|ognuno|ка
 """An article before "joker": one joker, but only trusted with "each deck" (articles are not numbers)."""
 _PER_DECK = _rx(rf"(?:each|every|per|chaque|par|кажд\w*|jede\w*|pro)\s+{_W}?{lx.DECK}")
 _FACE_DOWN = _rx(rf"(?<!\d){_N}\s+{_W}{{0,3}}{lx.FACE_DOWN}")
-_STOCK = _rx(rf"(?<!\d){_N}\s+{_W}{{0,4}}{lx.STOCK}(?!\w)")
+_PASS_AFTER = (
+    r"(?!\s+(?:pass\w*|times?|fois|mal|раз\w*|veces|vez|volte|volta|tours?|passages?|durchg\w*|durchl\w*|проход\w*|"
+    r"pasad\w*|passat\w*))"
+)
+"""Not "1 pass through the stock": a count of passes, not of cards."""
+_STOCK = _rx(rf"(?<!\d){_N}{_PASS_AFTER}\s+{_W}{{0,4}}{lx.STOCK}(?!\w)")
 _REDEAL = _rx(rf"(?<!\w){lx.REDEAL}")
 _REDEAL_TIMES = _rx(rf"(?<!\d){_N}\s+(?:{lx.TIMES}(?!\w)|{_W}?{lx.REDEAL})")
 _UNLIMITED = _rx(rf"(?<!\w){lx.UNLIMITED}")
