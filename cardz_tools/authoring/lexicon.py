@@ -168,7 +168,7 @@ COLUMN = (
     r"colonn[ae]|mucchi)"
 )
 BY = r"(?:by|x|×|х|на|sur|par|mal|por|per)"
-OF_EACH = r"(?:of|with|de|à|по|из|zu|mit|je|zu je|mit je)"
+OF_EACH = r"(?:of|with|de|à|по|из|zu|mit|je|zu je|mit je|di|con|da)"
 STOCK = (
     r"(?:stock|draw pile|talon|pioche|прикуп\w*|запас\w*|nachziehstapel\w*|vorrat\w*|tal[oó]n|mazo|tallone|pozzo|mazzo)"
 )

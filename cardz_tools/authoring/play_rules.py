@@ -74,7 +74,7 @@ FOUNDATION = _p(
 TABLEAU = _p(rf"(?:{lx.COLUMN}|tableau|tableaus|spalten?|столбц\w*|колонк\w*|columnas?|colonn[ae])")
 STOCKISH = _p(rf"(?:{lx.STOCK}|waste|défausse|ablagestapel|сброс\w*|descarte\w*|pila de descarte|scarti)")
 BUILD_CONTEXT = _p(
-    r"(?:build\w*|built|plac\w*|play\w*|put|stack\w*|mov\w*|goes|go|bât\w*|construi\w*|mont\w*|pos\w*|rang\w*|"
+    r"(?:build\w*|built|descend\w*|plac\w*|play\w*|put|stack\w*|mov\w*|goes|go|bât\w*|construi\w*|mont\w*|pos\w*|rang\w*|"
     r"bau\w*|gebaut|angelegt|anleg\w*|leg\w*|sortiert|gelegt|стро\w*|клад\w*|кладут|выкладыва\w*|собира\w*|"
     r"класть|положить|construy\w*|constru\w*|coloca\w*|costrui\w*|costruisc\w*|mett\w*|impil\w*|sequence\w*|run|order|"
     r"ordre|reihenfolge|порядк\w*|orden|ordine|suite\w*|folge\w*|secuencia\w*|sequenz\w*|последовательн\w*)"
@@ -92,7 +92,8 @@ DOWN = _p(
     r"descendente\w*|decreciente\w*|decrescente\w*|discendente\w*|"
     r"(?:on|onto) (?:a|the) (?:card|one) (?:1|one) (?:rank )?higher|on the next higher card|"
     r"rang (?:immédiatement )?supérieur|valeur (?:immédiatement )?supérieure|um einen rang höher\w*|"
-    r"на (?:одно|1) (?:старше|выше)|de rango (?:inmediatamente )?superior|di (?:valore|grado) (?:immediatamente )?superiore)"
+    r"на (?:одно|1) (?:старше|выше)|de rango (?:inmediatamente )?superior|"
+    r"di (?:valore|grado) (?:immediatamente )?superiore)"
 )
 ACE_TO_KING = _p(
     r"(?:from (?:the )?aces? (?:up )?to (?:the )?kings?|de l'as (?:jusqu')?au roi|des as aux rois|"
