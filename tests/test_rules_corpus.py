@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from cardz_tools.authoring.compare import compare_designs, format_comparison, match_depots
+from cardz_tools.authoring import compare
+from cardz_tools.authoring.compare import compare_designs, format_comparison, match_depots, swap_groups
 from cardz_tools.authoring.lexicon import Language
 from cardz_tools.authoring.rules_text import convert, format_report, run_from_rules
 from cardz_tools.engine.game import Game
@@ -174,3 +175,19 @@ def test_cli_compare_exit_codes(tmp_path: Path) -> None:
     err = io.StringIO()
     assert run_from_rules(text, None, compare=broken, stdout=io.StringIO(), stderr=err) == 2
     assert "cannot be played" in err.getvalue()
+
+
+def test_moves_that_only_swap_two_equal_piles_are_not_compared(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A FreeCell whose cards never pass between free cells plays the same game as one whose cards may."""
+    data = json.loads((ROOT / "games/freecell.cardz").read_text(encoding="utf-8"))
+    cell = next(d for d in data["depots"] if d["name"] == "cell")
+    cell["acceptRule"]["when"] = "empty(depot) && !(source in Cell)"
+    freecell = _reference("games/freecell.cardz")
+    assert swap_groups(freecell.design) == {"cell", "found", "tab"}
+    assert compare_designs(build_design(data), freecell, deals=2, moves=30, solve_deals=0).same
+    with monkeypatch.context() as patch:  # the same deals do reach a cell-to-cell move of the reference
+        patch.setattr(compare, "swap_groups", lambda design: frozenset())
+        assert not compare_designs(build_design(data), freecell, deals=2, moves=30, solve_deals=0).same
+    # where a pile's place matters (Montana's gaps read their left neighbour), every move is compared
+    assert swap_groups(_reference("games/montana.cardz").design) == frozenset()
+    assert "found" not in swap_groups(_reference("games/canfield.cardz").design)  # its rules name found[0]

@@ -18,14 +18,15 @@ from __future__ import annotations
 import collections
 import dataclasses
 import random
+import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ..cards import FACE_UP_OF, Card, card_str
 from ..engine.game import Game
 from ..engine.moves import Drag, Move, Tap
 from ..engine.state import State
-from ..model import Design
+from ..model import Design, Expr
 
 DEFAULT_DEALS = 6
 DEFAULT_MOVES = 60
@@ -140,8 +141,55 @@ class _Translator:
         return str(Tap(self.names[depot], theirs[order] if order < len(theirs) else f"{move.action} (no such action)"))
 
 
-def _moves(state: State, key: Callable[[Move], str]) -> dict[str, Move]:
-    return {key(move): move for move in state.legal_moves()}
+_POSITION_FUNCTIONS = re.compile(r"(?<![\w.])(?:col|row|index|adjacent|left|right|above|below|at|covered)\s*\(")
+
+
+def _expressions(value: object) -> Iterator[str]:
+    """The text of every rule expression inside a model value (dataclasses and tuples, walked)."""
+    if isinstance(value, Expr):
+        yield value.text
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _expressions(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            yield from _expressions(getattr(value, field.name))
+
+
+def swap_groups(design: Design) -> frozenset[str]:
+    """The groups whose piles the rules never tell apart: moving a whole pile onto an empty one of them changes nothing.
+
+    A group qualifies when no rule that applies in play (accept, eject, triggers, actions, the
+    end, the score) reads where a pile lies (``col``, ``row``, ``index``, ``adjacent``, ``at`` ...)
+    or names one member (``found[0]``): the move then only swaps two equal piles. Designs that
+    forbid such moves and designs that allow them play the same game, so these moves are not
+    compared.
+    """
+    texts = [text for part in (*design.specs, design.win, design.loss, design.scoring) for text in _expressions(part)]
+    if any(_POSITION_FUNCTIONS.search(text) for text in texts):
+        return frozenset()
+    return frozenset(
+        spec.name for spec in design.specs if spec.is_group and not any(f"{spec.name}[" in text for text in texts)
+    )
+
+
+def _member_groups(game: Game, groups: frozenset[str]) -> list[str | None]:
+    """Per depot, its group's name when it is one of ``groups``."""
+    return [depot.spec.name if depot.spec.name in groups else None for depot in game.design.depots]
+
+
+def _moves(state: State, key: Callable[[Move], str], groups: Sequence[str | None]) -> dict[str, Move]:
+    """The legal moves by ``key``, without those that only swap a whole pile with an empty one of the same group."""
+    found = {}
+    piles, index = state.piles, state.game.index
+    for move in state.legal_moves():
+        if isinstance(move, Drag):
+            source, target = index[move.source], index[move.target]
+            group = groups[source]
+            if group is not None and groups[target] == group and not piles[target] and move.count == len(piles[source]):
+                continue
+        found[key(move)] = move
+    return found
 
 
 def _with_cards(state: State, move: Move, shown: str) -> str:
@@ -241,6 +289,8 @@ def compare_designs(
         )
     translator = _Translator(cand_game, ref_game, mapping)
     names = translator.names
+    reference_groups, candidate_groups = swap_groups(reference), swap_groups(candidate)
+    ref_swaps, cand_swaps = _member_groups(ref_game, reference_groups), _member_groups(cand_game, candidate_groups)
     differences: list[Difference] = []
     notes: list[str] = []
     steps = 0
@@ -276,8 +326,8 @@ def compare_designs(
             if step == moves:
                 break
             steps += 1
-            ref_moves = _moves(ref, str)
-            cand_moves = _moves(cand, lambda move: translator.candidate_key(cand_game, move))
+            ref_moves = _moves(ref, str, ref_swaps)
+            cand_moves = _moves(cand, lambda move: translator.candidate_key(cand_game, move), cand_swaps)
             if set(ref_moves) != set(cand_moves):
                 extra = [_with_cards(cand, cand_moves[key], key) for key in sorted(set(cand_moves) - set(ref_moves))]
                 missing = [_with_cards(ref, ref_moves[key], key) for key in sorted(set(ref_moves) - set(cand_moves))]
