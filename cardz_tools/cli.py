@@ -416,14 +416,16 @@ def play(
 
 @app.command("from-rules")
 def from_rules(
-    rules: Annotated[Path, typer.Argument(help="A rules text (UTF-8) in English, French, Russian or German.")],
+    rules: Annotated[Path, typer.Argument(help="A rules text (UTF-8) in English, French, Russian, German, Spanish or Italian.")],
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the design to this file (atomically) instead of stdout.")] = None,
-    lang: Annotated[str, typer.Option("--lang", help="The text's language: auto, en, fr, ru or de.")] = "auto",
+    lang: Annotated[str, typer.Option("--lang", help="The text's language: auto, en, fr, ru, de, es or it.")] = "auto",
+    compare: Annotated[Optional[Path], typer.Option("--compare", help="A design to compare with: report where the two play differently (exit 1).")] = None,
+    deals: Annotated[int, typer.Option("--deals", min=1, max=1000, help="Deals played by both designs with --compare.")] = 6,
 ) -> None:
     """Turn a rules text into a .cardz design template; every open decision is a TODO (CZ601)."""
     from .authoring.rules_text import run_from_rules
 
-    raise typer.Exit(run_from_rules(rules, output, lang))
+    raise typer.Exit(run_from_rules(rules, output, lang, compare=compare, deals=deals))
 
 
 @app.command("new")
