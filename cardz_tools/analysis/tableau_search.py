@@ -1,0 +1,325 @@
+"""The search over engine states, with each pruning piece named and separately switchable.
+
+:func:`search` is a depth-first search with a transposition table, like Solvitaire's,
+over positions of the engine. The pieces, each a field of :class:`Pruning`:
+
+``symmetry``
+    interchangeable depots are sorted in the position key (:mod:`.symmetry`);
+``safe_moves``
+    a safe move onto a sink is played at once, as a forced step (:mod:`.dominance`);
+``forced``
+    a position with a single legal move is not a choice: that move is played as a forced
+    step (a trigger that must fire is already settled by the engine). Forced steps are
+    played in one chain after each move, and the positions inside a chain are not stored;
+``stock``
+    "draw k times, then play from the waste" is one move (:mod:`.stock_moves`);
+``quick``
+    a portfolio: first a narrow pass (only the best :data:`QUICK_WIDTH` moves of each
+    position, a tenth of the time and positions), then the complete search. Only the
+    complete search answers "lost".
+
+Never moving a card straight back where it came from needs no rule of its own: the
+position it would lead to is the parent, which is always in the transposition table.
+
+Every win is replayed through the engine from the deal before it is reported.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Hashable, Iterator
+from typing import Any
+
+from .dead_cards import dead_card_check
+from .dominance import SafeSinkMoves, safe_sink_moves
+from .stock_moves import StockMoves, stock_moves
+from .symmetry import canonical_key_function
+
+KEPT_CHILDREN = 64
+"""A position with more moves than this keeps only the moves on the search stack, not the
+positions they lead to (replayed when visited): a hostile design with thousands of moves per
+position cannot fill the memory with copies of its board."""
+
+MAX_LINE = 10_000
+"""The deepest line the solver follows; a deal whose search was cut there is "unknown", never "lost"."""
+
+QUICK_SHARE = 0.1
+"""The share of the time and positions the quick pass may spend."""
+
+QUICK_WIDTH = 2
+"""The quick pass tries only this many of the best moves of each position."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Pruning:
+    """Which pruning pieces the search uses (module doc); all on by default."""
+
+    symmetry: bool = True
+    safe_moves: bool = True
+    forced: bool = True
+    stock: bool = True
+    quick: bool = True
+
+    @classmethod
+    def none(cls) -> Pruning:
+        """The plain exhaustive search: every piece off."""
+        return cls(symmetry=False, safe_moves=False, forced=False, stock=False, quick=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchResult:
+    """What a search found: ``result`` is "won", "lost" or "unknown"; ``stage`` says which part decided."""
+
+    result: str
+    line: list[Any]
+    nodes: int
+    stage: str | None
+
+
+class Progress:
+    """Orders children: closer to the win condition first, then better score, then more moves."""
+
+    def __init__(self, game: Any) -> None:
+        design = game.design
+        self._targets: tuple[int, ...] = ()
+        self._sign = 0
+        win = design.win
+        if win.kind in ("allCardsIn", "depotsEmpty") and win.depots:
+            self._targets = design.resolve(win.depots) or ()
+            self._sign = 1 if win.kind == "allCardsIn" else -1
+        self._score_sign = -1 if design.scoring.better.value == "Low" else 1
+
+    def __call__(self, state: Any) -> tuple[int, int, int]:
+        piles = state.piles
+        progress = self._sign * sum(len(piles[i]) for i in self._targets)
+        return (progress, self._score_sign * state.score(), len(state.legal_moves()))
+
+
+@dataclasses.dataclass
+class Plan:
+    """What one game's search uses, worked out once per game and pruning."""
+
+    key_of: Any
+    safe: SafeSinkMoves | None
+    stock: StockMoves | None
+    notes: tuple[str, ...]
+    """Why a piece does not apply to this design (for ``--verbose``)."""
+
+
+_PLANS: dict[tuple[int, Pruning], tuple[Any, Plan]] = {}
+
+
+def plan_for(game: Any, pruning: Pruning) -> Plan:
+    """The :class:`Plan` of ``game`` (kept for the last few games)."""
+    entry = _PLANS.get((id(game), pruning))
+    if entry is not None and entry[0] is game:
+        return entry[1]
+    notes = []
+    safe: SafeSinkMoves | None = None
+    if pruning.safe_moves:
+        found = safe_sink_moves(game)
+        if isinstance(found, str):
+            notes.append(f"no safe moves: {found}")
+        else:
+            safe = found
+    stock: StockMoves | None = None
+    if pruning.stock:
+        draws = stock_moves(game)
+        if isinstance(draws, str):
+            notes.append(f"no stock moves: {draws}")
+        else:
+            stock = draws
+    plan = Plan(canonical_key_function(game, pruning.symmetry), safe, stock, tuple(notes))
+    if len(_PLANS) >= 8:
+        _PLANS.pop(next(iter(_PLANS)))
+    _PLANS[(id(game), pruning)] = (game, plan)
+    return plan
+
+
+class _Budget(Exception):
+    """The position budget or the deadline ran out."""
+
+
+class _Search:
+    """One run of the depth-first search from one position."""
+
+    def __init__(self, root: Any, plan: Plan, pruning: Pruning, budget: int, deadline: float | None, width: int | None):
+        self.root = root
+        self.plan = plan
+        self.pruning = pruning
+        self.budget = budget
+        self.deadline = deadline
+        self.width = width
+        self.progress = Progress(root.game)
+        self.dead = dead_card_check(root.game)
+        self.taps = plan.stock.taps() if plan.stock is not None else frozenset()
+        self.seen: set[Hashable] = set()
+        self.cut = False
+
+    def forced(self, state: Any, moves: list[Any]) -> bool:
+        """Play the forced steps after ``state`` (appending them to ``moves``); False when the
+        position turns out to cycle through single moves (then it cannot be won)."""
+        safe = self.plan.safe
+        single = self.pruning.forced
+        if safe is None and not single:
+            return True
+        chain: set[Hashable] = set()
+        while len(moves) < MAX_LINE and not state.is_terminal():
+            legal = state.legal_moves()
+            move = safe.safe_move(state, legal) if safe is not None else None
+            if move is None:
+                if not single or len(legal) != 1:
+                    return True
+                key = self.plan.key_of(state)
+                if key in chain:
+                    return False
+                chain.add(key)
+                move = legal[0]
+            state.apply(move)
+            moves.append(move)
+            self.tick()
+        if not state.is_terminal():
+            self.cut = True
+        return True
+
+    def successors(self, state: Any) -> Iterator[tuple[tuple[Any, ...], Any]]:
+        """Every (moves, position) one choice away from ``state``, before forced steps (lazily:
+        the caller reads the clock between two)."""
+        taps = self.taps
+        legal = state.legal_moves()
+        for move in legal:
+            if move in taps:
+                continue
+            child = state.clone()
+            child.apply(move)
+            yield (move,), child
+        if taps and any(tap in taps for tap in legal):
+            assert self.plan.stock is not None
+            for moves, child, complete in self.plan.stock.plays(state):
+                if not complete:
+                    self.cut = True
+                    continue
+                yield moves, child
+
+    def tick(self) -> None:
+        """Raise :class:`_Budget` past the deadline."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise _Budget
+
+    def expand(self, state: Any) -> tuple[list[Any] | None, list[tuple[tuple[Any, ...], Any]]]:
+        """(the moves of a win one choice away, or None; the new children worth searching, best first)."""
+        keep = len(state.legal_moves()) <= KEPT_CHILDREN
+        fresh = []
+        seen, key_of, budget, deadline = self.seen, self.plan.key_of, self.budget, self.deadline
+        chains = self.plan.safe is not None or self.pruning.forced
+        for number, (moves, child) in enumerate(self.successors(state)):
+            self.tick()  # one position of a hostile design can take long
+            line = list(moves)
+            key = key_of(child)
+            if key in seen:
+                continue  # stored positions are searched: whatever its chain leads to is searched too
+            if chains:
+                if not self.forced(child, line):
+                    continue
+                if len(line) > len(moves):
+                    key = key_of(child)
+                    if key in seen:
+                        continue
+            seen.add(key)
+            # The clock is read at every position: one position of a hostile design can take long.
+            if len(seen) > budget or (deadline is not None and time.monotonic() > deadline):
+                raise _Budget
+            if child.is_terminal():
+                if child.outcome().won:
+                    return line, []
+                continue
+            if self.dead is not None and self.dead(child):
+                continue
+            fresh.append((self.progress(child), -number, tuple(line), child if keep else None))
+        fresh.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
+        if self.width is not None:
+            fresh = fresh[: self.width]
+        return None, [(moves, child) for _, _, moves, child in fresh]
+
+    def run(self) -> tuple[str, list[Any]]:
+        """("won", line) / ("lost", []) / ("unknown", []); raises :class:`_Budget`."""
+        root = self.root.clone()
+        prefix: list[Any] = []
+        if not self.forced(root, prefix):
+            return ("unknown" if self.cut else "lost"), []
+        self.seen.add(self.plan.key_of(root))
+        if root.is_terminal():
+            return ("won", prefix) if root.outcome().won else ("unknown" if self.cut else "lost", [])
+        won, options = self.expand(root)
+        if won is not None:
+            return "won", prefix + won
+        stack = [(root, iter(options))]
+        path: list[tuple[Any, ...]] = []
+        while stack:
+            parent, pending = stack[-1]
+            step = next(pending, None)
+            if step is None:
+                stack.pop()
+                if path:
+                    path.pop()
+                continue
+            moves, child = step
+            if len(stack) >= MAX_LINE:
+                self.cut = True
+                continue
+            if child is None:
+                child = parent.clone()
+                for move in moves:
+                    child.apply(move)
+            won, options = self.expand(child)
+            if won is not None:
+                return "won", prefix + [m for part in path for m in part] + list(moves) + won
+            if options:
+                stack.append((child, iter(options)))
+                path.append(moves)
+        return ("unknown" if self.cut or self.width is not None else "lost"), []
+
+
+def replays_to_a_win(root: Any, line: list[Any]) -> bool:
+    """Whether ``line`` played through the engine from ``root`` wins."""
+    state = root.clone()
+    try:
+        for move in line:
+            state.apply(move)
+    except Exception:  # an illegal move: the line is wrong
+        return False
+    return bool(state.is_terminal() and state.outcome().won)
+
+
+def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruning = Pruning()) -> SearchResult:
+    """Search from ``root`` with ``pruning``: a quick pass (if on), then the complete search.
+
+    ``nodes`` counts the distinct positions stored by both (forced steps in between are not
+    stored). A win is replayed through the engine before it is reported; only the complete
+    search proves "lost".
+    """
+    if root.is_terminal():
+        return SearchResult("won" if root.outcome().won else "lost", [], 1, "search")
+    plan = plan_for(root.game, pruning)
+    nodes = 0
+    if pruning.quick:
+        started = time.monotonic()
+        quick_deadline = None if deadline is None else started + QUICK_SHARE * max(0.0, deadline - started)
+        quick = _Search(root, plan, pruning, max(1, int(budget * QUICK_SHARE)), quick_deadline, QUICK_WIDTH)
+        try:
+            result, line = quick.run()
+        except _Budget:
+            result, line = "unknown", []
+        nodes = len(quick.seen)
+        if result == "won" and replays_to_a_win(root, line):
+            return SearchResult("won", line, nodes, "quick")
+    complete = _Search(root, plan, pruning, max(1, budget - nodes), deadline, None)
+    try:
+        result, line = complete.run()
+    except _Budget:
+        return SearchResult("unknown", [], nodes + len(complete.seen), None)
+    nodes += len(complete.seen)
+    if result == "won" and not replays_to_a_win(root, line):
+        return SearchResult("unknown", [], nodes, None)  # never report a win the engine does not confirm
+    return SearchResult(result, line, nodes, "search" if result != "unknown" else None)
