@@ -118,18 +118,19 @@ def test_a_safe_move_never_leads_away_from_a_win() -> None:
     safe = safe_sink_moves(game)
     assert not isinstance(safe, str), safe
     checked = won = 0
-    for state in random_positions(game, 120, seed=3):
-        for move in state.legal_moves():
-            if safe.safe_move(state, [move]) is None:
-                continue
-            after = state.clone()
-            after.apply(move)
-            before = search(state, BUDGET, None, Pruning.none()).result
-            assert before != "unknown"
-            if before == "won":
-                won += 1
-                assert search(after, BUDGET, None, Pruning.none()).result == "won", state
-            checked += 1
+    for state in random_positions(game, 200, seed=3):
+        move = safe.safe_move(state)
+        if move is None:
+            continue
+        assert move in state.legal_moves()
+        after = state.clone()
+        after.apply(move)
+        before = search(state, BUDGET, None, Pruning.none()).result
+        assert before != "unknown"
+        if before == "won":
+            won += 1
+            assert search(after, BUDGET, None, Pruning.none()).result == "won", state
+        checked += 1
     assert checked >= 20 and won >= 5, (checked, won)
 
 

@@ -65,33 +65,53 @@ MAX_BOARD_CASES = 20_000
 
 @dataclasses.dataclass(frozen=True)
 class SafeSinkMoves:
-    """The safe-move dominance of one game: ``buildable[c]`` is the mask of cards that some
-    accept rule could ever place on card ``c`` (bits of :attr:`bit`); a move of ``c`` onto one of
-    :attr:`sinks` is safe when all of them are in sinks."""
+    """The safe-move dominance of one game.
 
-    sinks: frozenset[int]
+    ``buildable[c]`` is the mask of the cards that some accept rule could ever place on card
+    ``c`` (bits of :func:`card_bits`); a move of ``c`` onto a sink is safe when all of them
+    are in sinks. ``predecessor[c]`` is the one sink top that takes ``c``; ``on_empty`` the
+    cards an empty sink takes.
+    """
+
+    sinks: tuple[int, ...]
+    sources: tuple[int, ...]
     bit: dict[Card, int]
     buildable: dict[Card, int]
-    excluded_sources: frozenset[int]
+    predecessor: dict[Card, Card]
+    on_empty: frozenset[Card]
 
-    def safe_move(self, state: Any, moves: Sequence[Any]) -> Any:
-        """The first of ``moves`` (legal in ``state``) that is a safe move onto a sink, or None."""
-        game = state.game
-        indexes = game.drag_indexes
+    def safe_move(self, state: Any) -> Any:
+        """A safe move of ``state`` onto a sink (legal there), or None."""
         piles = state.piles
-        sinks = self.sinks
-        in_sinks = -1
-        bit = self.bit
-        for move in moves:
-            entry = indexes.get(id(move))
-            if entry is None or entry[1] not in sinks or entry[2] != 1 or entry[0] in self.excluded_sources:
+        bit, buildable = self.bit, self.buildable
+        in_sinks = 0
+        tops: dict[Card, int] = {}
+        empty_sink = -1
+        for sink in self.sinks:
+            pile = piles[sink]
+            if not pile:
+                if empty_sink < 0:
+                    empty_sink = sink
                 continue
-            if in_sinks < 0:
-                in_sinks = 0
-                for sink in sinks:
-                    for card in piles[sink]:
-                        in_sinks |= bit[card & ~FACE_UP]
-            if not self.buildable[piles[entry[0]][-1] & ~FACE_UP] & ~in_sinks:
+            tops[pile[-1] & ~FACE_UP] = sink
+            for card in pile:
+                in_sinks |= bit[card & ~FACE_UP]
+        for source in self.sources:
+            pile = piles[source]
+            if not pile or not pile[-1] & FACE_UP:
+                continue
+            card = pile[-1] & ~FACE_UP
+            if buildable[card] & ~in_sinks:
+                continue
+            below = self.predecessor.get(card)
+            if below is not None and below in tops:
+                target = tops[below]
+            elif card in self.on_empty and empty_sink >= 0:
+                target = empty_sink
+            else:
+                continue
+            move = state.game.drag_move(source, 1, target, None)
+            if state.why_illegal(move) is None:
                 return move
         return None
 
@@ -198,6 +218,44 @@ def _board_part_is_monotone(game: Any, target: int, text: str, sinks: frozenset[
     return None
 
 
+def build_table(game: Any) -> dict[Card, int]:
+    """``table[top]``: the mask (bits of :func:`card_bits`) of the cards that the card-and-top
+    parts of the accept rules of the depots other than the win depots could place on ``top``
+    (a rule with no such part allows every card: the table over-approximates)."""
+    cards = tuple(identity(c) for c in standard_deck())
+    bit = card_bits()
+    everything = (1 << len(cards)) - 1
+    table = {card: 0 for card in cards}
+    done: set[int] = set()
+    for depot in range(len(game.names)):
+        spec = id(game.design.depots[depot].spec)
+        rule = game.accept_rules[depot]
+        if depot in game.win_depots or rule.never or spec in done:
+            continue
+        done.add(spec)
+        exact = []
+        if rule.when is not None and not rule.follow and rule.wild_rank is None:
+            try:
+                exact = [part for part in _conjuncts(parse(rule.when.text)) if _names(part) <= _CARD_NAMES]
+            except ValueError:
+                exact = []
+        if not exact:
+            return {card: everything for card in cards}
+        try:
+            pairs = _pair_table(game, depot, " && ".join(f"({to_source(p)})" for p in exact), cards)
+        except (RuleError, ValueError):
+            return {card: everything for card in cards}
+        for top in cards:
+            for card in pairs[top]:
+                table[top] |= bit[card]
+    return table
+
+
+def card_bits() -> dict[Card, int]:
+    """The bit of each card identity (face bit clear) in the masks of this module."""
+    return {identity(card): 1 << i for i, card in enumerate(standard_deck())}
+
+
 def _eject_keeps_smaller_runs(game: Any, depot: int) -> bool:
     kind = game.eject_kind[depot]
     if kind is not EjectKind.WHEN:
@@ -243,6 +301,7 @@ def _classify(game: Any) -> SafeSinkMoves | str:
         return "its win depots are not interchangeable"
     cards = tuple(identity(c) for c in standard_deck())
     predecessors: dict[Card, set[Card]] = {c: set() for c in cards}
+    empty_takes: set[Card] = set()
     for sink in sinks:
         rule = game.accept_rules[sink]
         if not rule.single or rule.follow or rule.wild_rank is not None:
@@ -251,6 +310,7 @@ def _classify(game: Any) -> SafeSinkMoves | str:
             return "its win depots' rule reads more than the card and the top"
         table = _pair_table(game, sink, rule.when.text, cards)
         on_empty = table.pop(-1)
+        empty_takes.update(on_empty)
         for top, accepted in table.items():
             if len(accepted) > 1:
                 return "a win depot's top takes more than one card"
@@ -301,5 +361,10 @@ def _classify(game: Any) -> SafeSinkMoves | str:
         for top in cards:
             for card in table[top]:
                 buildable[top] |= bit[card]
-    excluded = frozenset(d for draw in game.draws for d in (draw.depot, draw.to))
-    return SafeSinkMoves(sinks, bit, buildable, excluded)
+    excluded = {d for draw in game.draws for d in (draw.depot, draw.to)}
+    sources = tuple(
+        d for d in range(len(game.names))
+        if d not in sinks and d not in excluded and game.eject_kind[d] is not EjectKind.LOCKED
+    )
+    predecessor = {card: next(iter(tops)) for card, tops in predecessors.items() if tops}
+    return SafeSinkMoves(tuple(sorted(sinks)), sources, bit, buildable, predecessor, frozenset(empty_takes))

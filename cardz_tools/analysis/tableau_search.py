@@ -31,8 +31,9 @@ import time
 from collections.abc import Hashable, Iterator
 from typing import Any
 
+from ..cards import FACE_UP
 from .dead_cards import dead_card_check
-from .dominance import SafeSinkMoves, safe_sink_moves
+from .dominance import SafeSinkMoves, build_table, card_bits, safe_sink_moves
 from .stock_moves import StockMoves, stock_moves
 from .symmetry import canonical_key_function
 
@@ -78,7 +79,13 @@ class SearchResult:
 
 
 class Progress:
-    """Orders children: closer to the win condition first, then better score, then more moves."""
+    """Orders children by a score read off the design: cards in the win depots, empty depots
+    that take cards, cards not in a sequence the accept rules could build, face-down cards;
+    then the game's score (no move is listed: a child is listed only when it is searched)."""
+
+    WEIGHTS = (10, 3, -2, -2)
+    """Of: cards in the win depots (minus, for a ``depotsEmpty`` win, cards left in them), empty
+    depots that take cards, cards lying on a card no rule builds them on, face-down cards."""
 
     def __init__(self, game: Any) -> None:
         design = game.design
@@ -89,11 +96,33 @@ class Progress:
             self._targets = design.resolve(win.depots) or ()
             self._sign = 1 if win.kind == "allCardsIn" else -1
         self._score_sign = -1 if design.scoring.better.value == "Low" else 1
+        stocks = {d for draw in game.draws for d in (draw.depot, draw.to)}
+        sinks = set(self._targets) if self._sign > 0 else set()
+        self._open = tuple(d for d in range(len(game.names)) if d not in sinks and d not in stocks)
+        self._takers = tuple(d for d in self._open if not game.accept_never[d])
+        self._table = build_table(game)
+        self._bit = card_bits()
 
-    def __call__(self, state: Any) -> tuple[int, int, int]:
+    def heuristic(self, state: Any) -> int:
+        """The weighted sum of :attr:`WEIGHTS` (higher is better)."""
         piles = state.piles
         progress = self._sign * sum(len(piles[i]) for i in self._targets)
-        return (progress, self._score_sign * state.score(), len(state.legal_moves()))
+        empty = sum(1 for d in self._takers if not piles[d])
+        table, bit, everything = self._table, self._bit, -1
+        loose = hidden = 0
+        for d in self._open:
+            below = None
+            for card in piles[d]:
+                if not card & FACE_UP:
+                    hidden += 1
+                elif below is not None and not table.get(below, everything) & bit.get(card & ~FACE_UP, 0):
+                    loose += 1
+                below = card & ~FACE_UP if card & FACE_UP else None
+        w = self.WEIGHTS
+        return w[0] * progress + w[1] * empty + w[2] * loose + w[3] * hidden
+
+    def __call__(self, state: Any) -> tuple[int, int]:
+        return (self.heuristic(state), self._score_sign * state.score())
 
 
 @dataclasses.dataclass
@@ -137,6 +166,22 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
     return plan
 
 
+def ended(state: Any) -> str | None:
+    """"won" or "lost" when ``state`` ended other than by having no moves, else None.
+
+    The engine's own order (:meth:`State.status`) without listing the moves: a child is
+    listed only when it is searched, and one with no moves then simply has no successors.
+    """
+    if state.non_terminating:
+        return "lost"
+    game = state.game
+    if game.won(state.piles, state):
+        return "won"
+    if game.loss_when is not None and game.loss_when(state.piles, state):
+        return "lost"
+    return None
+
+
 class _Budget(Exception):
     """The position budget or the deadline ran out."""
 
@@ -157,31 +202,45 @@ class _Search:
         self.seen: set[Hashable] = set()
         self.cut = False
 
-    def forced(self, state: Any, moves: list[Any]) -> bool:
-        """Play the forced steps after ``state`` (appending them to ``moves``); False when the
-        position turns out to cycle through single moves (then it cannot be won)."""
+    def forced(self, state: Any, moves: list[Any]) -> None:
+        """Play the safe moves of ``state`` one after another, appending them to ``moves``."""
         safe = self.plan.safe
-        single = self.pruning.forced
-        if safe is None and not single:
-            return True
-        chain: set[Hashable] = set()
-        while len(moves) < MAX_LINE and not state.is_terminal():
-            legal = state.legal_moves()
-            move = safe.safe_move(state, legal) if safe is not None else None
+        if safe is None:
+            return
+        while len(moves) < MAX_LINE and ended(state) is None:
+            move = safe.safe_move(state)
             if move is None:
-                if not single or len(legal) != 1:
-                    return True
-                key = self.plan.key_of(state)
-                if key in chain:
-                    return False
-                chain.add(key)
-                move = legal[0]
+                return
             state.apply(move)
             moves.append(move)
             self.tick()
+        if ended(state) is None:
+            self.cut = True
+
+    def single_moves(self, state: Any) -> tuple[Any, list[Any]] | None:
+        """``state`` (a copy, if it moved) after the single moves it is forced into, and those
+        moves; None when they go round in a cycle (then the position cannot be won)."""
+        if not self.pruning.forced:
+            return state, []
+        moves: list[Any] = []
+        chain: set[Hashable] = set()
+        while len(moves) < MAX_LINE and not state.is_terminal():
+            legal = state.legal_moves()
+            if len(legal) != 1:
+                return state, moves
+            key = self.plan.key_of(state)
+            if key in chain:
+                return None
+            chain.add(key)
+            if not moves:
+                state = state.clone()
+            state.apply(legal[0])
+            moves.append(legal[0])
+            self.forced(state, moves)
+            self.tick()
         if not state.is_terminal():
             self.cut = True
-        return True
+        return state, moves
 
     def successors(self, state: Any) -> Iterator[tuple[tuple[Any, ...], Any]]:
         """Every (moves, position) one choice away from ``state``, before forced steps (lazily:
@@ -208,30 +267,36 @@ class _Search:
             raise _Budget
 
     def expand(self, state: Any) -> tuple[list[Any] | None, list[tuple[tuple[Any, ...], Any]]]:
-        """(the moves of a win one choice away, or None; the new children worth searching, best first)."""
+        """(the moves of a win one choice away, or None; the new children worth searching, best
+        first, each with the moves that lead to it from ``state``)."""
+        forced = self.single_moves(state)
+        if forced is None:
+            return None, []
+        state, prefix = forced
+        if state.is_terminal():
+            return (prefix, []) if state.outcome().won else (None, [])
         keep = len(state.legal_moves()) <= KEPT_CHILDREN
         fresh = []
-        seen, key_of, budget, deadline = self.seen, self.plan.key_of, self.budget, self.deadline
-        chains = self.plan.safe is not None or self.pruning.forced
+        seen, key_of, budget = self.seen, self.plan.key_of, self.budget
         for number, (moves, child) in enumerate(self.successors(state)):
             self.tick()  # one position of a hostile design can take long
-            line = list(moves)
+            line = prefix + list(moves)
             key = key_of(child)
             if key in seen:
-                continue  # stored positions are searched: whatever its chain leads to is searched too
-            if chains:
-                if not self.forced(child, line):
-                    continue
-                if len(line) > len(moves):
+                continue  # stored positions are searched: whatever their safe moves lead to is searched too
+            if self.plan.safe is not None:
+                before = len(line)
+                self.forced(child, line)
+                if len(line) > before:
                     key = key_of(child)
                     if key in seen:
                         continue
             seen.add(key)
-            # The clock is read at every position: one position of a hostile design can take long.
-            if len(seen) > budget or (deadline is not None and time.monotonic() > deadline):
+            if len(seen) > budget:
                 raise _Budget
-            if child.is_terminal():
-                if child.outcome().won:
+            end = ended(child)
+            if end is not None:
+                if end == "won":
                     return line, []
                 continue
             if self.dead is not None and self.dead(child):
@@ -246,8 +311,7 @@ class _Search:
         """("won", line) / ("lost", []) / ("unknown", []); raises :class:`_Budget`."""
         root = self.root.clone()
         prefix: list[Any] = []
-        if not self.forced(root, prefix):
-            return ("unknown" if self.cut else "lost"), []
+        self.forced(root, prefix)
         self.seen.add(self.plan.key_of(root))
         if root.is_terminal():
             return ("won", prefix) if root.outcome().won else ("unknown" if self.cut else "lost", [])
