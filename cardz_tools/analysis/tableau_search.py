@@ -13,10 +13,14 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     played in one chain after each move, and the positions inside a chain are not stored;
 ``stock``
     "draw k times, then play from the waste" is one move (:mod:`.stock_moves`);
+``ordering``
+    children are searched best first by :meth:`Progress.heuristic`, a score read off the
+    design; off, by the cards in the win depots, the game's score and the number of moves
+    (the search before these pieces);
 ``quick``
-    a portfolio: first a narrow pass (only the best :data:`QUICK_WIDTH` moves of each
-    position, a tenth of the time and positions), then the complete search. Only the
-    complete search answers "lost".
+    a portfolio: first a greedy best-first pass (always the stored position with the best
+    :meth:`Progress.heuristic`, a tenth of the time and positions), then the complete
+    depth-first search. Only the complete search answers "lost".
 
 Never moving a card straight back where it came from needs no rule of its own: the
 position it would lead to is the parent, which is always in the transposition table.
@@ -27,6 +31,8 @@ Every win is replayed through the engine from the deal before it is reported.
 from __future__ import annotations
 
 import dataclasses
+import heapq
+import itertools
 import time
 from collections.abc import Hashable, Iterator
 from typing import Any
@@ -48,8 +54,6 @@ MAX_LINE = 10_000
 QUICK_SHARE = 0.1
 """The share of the time and positions the quick pass may spend."""
 
-QUICK_WIDTH = 2
-"""The quick pass tries only this many of the best moves of each position."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,12 +64,13 @@ class Pruning:
     safe_moves: bool = True
     forced: bool = True
     stock: bool = True
+    ordering: bool = True
     quick: bool = True
 
     @classmethod
     def none(cls) -> Pruning:
-        """The plain exhaustive search: every piece off."""
-        return cls(symmetry=False, safe_moves=False, forced=False, stock=False, quick=False)
+        """The plain exhaustive search: every piece off (the search as it was before them)."""
+        return cls(symmetry=False, safe_moves=False, forced=False, stock=False, ordering=False, quick=False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,12 +88,13 @@ class Progress:
     that take cards, cards not in a sequence the accept rules could build, face-down cards;
     then the game's score (no move is listed: a child is listed only when it is searched)."""
 
-    WEIGHTS = (10, 3, -2, -2)
+    WEIGHTS = (10, 3, -4, -2)
     """Of: cards in the win depots (minus, for a ``depotsEmpty`` win, cards left in them), empty
     depots that take cards, cards lying on a card no rule builds them on, face-down cards."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Any, heuristic: bool = True) -> None:
         design = game.design
+        self._heuristic = heuristic
         self._targets: tuple[int, ...] = ()
         self._sign = 0
         win = design.win
@@ -121,8 +127,11 @@ class Progress:
         w = self.WEIGHTS
         return w[0] * progress + w[1] * empty + w[2] * loose + w[3] * hidden
 
-    def __call__(self, state: Any) -> tuple[int, int]:
-        return (self.heuristic(state), self._score_sign * state.score())
+    def __call__(self, state: Any) -> tuple[int, int, int]:
+        if not self._heuristic:
+            home = self._sign * sum(len(state.piles[i]) for i in self._targets)
+            return (home, self._score_sign * state.score(), len(state.legal_moves()))
+        return (self.heuristic(state), self._score_sign * state.score(), 0)
 
 
 @dataclasses.dataclass
@@ -189,14 +198,13 @@ class _Budget(Exception):
 class _Search:
     """One run of the depth-first search from one position."""
 
-    def __init__(self, root: Any, plan: Plan, pruning: Pruning, budget: int, deadline: float | None, width: int | None):
+    def __init__(self, root: Any, plan: Plan, pruning: Pruning, budget: int, deadline: float | None) -> None:
         self.root = root
         self.plan = plan
         self.pruning = pruning
         self.budget = budget
         self.deadline = deadline
-        self.width = width
-        self.progress = Progress(root.game)
+        self.progress = Progress(root.game, pruning.ordering)
         self.dead = dead_card_check(root.game)
         self.taps = plan.stock.taps() if plan.stock is not None else frozenset()
         self.seen: set[Hashable] = set()
@@ -303,8 +311,6 @@ class _Search:
                 continue
             fresh.append((self.progress(child), -number, tuple(line), child if keep else None))
         fresh.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
-        if self.width is not None:
-            fresh = fresh[: self.width]
         return None, [(moves, child) for _, _, moves, child in fresh]
 
     def run(self) -> tuple[str, list[Any]]:
@@ -342,7 +348,41 @@ class _Search:
             if options:
                 stack.append((child, iter(options)))
                 path.append(moves)
-        return ("unknown" if self.cut or self.width is not None else "lost"), []
+        return ("unknown" if self.cut else "lost"), []
+
+
+    def best_first(self) -> tuple[str, list[Any]]:
+        """A greedy best-first pass: always expand the stored position with the best score.
+        ("won", line) or ("unknown", []) (it is not kept complete: its positions are bounded by
+        the budget); raises :class:`_Budget`."""
+        root = self.root.clone()
+        prefix: list[Any] = []
+        self.forced(root, prefix)
+        self.seen.add(self.plan.key_of(root))
+        if ended(root) == "won":
+            return "won", prefix
+        counter = itertools.count()
+        # A line is kept as a link to its parent's (moves, parent link): no copies of long lines.
+        Link = tuple[tuple[Any, ...], Any]
+        start: Link = (tuple(prefix), None)
+        frontier: list[tuple[Any, int, Any, Link]] = [((0,), 0, root, start)]
+        while frontier:
+            _, _, state, link = heapq.heappop(frontier)
+            won, options = self.expand(state)
+            if won is not None:
+                parts = [tuple(won)]
+                while link is not None:
+                    parts.append(link[0])
+                    link = link[1]
+                return "won", [move for part in reversed(parts) for move in part]
+            for moves, child in options:
+                if child is None:
+                    child = state.clone()
+                    for move in moves:
+                        child.apply(move)
+                score = self.progress(child)
+                heapq.heappush(frontier, (tuple(-v for v in score), next(counter), child, (moves, link)))
+        return "unknown", []
 
 
 def replays_to_a_win(root: Any, line: list[Any]) -> bool:
@@ -370,15 +410,15 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
     if pruning.quick:
         started = time.monotonic()
         quick_deadline = None if deadline is None else started + QUICK_SHARE * max(0.0, deadline - started)
-        quick = _Search(root, plan, pruning, max(1, int(budget * QUICK_SHARE)), quick_deadline, QUICK_WIDTH)
+        quick = _Search(root, plan, pruning, max(1, int(budget * QUICK_SHARE)), quick_deadline)
         try:
-            result, line = quick.run()
+            result, line = quick.best_first()
         except _Budget:
             result, line = "unknown", []
         nodes = len(quick.seen)
         if result == "won" and replays_to_a_win(root, line):
             return SearchResult("won", line, nodes, "quick")
-    complete = _Search(root, plan, pruning, max(1, budget - nodes), deadline, None)
+    complete = _Search(root, plan, pruning, max(1, budget - nodes), deadline)
     try:
         result, line = complete.run()
     except _Budget:
