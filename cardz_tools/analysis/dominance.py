@@ -218,19 +218,21 @@ def _board_part_is_monotone(game: Any, target: int, text: str, sinks: frozenset[
     return None
 
 
-def build_table(game: Any) -> dict[Card, int]:
+def build_table(game: Any, home: bool = False) -> dict[Card, int] | None:
     """``table[top]``: the mask (bits of :func:`card_bits`) of the cards that the card-and-top
-    parts of the accept rules of the depots other than the win depots could place on ``top``
-    (a rule with no such part allows every card: the table over-approximates)."""
+    parts of the accept rules of the depots other than the win depots (with ``home``: of the
+    win depots) could place on ``top``; ``table[-1]``: the cards they take when empty. A rule
+    with no such part allows every card, so the table over-approximates; None when a rule
+    cannot be evaluated so."""
     cards = tuple(identity(c) for c in standard_deck())
     bit = card_bits()
     everything = (1 << len(cards)) - 1
-    table = {card: 0 for card in cards}
+    table = {card: 0 for card in (*cards, -1)}
     done: set[int] = set()
     for depot in range(len(game.names)):
         spec = id(game.design.depots[depot].spec)
         rule = game.accept_rules[depot]
-        if depot in game.win_depots or rule.never or spec in done:
+        if (depot in game.win_depots) != home or rule.never or spec in done:
             continue
         done.add(spec)
         exact = []
@@ -238,15 +240,15 @@ def build_table(game: Any) -> dict[Card, int]:
             try:
                 exact = [part for part in _conjuncts(parse(rule.when.text)) if _names(part) <= _CARD_NAMES]
             except ValueError:
-                exact = []
+                return None
         if not exact:
-            return {card: everything for card in cards}
+            return {card: everything for card in table}
         try:
             pairs = _pair_table(game, depot, " && ".join(f"({to_source(p)})" for p in exact), cards)
         except (RuleError, ValueError):
-            return {card: everything for card in cards}
-        for top in cards:
-            for card in pairs[top]:
+            return None
+        for top, accepted in pairs.items():
+            for card in accepted:
                 table[top] |= bit[card]
     return table
 

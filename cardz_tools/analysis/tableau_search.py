@@ -30,6 +30,7 @@ Every win is replayed through the engine from the deal before it is reported.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import heapq
 import itertools
@@ -84,13 +85,13 @@ class SearchResult:
 
 
 class Progress:
-    """Orders children by a score read off the design: cards in the win depots, empty depots
-    that take cards, cards not in a sequence the accept rules could build, face-down cards;
-    then the game's score (no move is listed: a child is listed only when it is searched)."""
+    """Orders children by a score read off the design (:attr:`WEIGHTS`), then by the game's score
+    (no move is listed: a child is listed only when it is searched)."""
 
-    WEIGHTS = (10, 3, -4, -2)
-    """Of: cards in the win depots (minus, for a ``depotsEmpty`` win, cards left in them), empty
-    depots that take cards, cards lying on a card no rule builds them on, face-down cards."""
+    WEIGHTS = (10, 3, -4, -2, -3)
+    """Of: cards in the win depots (minus, for a ``depotsEmpty`` win, cards left in them); empty
+    depots that take cards; cards lying on a card no rule builds them on; face-down cards; and
+    cards lying above a card that a win depot takes now."""
 
     def __init__(self, game: Any, heuristic: bool = True) -> None:
         design = game.design
@@ -104,9 +105,12 @@ class Progress:
         self._score_sign = -1 if design.scoring.better.value == "Low" else 1
         stocks = {d for draw in game.draws for d in (draw.depot, draw.to)}
         sinks = set(self._targets) if self._sign > 0 else set()
+        self._homes = tuple(sorted(sinks))
         self._open = tuple(d for d in range(len(game.names)) if d not in sinks and d not in stocks)
         self._takers = tuple(d for d in self._open if not game.accept_never[d])
-        self._table = build_table(game)
+        everything = -1
+        self._table = build_table(game) or collections.defaultdict(lambda: everything)
+        self._home_table = (build_table(game, home=True) if sinks else None) or {}
         self._bit = card_bits()
 
     def heuristic(self, state: Any) -> int:
@@ -114,18 +118,27 @@ class Progress:
         piles = state.piles
         progress = self._sign * sum(len(piles[i]) for i in self._targets)
         empty = sum(1 for d in self._takers if not piles[d])
-        table, bit, everything = self._table, self._bit, -1
-        loose = hidden = 0
+        table, bit, home = self._table, self._bit, self._home_table
+        wanted = 0
+        if home:
+            for d in self._homes:
+                pile = piles[d]
+                wanted |= home.get(pile[-1] & ~FACE_UP if pile else -1, 0)
+        loose = hidden = buried = 0
         for d in self._open:
             below = None
-            for card in piles[d]:
+            pile = piles[d]
+            for depth, card in enumerate(pile):
+                plain = card & ~FACE_UP
+                if wanted and bit.get(plain, 0) & wanted:
+                    buried += len(pile) - 1 - depth
                 if not card & FACE_UP:
                     hidden += 1
-                elif below is not None and not table.get(below, everything) & bit.get(card & ~FACE_UP, 0):
+                elif below is not None and not table.get(below, -1) & bit.get(plain, 0):
                     loose += 1
-                below = card & ~FACE_UP if card & FACE_UP else None
+                below = plain if card & FACE_UP else None
         w = self.WEIGHTS
-        return w[0] * progress + w[1] * empty + w[2] * loose + w[3] * hidden
+        return w[0] * progress + w[1] * empty + w[2] * loose + w[3] * hidden + w[4] * buried
 
     def __call__(self, state: Any) -> tuple[int, int, int]:
         if not self._heuristic:
@@ -406,6 +419,9 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
     if root.is_terminal():
         return SearchResult("won" if root.outcome().won else "lost", [], 1, "search")
     plan = plan_for(root.game, pruning)
+    dead = dead_card_check(root.game)
+    if dead is not None and dead(root):
+        return SearchResult("lost", [], 1, "proof")
     nodes = 0
     if pruning.quick:
         started = time.monotonic()
