@@ -18,11 +18,12 @@ import pytest
 
 from cardz_tools.analysis.dominance import safe_sink_moves
 from cardz_tools.analysis.playout import deal_seed
-from cardz_tools.analysis.solve import solve
+from cardz_tools.analysis.solve import solve, solve_deal
 from cardz_tools.analysis.stock_moves import stock_moves
 from cardz_tools.analysis.symmetry import canonical_key_function, interchangeable_classes
 from cardz_tools.analysis.tableau_search import Pruning, replays_to_a_win, search
-from cardz_tools.engine import Game
+from cardz_tools.cards import FACE_UP, parse_deck, standard_deck
+from cardz_tools.engine import Game, State
 from cardz_tools.model import build_design
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -177,6 +178,20 @@ def test_designs_outside_the_dominance_shape_get_no_dominance_and_say_why() -> N
     reads_foundations = design_of("freecell")
     reads_foundations["depots"][2]["acceptRule"]["when"] += " && count(Foundation) < 50"
     assert isinstance(safe_sink_moves(Game(build_design(reads_foundations))), str)
+
+
+def test_a_deal_the_dead_card_test_proves_lost_is_decided_by_proof() -> None:
+    game = Game(build_design(design_of("black-hole")))
+    # 7♣ needs a Six or an Eight on the hole; all of them lie under it in its own fan.
+    buried = [c | FACE_UP for c in parse_deck("6C 6D 6H 6S 8C 8D 8H 8S 7C")]
+    piles: list[tuple[int, ...]] = [()] * len(game.names)
+    ace, king = (c | FACE_UP for c in parse_deck("AS KS"))
+    piles[game.index["fan[0]"]] = tuple(buried)
+    piles[game.index["fan[1]"]] = (king,)  # a King on the Ace of Spades: the position is not over
+    rest = [c | FACE_UP for c in standard_deck() if c | FACE_UP not in (*buried, ace, king)]
+    piles[game.index["hole"]] = (*rest, ace)
+    found = solve_deal(State(game, piles), 10_000)
+    assert (found.result, found.stage, found.nodes) == ("lost", "proof", 1)
 
 
 def test_the_json_report_gives_each_deals_result_nodes_seconds_and_stage() -> None:

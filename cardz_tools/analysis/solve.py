@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..cards import Card
+from .dead_cards import dead_card_check
 from .findings import Finding, Thresholds, solver_findings
 from .playout import deal_seed
 from .runner import game_for, run
@@ -91,7 +92,13 @@ def solve_deal(
     max_positions: int | None = None,
     pruning: Pruning = Pruning(),
 ) -> SearchResult:
-    """:func:`solve_state` with the stage that decided (``"quick"``, ``"search"``, ``"proof"`` or None)."""
+    """:func:`solve_state` with the stage that decided (``"quick"``, ``"search"``, ``"proof"`` or None).
+
+    A deal the dead-card test (:mod:`.dead_cards`) proves lost before any search is "proof".
+    """
+    dead = dead_card_check(root.game)
+    if dead is not None and not root.is_terminal() and dead(root):
+        return SearchResult("lost", [], 1, "proof")
     compact = compact_solve(root, budget if max_positions is None else min(budget, max_positions), deadline)
     if compact is not None:
         result, line, nodes = compact
