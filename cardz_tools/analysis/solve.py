@@ -107,13 +107,15 @@ def solve_deal(
 
 
 def search_states(
-    root: Any, budget: int, deadline: float | None = None, pruning: Pruning = Pruning()
+    root: Any, budget: int, deadline: float | None = None, pruning: Pruning | None = None
 ) -> tuple[str, list[Any], int]:
-    """The search over engine states that :func:`solve_state` runs for any design (same answers).
+    """The search over engine states for any design (the answers of :func:`solve_state`), by
+    default the plain one (:meth:`Pruning.none`): the reference the other searches are checked against.
 
     ``nodes`` counts the distinct positions stored, told apart by the key of
     :mod:`.symmetry`; see :mod:`.tableau_search` for the pruning pieces.
     """
+    pruning = Pruning.none() if pruning is None else pruning
     found = search(root, budget, deadline, pruning)
     return found.result, found.line, found.nodes
 
