@@ -154,7 +154,7 @@ def test_interchangeable_depots_are_told_from_the_rules() -> None:
 
     assert classes("freecell") == [[f"cell[{i}]" for i in range(4)], [f"found[{i}]" for i in range(4)],
                                    [f"tab[{i}]" for i in range(8)]]
-    assert classes("canfield") == [["found[1]", "found[2]", "found[3]"], [f"tab[{i}]" for i in range(4)]]
+    assert classes("canfield") == [["found[1]", "found[2]", "found[3]"]]  # the columns' triggers share the reserve
     assert classes("spider-one-suit") == []  # its deal gives the first stock card to the first column
 
 

@@ -11,7 +11,10 @@ them apart after the deal:
 * no draw, action or stock belongs to them (their redeal and use counters are per depot),
 * no effect names one of them alone, and no effect that walks a group in order (``deal``,
   a ``move`` from a group, ``compact``, ``redeal``) touches them: a ``deal`` onto the
-  columns gives the first card to the first column, so columns are then not interchangeable.
+  columns gives the first card to the first column, so columns are then not interchangeable;
+* their triggers move cards only between the depot itself and order-blind sinks: triggers
+  fire in depot order, so two members firing in one pass must not compete for a pile
+  (Canfield's columns, refilled from the reserve, are therefore kept apart).
 
 The deal itself may tell them apart (it only shapes the first position). Two positions
 whose piles differ by a permutation inside each class then play the same from there on,
@@ -76,6 +79,14 @@ def interchangeable_classes(game: Any) -> tuple[tuple[int, ...], ...]:
                     named.update(value)
             if not any(value is not None for value in touched):
                 return ()
+    # Triggers fire in depot order: two members firing in one pass must not compete for a pile,
+    # so a member's triggers may only move cards between it and order-blind sinks.
+    sinks = set(order_blind_sinks(game))
+    for trigger in game.triggers:
+        for effect in trigger.effects:
+            ends = (effect.source, effect.target) if isinstance(effect, MoveCards) else (-2, -2)
+            if -1 not in ends or not all(end == -1 or end in sinks for end in ends):
+                named.add(trigger.depot)
     by_spec: dict[int, list[int]] = {}
     for depot in design.depots:
         if depot.index not in named:
