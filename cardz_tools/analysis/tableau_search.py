@@ -215,7 +215,7 @@ class _Budget(Exception):
 
 
 class _Search:
-    """One run of the depth-first search from one position."""
+    """One search from one position: depth-first (:meth:`run`) or best-first (:meth:`best_first`)."""
 
     def __init__(self, root: Any, plan: Plan, pruning: Pruning, budget: int, deadline: float | None) -> None:
         self.root = root
