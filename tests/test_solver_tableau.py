@@ -62,6 +62,11 @@ def classic_freecell() -> dict[str, Any]:
 def small_freecell(design: dict[str, Any]) -> None:
     design["depots"][0]["acceptRule"]["when"] = CLASSIC_CELL
     design["depots"][2]["acceptRule"]["when"] = CLASSIC_COLUMN
+    small_shipped_freecell(design)
+
+
+def small_shipped_freecell(design: dict[str, Any]) -> None:
+    """The shipped rules (reading the move's source) on a smaller board."""
     design["depots"][0]["repeat"] = 1  # one cell
     design["depots"][1]["repeat"] = 2  # two foundations
     design["depots"][2]["repeat"] = 3  # three columns
@@ -82,6 +87,7 @@ def small_canfield(design: dict[str, Any]) -> None:
 
 SMALL = {
     "freecell": lambda: small("freecell", ["Spades", "Hearts"], 6, small_freecell),
+    "freecell-shipped": lambda: small("freecell", ["Spades", "Hearts"], 6, small_shipped_freecell),
     "klondike": lambda: small("klondike", ["Spades", "Hearts", "Clubs"], 6, small_klondike),
     "canfield": lambda: small("canfield", ["Spades", "Hearts"], 13, small_canfield),
 }
@@ -132,8 +138,9 @@ def random_positions(game: Game, count: int, seed: int) -> list[Any]:
     return found
 
 
-def test_a_safe_move_never_leads_away_from_a_win() -> None:
-    game = SMALL["freecell"]()
+@pytest.mark.parametrize("name", ["freecell", "freecell-shipped"])
+def test_a_safe_move_never_leads_away_from_a_win(name: str) -> None:
+    game = SMALL[name]()
     safe = safe_sink_moves(game)
     assert not isinstance(safe, str), safe
     checked = won = 0
@@ -190,7 +197,16 @@ def test_positions_that_differ_by_swapping_interchangeable_piles_share_a_key() -
 def test_designs_outside_the_dominance_shape_get_no_dominance_and_say_why() -> None:
     assert not isinstance(safe_sink_moves(Game(build_design(classic_freecell()))), str)
     assert "gives cards back" in str(safe_sink_moves(Game(build_design(design_of("klondike")))))
-    assert "reads more than" in str(safe_sink_moves(Game(build_design(design_of("freecell")))))  # its source tests
+    # the shipped rules read the move's source only in ways a safe move cannot change
+    assert not isinstance(safe_sink_moves(Game(build_design(design_of("freecell")))), str)
+    leaves_three = design_of("freecell")
+    column = leaves_three["depots"][2]["acceptRule"]
+    column["when"] = column["when"].replace("count(cards) == count(source)", "count(source) - count(cards) == 3")
+    assert not isinstance(safe_sink_moves(Game(build_design(leaves_three))), str)
+    long_source = design_of("freecell")
+    column = long_source["depots"][2]["acceptRule"]
+    column["when"] = column["when"].replace("count(cards) == count(source)", "count(source) > 3")
+    assert "changes when the dragged run" in str(safe_sink_moves(Game(build_design(long_source))))
     fewer_cells_more_room = classic_freecell()
     fewer_cells_more_room["depots"][2]["acceptRule"]["when"] += " && count(Cell, empty(it)) < 3"
     assert "more depots are empty" in str(safe_sink_moves(Game(build_design(fewer_cells_more_room))))

@@ -27,7 +27,11 @@ without the moves of ``c``"; the conditions make ``L'`` a winning line too):
    without sinks and ``count(cards)`` (the board part): the board part is checked, by
    evaluating it on every count of empty members, never to refuse a move when more depots
    are empty or fewer cards are dragged (``L'`` has the same piles but ``c`` gone, and
-   drags one card fewer where ``L`` dragged a run topped by ``c``);
+   drags one card fewer where ``L`` dragged a run topped by ``c``); a part may also read the
+   move's ``source`` in sub-parts that keep their value when the run and the source both lose
+   their top card (:func:`_source_atom_is_invariant`: ``source in Cell``, ``count(cards) ==
+   count(source)``), since ``c`` is always a top and so leaves the run and its pile together;
+   for the card table those sub-parts are set both ways;
 4. every eject rule lets any run a smaller run of: ``topOnly``, ``faceUp``, ``locked`` or a
    conjunction of ``descending``, ``ascending``, ``alternating``, ``sameSuit`` and ``chain``
    of ``cards``;
@@ -124,6 +128,88 @@ def _conjuncts(node: expr_ast.Node) -> list[expr_ast.Node]:
 
 def _names(node: expr_ast.Node) -> set[str]:
     return set(_IDENTIFIER.findall(to_source(node)))
+
+
+def _source_atoms(node: expr_ast.Node) -> list[expr_ast.Node]:
+    """The smallest boolean parts of ``node`` that read the move's ``source`` (below ``!``, ``&&``,
+    ``||`` and the test and branches of ``?:``)."""
+    if "source" not in _names(node):
+        return []
+    if isinstance(node, expr_ast.Binary) and node.op in ("&&", "||"):
+        return _source_atoms(node.left) + _source_atoms(node.right)
+    if isinstance(node, expr_ast.Unary) and node.op == "!":
+        return _source_atoms(node.operand)
+    if isinstance(node, expr_ast.Conditional):
+        return _source_atoms(node.test) + _source_atoms(node.then) + _source_atoms(node.otherwise)
+    return [node]
+
+
+def _replaced(node: expr_ast.Node, values: dict[int, bool]) -> expr_ast.Node:
+    """``node`` with each part whose ``id`` is in ``values`` replaced by that boolean."""
+    if id(node) in values:
+        return expr_ast.BoolLit(value=values[id(node)])
+    if isinstance(node, expr_ast.Binary) and node.op in ("&&", "||"):
+        return dataclasses.replace(node, left=_replaced(node.left, values), right=_replaced(node.right, values))
+    if isinstance(node, expr_ast.Unary):
+        return dataclasses.replace(node, operand=_replaced(node.operand, values))
+    if isinstance(node, expr_ast.Conditional):
+        return dataclasses.replace(
+            node,
+            test=_replaced(node.test, values),
+            then=_replaced(node.then, values),
+            otherwise=_replaced(node.otherwise, values),
+        )
+    return node
+
+
+def _source_variants(part: expr_ast.Node) -> list[expr_ast.Node]:
+    """``part`` with its source atoms (:func:`_source_atoms`) set every way (one variant when it
+    reads no source): whatever an atom's value, one variant equals ``part``, so the disjunction
+    of the variants allows at least what ``part`` allows."""
+    atoms = _source_atoms(part)
+    if len(atoms) > 4:
+        raise ValueError("a rule part reads the move's source in too many places")
+    return [
+        _replaced(part, dict(zip(map(id, atoms), values, strict=True)))
+        for values in itertools.product((False, True), repeat=len(atoms))
+    ]
+
+
+def _any_of(variants: Sequence[expr_ast.Node]) -> str:
+    return " || ".join(f"({to_source(v)})" for v in variants)
+
+
+_SOURCE_ATOM_NAMES = frozenset({"source", "count", "cards", "in"}) | _CONSTANTS
+
+
+def _source_atom_is_invariant(game: Any, target: int, atom: expr_ast.Node) -> str | None:
+    """None when ``atom`` has the same value for a move as for that move without its dragged
+    run's top card (``L'`` of the module doc: the safely moved card is always a pile's top, so it
+    is taken from the source and the run together), else why not. Such an atom reads the source
+    depot itself (``source in Cell``) and ``count(source)`` only through ``count(source) -
+    count(cards)``; checked by evaluating it on every source depot, run and pile length."""
+    names = _names(atom)
+    if not names <= _SOURCE_ATOM_NAMES | set(game.members) | set(game.names):
+        return "it reads the move's source together with more than the dragged cards"
+    rule = compile_rule(Expr(to_source(atom), game.design.depots[target].spec.pointer), Site.ACCEPT, game.design)
+    root = game.new_initial_state(seed=0)  # the state argument rules get; these read none of it
+    filler = standard_deck()[0] | FACE_UP
+    total = len(standard_deck())
+    piles: list[tuple[Card, ...]] = [()] * len(game.names)
+    specific = any(isinstance(node, expr_ast.Index) for node in expr_ast.walk(atom)) or names & set(game.names)
+    # the depots of one entry share their type, name and groups: one of them stands for all, unless one is named
+    sources = range(len(game.names)) if specific else {id(d.spec): i for i, d in enumerate(game.design.depots)}.values()
+    for source in sources:
+        before: list[bool] = []
+        for length in range(1, total + 1):
+            piles[source] = (filler,) * length
+            now = [bool(rule(piles, root, filler, (filler,) * run, source, target)) for run in range(1, length + 1)]
+            # a run of ``run + 1`` from ``length + 1`` cards must read as a run of ``run`` from ``length``
+            if before and any(now[run] != before[run - 1] for run in range(1, length)):
+                return "its value changes when the dragged run and the source lose their top card"
+            before = now
+        piles[source] = ()
+    return None
 
 
 def _pair_table(game: Any, target: int, text: str, cards: Sequence[Card]) -> dict[Card, set[Card]]:
@@ -238,13 +324,17 @@ def build_table(game: Any, home: bool = False) -> dict[Card, int] | None:
         exact = []
         if rule.when is not None and not rule.follow and rule.wild_rank is None:
             try:
-                exact = [part for part in _conjuncts(parse(rule.when.text)) if _names(part) <= _CARD_NAMES]
+                exact = [
+                    _any_of(variants)
+                    for variants in map(_source_variants, _conjuncts(parse(rule.when.text)))
+                    if set().union(*map(_names, variants)) <= _CARD_NAMES
+                ]
             except ValueError:
                 return None
         if not exact:
             return {card: everything for card in table}
         try:
-            pairs = _pair_table(game, depot, " && ".join(f"({to_source(p)})" for p in exact), cards)
+            pairs = _pair_table(game, depot, " && ".join(f"({text})" for text in exact), cards)
         except (RuleError, ValueError):
             return None
         for top, accepted in pairs.items():
@@ -341,25 +431,29 @@ def _classify(game: Any) -> SafeSinkMoves | str:
             for card in cards:
                 buildable[card] = (1 << len(cards)) - 1
             continue
-        exact, board = [], []
+        exact: list[str] = []
         for part in _conjuncts(parse(rule.when.text)):
-            names = _names(part)
+            for atom in _source_atoms(part):
+                why = _source_atom_is_invariant(game, depot, atom)
+                if why is not None:
+                    return f"the accept rule of {game.names[depot]}: {to_source(atom)}: {why}"
+            variants = _source_variants(part)
+            names = set().union(*map(_names, variants))
             if names <= _CARD_NAMES:
-                exact.append(part)
+                exact.append(_any_of(variants))
             elif names <= _BOARD_NAMES | set(game.members):
-                board.append(part)
+                # the atoms keep their value in ``L'``: the part must be monotone for each value of them
+                for variant in variants:
+                    why = _board_part_is_monotone(game, depot, to_source(variant), sinks)
+                    if why is not None:
+                        return f"the accept rule of {game.names[depot]}: {why}"
             else:
                 return f"the accept rule of {game.names[depot]} reads more than emptiness and the two cards"
-        if board:
-            text = " && ".join(f"({to_source(p)})" for p in board)
-            why = _board_part_is_monotone(game, depot, text, sinks)
-            if why is not None:
-                return f"the accept rule of {game.names[depot]}: {why}"
         if not exact:
             for card in cards:
                 buildable[card] = (1 << len(cards)) - 1
             continue
-        table = _pair_table(game, depot, " && ".join(f"({to_source(p)})" for p in exact), cards)
+        table = _pair_table(game, depot, " && ".join(f"({text})" for text in exact), cards)
         for top in cards:
             for card in table[top]:
                 buildable[top] |= bit[card]
