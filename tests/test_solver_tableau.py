@@ -238,3 +238,17 @@ def test_the_json_report_gives_each_deals_result_nodes_seconds_and_stage() -> No
         assert (deal["stage"] is None) == (deal["result"] == "unknown")
     klondike = solve(json.dumps(design_of("klondike")), 1, seed=1, budget=50, workers=1, verbose=True)
     assert "no safe moves: its win depot found[0] gives cards back" in klondike.to_text()
+
+
+def test_the_portfolio_finds_what_the_plain_order_finds_fast() -> None:
+    # Canfield deal 0 of seed 101: the plain order wins in about 700 positions, while the
+    # ordering and stock moves alone wander past 100,000; the portfolio takes turns, so it
+    # costs a few times the plain search, never the wandering.
+    game = Game(build_design(design_of("canfield")))
+    root = game.new_initial_state(seed=deal_seed(101, 0))
+    plain = search(root, 2_000, None, Pruning.none())
+    assert plain.result == "won"
+    wandering = search(root, 20_000, None, Pruning(quick=False))
+    assert wandering.result == "unknown"
+    found = search(root, 6 * plain.nodes, None, Pruning())  # its share is a quarter of the turns
+    assert found.result == "won" and replays_to_a_win(root, found.line)

@@ -18,10 +18,14 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     design; off, by the cards in the win depots, the game's score and the number of moves
     (the search before these pieces);
 ``quick``
-    a portfolio: first a greedy best-first pass (always the stored position with the best
-    :meth:`Progress.heuristic`, :data:`QUICK_SHARE` of the time and positions), then the
-    complete depth-first search with the rest. Only a complete search answers "lost": the
-    depth-first one, or the best-first pass when it runs out of positions to expand.
+    a portfolio of three searches taking turns, each resumed where it stopped: a greedy
+    best-first pass (always the stored position with the best :meth:`Progress.heuristic`, at
+    most :data:`QUICK_POSITIONS`), the depth-first search with these pieces (two shares), and
+    the depth-first search with ``ordering`` and ``stock`` off (one share: on some deals the
+    plain order finds a win in hundreds of positions where the others wander). A turn is
+    :data:`TURN` new positions per share. The first to decide
+    decides; only a complete search answers "lost": a depth-first one, or the best-first pass
+    when it runs out of positions to expand.
 
 Never moving a card straight back where it came from needs no rule of its own: the
 position it would lead to is the parent, which is always in the transposition table.
@@ -36,7 +40,7 @@ import dataclasses
 import heapq
 import itertools
 import time
-from collections.abc import Hashable, Iterator
+from collections.abc import Generator, Hashable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP
@@ -53,10 +57,10 @@ position cannot fill the memory with copies of its board."""
 MAX_LINE = 10_000
 """The deepest line the solver follows; a deal whose search was cut there is "unknown", never "lost"."""
 
-QUICK_SHARE = 0.5
-"""The share of the time and positions the quick pass may spend. (A tenth left FreeCell deals
-undecided that the best-first pass wins in a few thousand positions more, while the complete
-search decided them no sooner; the lost deals decided here took the complete search few positions.)"""
+TURN = 1_000
+"""The new positions of each turn of a portfolio member (× its weight). The searches are resumed,
+not restarted, so short turns cost nothing: a deal one member decides in ``n`` positions costs
+about ``n`` × (the total weight / its weight)."""
 
 QUICK_POSITIONS = 200_000
 """The most positions the quick pass stores: it keeps every position it has not expanded yet."""
@@ -332,8 +336,9 @@ class _Search:
         fresh.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
         return None, [(moves, child) for _, _, moves, child in fresh]
 
-    def run(self) -> tuple[str, list[Any]]:
-        """("won", line) / ("lost", []) / ("unknown", []); raises :class:`_Budget`."""
+    def run(self) -> Generator[None, None, tuple[str, list[Any]]]:
+        """The depth-first search, yielding between two expansions (so that a portfolio can take
+        turns); returns ("won", line) / ("lost", []) / ("unknown", []); raises :class:`_Budget`."""
         root = self.root.clone()
         prefix: list[Any] = []
         self.forced(root, prefix)
@@ -367,13 +372,15 @@ class _Search:
             if options:
                 stack.append((child, iter(options)))
                 path.append(moves)
+            yield
         return ("unknown" if self.cut else "lost"), []
 
 
-    def best_first(self) -> tuple[str, list[Any]]:
-        """A greedy best-first pass: always expand the stored position with the best score.
-        ("won", line), or ("lost", []) when no position is left to expand (then every reachable
-        position was searched, as in :meth:`run`), or ("unknown", []); raises :class:`_Budget`."""
+    def best_first(self) -> Generator[None, None, tuple[str, list[Any]]]:
+        """A greedy best-first pass: always expand the stored position with the best score,
+        yielding between two expansions. Returns ("won", line), or ("lost", []) when no position
+        is left to expand (then every reachable position was searched, as in :meth:`run`), or
+        ("unknown", []); raises :class:`_Budget`."""
         root = self.root.clone()
         prefix: list[Any] = []
         self.forced(root, prefix)
@@ -401,6 +408,7 @@ class _Search:
                         child.apply(move)
                 score = self.progress(child)
                 heapq.heappush(frontier, (tuple(-v for v in score), next(counter), child, (moves, link)))
+            yield
         return ("unknown" if self.cut else "lost"), []
 
 
@@ -415,39 +423,76 @@ def replays_to_a_win(root: Any, line: list[Any]) -> bool:
     return bool(state.is_terminal() and state.outcome().won)
 
 
-def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruning = Pruning()) -> SearchResult:
-    """Search from ``root`` with ``pruning``: a quick pass (if on), then the complete search.
+@dataclasses.dataclass
+class _Member:
+    """One search of the portfolio: its turns are :data:`TURN` × ``weight`` new positions."""
 
-    ``nodes`` counts the distinct positions stored by both (forced steps in between are not
-    stored). A win is replayed through the engine before it is reported; only the complete
-    search proves "lost".
+    stage: str
+    weight: int
+    search: _Search
+    steps: Generator[None, None, tuple[str, list[Any]]]
+    complete: bool
+    """Whether its "lost" is a proof (a depth-first search, or a best-first pass that ran out)."""
+
+
+def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None) -> list[_Member]:
+    """The searches :func:`search` takes turns between (module doc, ``quick``)."""
+    game = root.game
+
+    def member(stage: str, weight: int, use: Pruning, first: bool, cap: int = budget) -> _Member:
+        found = _Search(root, plan_for(game, use), use, max(1, cap), deadline)
+        return _Member(stage, weight, found, found.best_first() if first else found.run(), True)
+
+    if not pruning.quick:
+        return [member("search", 1, pruning, first=False)]
+    members = [
+        member("quick", 1, pruning, first=True, cap=min(budget, QUICK_POSITIONS)),
+        member("search", 2, pruning, first=False),
+    ]
+    plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
+    if plain_order != pruning:
+        members.append(member("search", 1, plain_order, first=False))
+    return members
+
+
+def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruning = Pruning()) -> SearchResult:
+    """Search from ``root`` with ``pruning``: with ``quick``, a portfolio taking turns; else the
+    depth-first search alone.
+
+    ``nodes`` counts the distinct positions stored by all the searches (forced steps in between
+    are not stored). A win is replayed through the engine before it is reported; only a
+    complete search proves "lost".
     """
     if root.is_terminal():
         return SearchResult("won" if root.outcome().won else "lost", [], 1, "search")
-    plan = plan_for(root.game, pruning)
     dead = dead_card_check(root.game)
     if dead is not None and dead(root):
         return SearchResult("lost", [], 1, "proof")
-    nodes = 0
-    if pruning.quick:
-        started = time.monotonic()
-        quick_deadline = None if deadline is None else started + QUICK_SHARE * max(0.0, deadline - started)
-        quick = _Search(root, plan, pruning, max(1, min(QUICK_POSITIONS, int(budget * QUICK_SHARE))), quick_deadline)
-        try:
-            result, line = quick.best_first()
-        except _Budget:
-            result, line = "unknown", []
-        nodes = len(quick.seen)
-        if result == "won" and replays_to_a_win(root, line):
-            return SearchResult("won", line, nodes, "quick")
-        if result == "lost":  # it ran out of positions to expand: every reachable one was searched
-            return SearchResult("lost", [], nodes, "search")
-    complete = _Search(root, plan, pruning, max(1, budget - nodes), deadline)
-    try:
-        result, line = complete.run()
-    except _Budget:
-        return SearchResult("unknown", [], nodes + len(complete.seen), None)
-    nodes += len(complete.seen)
-    if result == "won" and not replays_to_a_win(root, line):
-        return SearchResult("unknown", [], nodes, None)  # never report a win the engine does not confirm
-    return SearchResult(result, line, nodes, "search" if result != "unknown" else None)
+    members = _portfolio(root, pruning, budget, deadline)
+
+    def nodes() -> int:
+        return sum(len(m.search.seen) for m in everyone)
+
+    everyone = list(members)
+    turn = TURN if len(members) > 1 else budget
+    while members:
+        for entry in list(members):
+            stop = len(entry.search.seen) + turn * entry.weight
+            try:
+                while len(entry.search.seen) < stop:
+                    next(entry.steps)
+                    if nodes() > budget:
+                        return SearchResult("unknown", [], nodes(), None)
+                continue
+            except StopIteration as finished:
+                result, line = finished.value
+            except _Budget:
+                if nodes() > budget or deadline is not None and time.monotonic() > deadline:
+                    return SearchResult("unknown", [], nodes(), None)
+                result, line = "unknown", []  # the best-first pass stored all it may
+            members.remove(entry)
+            if result == "won" and replays_to_a_win(root, line):
+                return SearchResult("won", line, nodes(), entry.stage)
+            if result == "lost" and entry.complete:
+                return SearchResult("lost", [], nodes(), "search")
+    return SearchResult("unknown", [], nodes(), None)
