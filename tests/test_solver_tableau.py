@@ -183,6 +183,23 @@ def test_interchangeable_depots_are_told_from_the_rules() -> None:
     assert classes("spider-one-suit") == []  # its deal gives the first stock card to the first column
 
 
+def test_the_solver_and_cz509_share_one_definition_of_interchangeable_piles() -> None:
+    from cardz_tools.analysis import pointless
+
+    for name in ("freecell", "klondike", "canfield"):
+        game = Game(build_design(design_of(name)))
+        per_depot = pointless.interchangeable_classes(game)
+        grouped = {tuple(d for d, c in enumerate(per_depot) if c == first) for first in set(per_depot)}
+        assert {members for members in grouped if len(members) > 1} == set(interchangeable_classes(game)), name
+    one_home = design_of("klondike")
+    one_home["winCondition"]["depots"] = "found[0]"  # the win now tells found[0] from the others
+    game = Game(build_design(one_home))
+    assert game.index["found[0]"] not in {d for members in interchangeable_classes(game) for d in members}
+    located = design_of("freecell")
+    located["depots"][0]["acceptRule"]["when"] += " && !exists(at(Tableau, 1, 0))"
+    assert interchangeable_classes(Game(build_design(located))) == ()
+
+
 def test_positions_that_differ_by_swapping_interchangeable_piles_share_a_key() -> None:
     game = Game(build_design(design_of("freecell")))
     state = game.new_initial_state(seed=4)

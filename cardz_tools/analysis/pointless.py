@@ -1,13 +1,9 @@
 """Moves that change nothing: CZ509 ``pointless-move``.
 
 Two piles are *interchangeable* when swapping their contents changes nothing any rule can
-see: they belong to one depot entry (same type, same accept, eject and trigger rules), no
-expression outside the deal reads a pile's place (``index``, ``col``, ``row``, ``left``,
-``right``, ``above``, ``below``, ``adjacent``, ``at``, ``covered``) or names one member
-(``found[0]``), no effect, draw or condition names a member or hands out cards over the
-group in order (``deal``, ``redeal``, ``compact``, ``move`` from or to the group), and the
-entry has no draw or action (whose uses are kept per pile). Everything is read from the
-compiled design; no game is named.
+see: :mod:`.symmetry` owns the definition (one depot entry, no rule reads a pile's place or
+names one member, no effect deals over the group in order, no draw or action of theirs, their
+triggers only feed order-blind sinks), shared with the solver's position key.
 
 A move is *pointless* when the position after it is the position before it up to such a
 swap: a lone card passing between two empty foundations, a column moving whole into an
@@ -26,14 +22,12 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.moves import Drag
-from ..expr import ExprSyntaxError, ExprTooComplex, design_sites, parse
-from ..expr.ast import Call, Index, IntLit, Name, walk
-from ..expr.sites import Site
 from .findings import Finding, FindingKind, describe_rule
+from .symmetry import depot_classes
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -56,63 +50,14 @@ class PointlessCounts(Protocol):
 ALLOW_POINTLESS = "pointless-move"
 """The ``allow`` entry of an accept rule that silences CZ509 for moves onto its depot."""
 
-POSITION_READERS = frozenset({"index", "col", "row", "left", "right", "above", "below", "adjacent", "at", "covered"})
-"""Expression functions whose value depends on where a pile lies."""
-
-_ORDER_EFFECTS = frozenset({"deal", "redeal", "compact"})
 _UNKNOWN: Any = object()
 
 
 def interchangeable_classes(game: Game) -> tuple[int, ...]:
-    """Per depot index, its class: the lowest index of the depots it is interchangeable with.
-
-    A depot interchangeable with no other is its own class. See the module doc for the rules.
-    """
-    design = game.design
-    count = len(game.names)
-    alone = tuple(range(count))
-    singled: set[int] = set()
-    for site, text, _ in design_sites(design):
-        if site in (Site.DEAL, Site.MATCH):
-            continue  # the deal happens once, before any move
-        try:
-            tree = parse(text)
-        except (ExprSyntaxError, ExprTooComplex):  # a design that reached the engine has parsed; be safe anyway
-            return alone
-        for node in walk(tree):
-            if isinstance(node, Call) and node.func in POSITION_READERS:
-                return alone
-            if isinstance(node, Index):
-                if not isinstance(node.index, IntLit) or not isinstance(node.value, Name):
-                    return alone
-                singled.update(design.resolve(f"{node.value.name}[{node.index.value}]") or ())
-    for reference, whole_group in _references(design):
-        members = design.resolve(reference) or ()
-        if whole_group or len(members) == 1:
-            singled.update(members)
-    classes = list(alone)
-    for spec in design.specs:
-        if spec.draw is not None or spec.actions:
-            continue
-        free = [d for d in design.resolve(spec.name) or () if d not in singled]
-        for member in free[1:]:
-            classes[member] = free[0]
-    return tuple(classes)
-
-
-def _references(design: Any) -> Iterator[tuple[str, bool]]:
-    """Depot references outside expressions, with whether the whole group is read in order."""
-    for spec in design.specs:
-        if spec.draw is not None:
-            yield spec.draw.to, False
-        for rules in (spec.triggers, spec.actions):
-            for rule in rules:
-                for effect in rule.effects:
-                    for reference in (effect.source, effect.target, effect.group, effect.depot):
-                        if reference and not reference.startswith("@"):
-                            yield reference, effect.kind in _ORDER_EFFECTS or effect.kind == "move"
-    if design.win.depots:
-        yield design.win.depots, False
+    """Per depot index, its class: the lowest index of the depots it is interchangeable with
+    (:func:`.symmetry.depot_classes`, which owns the definition; a depot alike with no other is
+    its own class)."""
+    return depot_classes(game)
 
 
 @dataclasses.dataclass

@@ -5,9 +5,10 @@ rest of the game does: they were written as one depot entry with ``repeat`` (so 
 share the accept and eject rules, the triggers and ``autoFlipTop``), and nothing tells
 them apart after the deal:
 
-* no rule of the design names one of them alone (``found[0]``, or a depot name),
+* no rule of the design names one of them alone (``found[0]``, or a depot name), and the
+  win condition names all of their entry or none of it,
 * no rule reads a board position (``col``, ``row``, ``index``, ``left``, ``right``,
-  ``above``, ``below``, ``adjacent``, ``covered``): then no class is formed at all,
+  ``above``, ``below``, ``adjacent``, ``at``, ``covered``): then no class is formed at all,
 * no draw, action or stock belongs to them (their redeal and use counters are per depot),
 * no effect names one of them alone, and no effect that walks a group in order (``deal``,
   a ``move`` from a group, ``compact``, ``redeal``) touches them: a ``deal`` onto the
@@ -16,7 +17,9 @@ them apart after the deal:
   fire in depot order, so two members firing in one pass must not compete for a pile
   (Canfield's columns, refilled from the reserve, are therefore kept apart).
 
-The deal itself may tell them apart (it only shapes the first position). Two positions
+The deal itself may tell them apart (it only shapes the first position). This module owns
+the idea: the solver sorts these piles in its position key, and CZ509 (:mod:`.pointless`)
+flags a move that only swaps two of them. Two positions
 whose piles differ by a permutation inside each class then play the same from there on,
 up to that permutation, so the solver keys them alike. Everything is decided from the
 compiled :class:`~cardz_tools.engine.Game`; no game is named.
@@ -24,7 +27,7 @@ compiled :class:`~cardz_tools.engine.Game`; no game is named.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from typing import Any
 
 from ..engine.effects import MoveCards
@@ -33,7 +36,7 @@ from ..expr import design_sites, parse
 from ..expr.sites import Site
 from .position_key import KeyFunction, order_blind_sinks
 
-POSITION_READERS = frozenset({"above", "adjacent", "below", "col", "covered", "index", "left", "right", "row"})
+POSITION_READERS = frozenset({"above", "adjacent", "at", "below", "col", "covered", "index", "left", "right", "row"})
 """Functions that read where a depot lies on the board: a design that calls one gets no classes."""
 
 
@@ -42,8 +45,8 @@ def interchangeable_classes(game: Any) -> tuple[tuple[int, ...], ...]:
     design = game.design
     named: set[int] = set()
     for site, text, _ in design_sites(design):
-        if site is Site.DEAL:
-            continue
+        if site in (Site.DEAL, Site.MATCH):
+            continue  # the deal happens once, before any move
         try:
             tree = parse(text)
         except Exception:  # a text that does not parse compiles to nothing: be safe and keep nothing
@@ -61,6 +64,12 @@ def interchangeable_classes(game: Any) -> tuple[tuple[int, ...], ...]:
                     named.update(group)
             elif isinstance(node, expr_ast.Name) and node.name in game.index and node.name not in game.members:
                 named.add(game.index[node.name])
+    for reference, in_order in _references(design):
+        members = set(design.resolve(reference) or ())
+        for spec in design.specs:
+            group = set(design.resolve(spec.name) or ())
+            if in_order or not group <= members:  # a part of an entry, or the entry read in order
+                named.update(group & members)
     for draw in game.draws:
         named.update((draw.depot, draw.to))
     for action in game.actions:
@@ -92,6 +101,34 @@ def interchangeable_classes(game: Any) -> tuple[tuple[int, ...], ...]:
         if depot.index not in named:
             by_spec.setdefault(id(depot.spec), []).append(depot.index)
     return tuple(tuple(members) for members in by_spec.values() if len(members) >= 2)
+
+
+def depot_classes(game: Any) -> tuple[int, ...]:
+    """Per depot index, its class: the lowest index of the depots it is interchangeable with
+    (itself when it is interchangeable with none); the per-depot view of :func:`interchangeable_classes`."""
+    classes = list(range(len(game.names)))
+    for members in interchangeable_classes(game):
+        for depot in members:
+            classes[depot] = members[0]
+    return tuple(classes)
+
+
+_ORDER_EFFECTS = frozenset({"deal", "redeal", "compact", "move"})
+
+
+def _references(design: Any) -> Iterator[tuple[str, bool]]:
+    """The depot references of the design outside expressions, with whether an effect walks them in order."""
+    for spec in design.specs:
+        if spec.draw is not None:
+            yield spec.draw.to, False
+        for rules in (spec.triggers, spec.actions):
+            for rule in rules:
+                for effect in rule.effects:
+                    for reference in (effect.source, effect.target, effect.group, effect.depot):
+                        if reference and not reference.startswith("@"):
+                            yield reference, effect.kind in _ORDER_EFFECTS
+    if design.win.depots:
+        yield design.win.depots, False
 
 
 def canonical_key_function(game: Any, symmetry: bool = True) -> KeyFunction:
