@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
-from collections.abc import Hashable, Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Hashable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine.moves import Drag
 from ..expr import ExprSyntaxError, ExprTooComplex, design_sites, parse
@@ -37,7 +37,21 @@ from .findings import Finding, FindingKind, describe_rule
 
 if TYPE_CHECKING:
     from ..engine import Game
-    from .playout import Aggregate
+
+
+class PointlessCounts(Protocol):
+    """What :func:`pointless_findings` reads of the playouts' aggregate (:class:`.playout.Aggregate`)."""
+
+    @property
+    def playouts(self) -> int: ...
+    @property
+    def moves_total(self) -> int: ...
+    @property
+    def pointless_moves(self) -> Mapping[str, int]: ...
+    @property
+    def pointless_playouts(self) -> Mapping[str, int]: ...
+    @property
+    def pointless_examples(self) -> Mapping[str, tuple[int, int, str]]: ...
 
 ALLOW_POINTLESS = "pointless-move"
 """The ``allow`` entry of an accept rule that silences CZ509 for moves onto its depot."""
@@ -195,7 +209,7 @@ class PointlessMoves:
 _CACHE: weakref.WeakKeyDictionary[Any, PointlessMoves | None] = weakref.WeakKeyDictionary()
 
 
-def pointless_findings(game: Game, aggregate: Aggregate) -> list[Finding]:
+def pointless_findings(game: Game, aggregate: PointlessCounts) -> list[Finding]:
     """One CZ509 warning per accept rule that let random play make moves that change nothing."""
     moves, total_moves = aggregate.pointless_moves, aggregate.moves_total
     found = []
