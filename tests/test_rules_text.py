@@ -467,7 +467,8 @@ WORDS = st.sampled_from(
     "Goal: Цель: . ! ? \n - • 1. x × = aces тузов убирают remove".split(" ")
     + [
         "Klondike", "FreeCell", "Golf", "Black Hole", "Spider", "Canfield", "Pyramid", "Accordion", "one suit",
-        "two suits", "two decks", "eight columns", "build down in suit", "alternating colours", "an empty column",
+        "two suits", "two decks", "three decks", "eight decks", "two rows", "eight columns", "build down in suit",
+        "alternating colours", "an empty column",
         "any card", "a King", "ranks wrap", "nothing on a King", "a Queen on a King", "three cards at a time",
         "through the stock three times", "no redeal", "reserve of 13 cards", "score", "cards left", "lost",
     ]
@@ -496,3 +497,13 @@ def test_cli_command(tmp_path: Path) -> None:
     assert json.loads(target.read_text(encoding="utf-8"))["family"] == "Gaps"
     missing = runner.invoke(cli.app, ["from-rules", str(tmp_path / "none.txt")])
     assert missing.exit_code == 2 and "Traceback" not in missing.output
+
+
+@pytest.mark.parametrize(
+    "text", ["two suits rows Pyramid", "Black Hole with two decks.", "Spider with one suit and three decks."]
+)
+def test_odd_counts_still_give_a_playable_design(text: str) -> None:
+    """Texts the fuzz test found: a two-row pyramid, a Black Hole with two decks, a one-suit Spider of three decks."""
+    result = convert(text, "odd.txt")
+    assert structural_problems(result.design) == []
+    Game(build_design(result.design)).new_initial_state(seed=0)
