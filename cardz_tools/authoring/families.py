@@ -601,7 +601,11 @@ def _freecell(draft: Draft, design: Json) -> None:
             "row": 0,
             "repeat": cells,
             "ejectRule": "topOnly",
-            "acceptRule": {"single": True, "when": "empty(depot)", "reason": "A free cell holds one card"},
+            "acceptRule": {
+                "single": True,
+                "when": "empty(depot) && !(source in Cell)",
+                "reason": "A free cell holds one card, from a column",
+            },
         },
         {
             "name": "found",
@@ -770,7 +774,10 @@ def _spider(draft: Draft, design: Json) -> None:
             "row": 1,
             "repeat": columns,
             "autoFlipTop": True,
-            "acceptRule": {"when": build_on(mode, direction, empty), "reason": build_reason(mode, direction, empty)},
+            "acceptRule": {
+                "when": build_on(mode, direction, empty, whole_columns=True),
+                "reason": build_reason(mode, direction, empty),
+            },
             "ejectRule": {"when": SPIDER_RUN, "reason": "Only a run down in one suit moves together"},
             "triggers": [{"when": SPIDER_DONE, "do": [{"kind": "move", "from": "@self", "to": "done", "count": 13}]}],
         },
