@@ -80,6 +80,9 @@ def heights(game: Game, state: State, group: str) -> list[int]:
         ("duchess", "tab", [0] * 4),
         ("thirty", "tab", [6] * 5),
         ("mrs-mop", "tab", [8] * 13),
+        ("one-cell", "tab", [4] * 9 + [3] * 4),
+        ("two-cell", "cell", [0, 0]),
+        ("late-binding", "row", [1] * 18),
     ],
 )
 def test_the_deal_lays_out_the_presets_piles(name: str, group: str, expected: list[int]) -> None:
@@ -91,11 +94,33 @@ def test_the_deal_lays_out_the_presets_piles(name: str, group: str, expected: li
     ("name", "stock"),
     [("spiderette", 24), ("will-o-the-wisp", 31), ("east-haven", 31), ("forty-thieves", 64), ("lucas", 61),
      ("maria", 68), ("limited", 68), ("gargantua", 59), ("american-toad", 75), ("duchess", 36), ("chameleon", 36),
-     ("fortunes-favor", 36), ("thirty-six", 16)],
+     ("fortunes-favor", 36), ("thirty-six", 16), ("late-binding", 34)],
 )
 def test_the_stock_holds_what_the_preset_leaves(name: str, stock: int) -> None:
     game = game_of(name)
-    assert len(game.new_initial_state(seed=1).piles[game.index["stock"]]) == stock
+    stock_name = "unused" if name == "late-binding" else "stock"
+    assert len(game.new_initial_state(seed=1).piles[game.index[stock_name]]) == stock
+
+
+def test_late_binding_closes_its_row_of_eighteen_and_is_won_with_one_pile() -> None:
+    game = game_of("late-binding")
+    state = position(game, {"row[0]": up("5H"), "row[1]": up("9H"), "row[2]": up("KC"), "unused": down("2C 3C")})
+    state.apply(Drag("row[1]", 1, "row[0]"))  # same suit, one to the left
+    assert state.piles[game.index["row[1]"]] == up("KC") and state.piles[game.index["row[2]"]] == ()
+    assert not state.outcome().won
+    gathered = position(game, {"row[0]": up("5H 9H KC"), "unused": down("2C 3C")})
+    assert gathered.outcome().won  # one pile left; the cards out of play do not count
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bakers_dozen_puts_every_king_at_the_bottom_of_its_column(seed: int) -> None:
+    game = game_of("bakers-dozen")
+    state = game.new_initial_state(seed=seed)
+    columns = [state.piles[game.index[f"tab[{i}]"]] for i in range(13)]
+    assert sorted(len(column) for column in columns) == [4] * 13
+    for column in columns:
+        kings = [c & 0x0F == 13 for c in column]
+        assert kings == sorted(kings, reverse=True)  # Kings first (at the bottom), then the others
 
 
 def test_thirty_plays_a_deck_of_ace_to_eight() -> None:
@@ -157,6 +182,7 @@ def test_freecell_variants_have_their_cells_and_the_run_limit_follows(name: str,
 @pytest.mark.parametrize(
     ("name", "fills"),
     [("beleaguered-castle", True), ("spanish-patience", True), ("alina", False), ("scotch-patience", False),
+     ("bakers-dozen", False),
      ("fan", False), ("british-canister", False)],
 )
 def test_what_an_empty_column_takes(name: str, fills: bool) -> None:
