@@ -92,10 +92,10 @@ class Entry:
 
 ENTRIES = [
     # Golf and Black Hole: the compact sink search decides deals in about a second.
-    Entry("golf", 2000, 150, 3_000_000, 3.0, Published(0.24, 0.28, "about 26%", ISSUE_9), playout_moves=60),
+    Entry("golf", 2000, 150, 3_000_000, 6.0, Published(0.24, 0.28, "about 26%", ISSUE_9), playout_moves=60),
     # Solvitaire's Golf puts a Queen on a King and a King on a Queen, as this design does.
-    Entry("golf-queen-on-king", 2000, 120, 3_000_000, 3.0, plus_minus(45.109, 0.032), playout_moves=60),
-    Entry("golf-wrap", 2000, 100, 3_000_000, 3.0, Published(0.92, 0.94, "about 93%", ISSUE_9), playout_moves=60),
+    Entry("golf-queen-on-king", 2000, 120, 3_000_000, 6.0, plus_minus(45.109, 0.032), playout_moves=60),
+    Entry("golf-wrap", 2000, 100, 3_000_000, 6.0, Published(0.92, 0.94, "about 93%", ISSUE_9), playout_moves=60),
     Entry("black-hole", 2000, 40, 4_000_000, 10.0, plus_minus(86.944, 0.022), playout_moves=60),
     Entry("worm-hole", 500, 20, 1_000_000, 5.0, playout_moves=60),
     # Klondike and its relatives.
