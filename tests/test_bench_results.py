@@ -19,7 +19,7 @@ def test_the_whole_catalog_is_bounded_within_an_hour_on_two_cores() -> None:
     assert worst / 2 < 3600
 
 
-FIGURE = results.plus_minus(75.053, 0.028)
+FIGURE = results.plus_minus("75.053", "0.028")
 
 
 @pytest.mark.parametrize(
@@ -37,6 +37,10 @@ def test_the_verdict_agrees_only_inside_our_interval_and_never_disagrees_without
 ) -> None:
     assert results.verdict(FIGURE, low, high, enough, differs) == expected
     assert results.verdict(None, low, high, enough, differs) == "—"
+
+
+def test_a_figure_is_printed_as_published() -> None:
+    assert results.plus_minus("90.480", "0.116").text == "90.480% ± 0.116%"
 
 
 def test_only_names_a_known_design(capsys: pytest.CaptureFixture[str]) -> None:
