@@ -65,7 +65,7 @@ def late_positions(game: Game, rng: random.Random, wanted: int) -> list[State]:
         result, line, _ = solve_state(state.clone(), 20_000)
         if result != "won":
             continue
-        for back in (6, 10, 14):
+        for back in (6, 10, 14, 18):
             if back >= len(line):
                 continue
             on_line = state.clone()

@@ -126,6 +126,24 @@ class CompactSearch:
         self.classes = [[self.top_class[c] for c in cards] for cards in self.pile_cards]
         self.needs = [[self.need_class.get(c, 0) for c in cards] for cards in self.pile_cards]
         self.successor_masks = [[self.class_accepts[self.top_class[c]][0] for c in cards] for cards in self.pile_cards]
+        # For the reachability test: per class, its cards as a mask and the cards the first sink takes on it.
+        self.class_members = [0] * classes
+        for card, k in self.top_class.items():
+            self.class_members[k] |= bit[card]
+        self.class_successors = [accepts[0] for accepts in self.class_accepts]
+        self.class_of_bit = [self.top_class[c] for c in shape.cards]
+        self.every_class = (1 << classes) - 1
+        self.any_successor = 0
+        for successors in self.class_successors:
+            self.any_successor |= successors
+        # Per stock, per count left: the classes of the cards still in it, as a bit set.
+        self.stock_classes: list[list[int]] = []
+        for cards in self.stock_cards:
+            sets, seen_classes = [0], 0
+            for card in cards:
+                seen_classes |= 1 << self.top_class[card]
+                sets.append(seen_classes)
+            self.stock_classes.append(sets)
 
     @classmethod
     def of(cls, state: Any) -> CompactSearch | None:
@@ -233,7 +251,7 @@ class CompactSearch:
         need = [0] * self.need_classes
         supply = [0] * len(self.class_card)
         supply[self.top_class[top]] += 1
-        without_successor = 0
+        without_successor = pending_cards = 0
         allowance = draws_left + 1
         for i, h in enumerate(heights):
             if not h:
@@ -247,6 +265,7 @@ class CompactSearch:
                     supply[classes[j]] += 1
             if not self.pending[i]:
                 continue
+            pending_cards |= mine
             needs, successors = self.needs[i], self.successor_masks[i]
             # The card played just before a pile's card is the card right above it, a card of
             # another pile or a stock, or (for the pile's top) the sink's top now.
@@ -264,12 +283,49 @@ class CompactSearch:
                     without_successor += 1
                     if without_successor > allowance:
                         return True
+        if self._unreachable(in_piles, pending_cards, top, packed):
+            return True
         if not matching:
             return False
         for j, cards in enumerate(self.stock_cards):
             for card in cards[: (packed >> self.stock_shift[j]) & self.stock_mask[j]]:
                 supply[self.top_class[card]] += 1
         return not _matching_exists(need, supply, self.feeders, self.fed)
+
+    def _unreachable(self, in_piles: int, pending: int, top: Card, packed: int) -> bool:
+        """Whether some card of a pending pile can never be played (one sink: the rank-reachability test).
+
+        Every card played lands on the top then: the top now, a drawn card or a card played
+        before. So, forgetting the order in the piles, the classes a top can ever have are
+        those reached from the top's and the stock cards' classes through cards still in the
+        piles that a reached class accepts (in Black Hole: the ranks joined to the hole's by
+        ranks still in the fans). A pending card no reached class accepts is dead.
+        """
+        classes = 1 << self.top_class[top]
+        for j, sets in enumerate(self.stock_classes):
+            classes |= sets[(packed >> self.stock_shift[j]) & self.stock_mask[j]]
+        if classes == self.every_class:  # a stock holding every class (early in Golf): nothing to follow
+            return bool(pending & ~self.any_successor)
+        members, successors = self.class_members, self.class_successors
+        reached = playable = 0
+        while classes:
+            low = classes & -classes
+            k = low.bit_length() - 1
+            reached |= members[k]
+            playable |= successors[k]
+            classes ^= low
+        if not pending & ~playable:
+            return False
+        class_of_bit = self.class_of_bit
+        todo = playable & in_piles & ~reached
+        while todo:
+            k = class_of_bit[(todo & -todo).bit_length() - 1]
+            reached |= members[k]
+            playable |= successors[k]
+            if not pending & ~playable:
+                return False
+            todo = playable & in_piles & ~reached
+        return True
 
     def _dead_many_sinks(self, packed: int) -> bool:
         """:meth:`dead` with several sinks or an empty one: the dead-card test of :mod:`.dead_cards`."""
