@@ -1,11 +1,18 @@
-"""The compact search of sink games against the search over engine states, in one run.
+"""The compact searches against the search over engine states and against today's solver, in one run.
 
-    python bench/bench_solve.py [--deals N] [--budget N]
+    python bench/bench_solve.py [--deals N] [--budget N] [--deal-seconds S]
 
-Both searches get the same deals and the same position budget. For each sink game it
-prints how many deals each decided (won or proved lost), their CPU time, positions per
-second, and the ratio of the times (engine-state search / compact search): how many
-times faster the compact search reaches its answers. Decided deals must agree.
+First table: for each sink game, the compact search against the engine-state search.
+Both searches get the same deals and the same position budget. It prints how many deals
+each decided (won or proved lost), their CPU time, positions per second, and the ratio
+of the times (engine-state search / compact search): how many times faster the compact
+search reaches its answers. Decided deals must agree.
+
+Second table: the solver of issue 15 against the one before it, on the same deals with
+the same budget and CPU seconds per deal: the sink search with its rank-reachability
+test against the same search without it (Golf, Black Hole), and the pair search against
+the engine-state search (Pyramid). It prints deals decided, CPU seconds, deals decided
+per CPU second and the ratio of the times.
 """
 
 from __future__ import annotations
@@ -14,24 +21,37 @@ import argparse
 import pathlib
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
+from cardz_tools.analysis.pair_search import pair_solve  # noqa: E402
 from cardz_tools.analysis.playout import deal_seed  # noqa: E402
 from cardz_tools.analysis.runner import game_for  # noqa: E402
-from cardz_tools.analysis.sink_search import compact_solve  # noqa: E402
-from cardz_tools.analysis.solve import search_states  # noqa: E402
+from cardz_tools.analysis.sink_search import CompactSearch, compact_solve  # noqa: E402
+from cardz_tools.analysis.solve import MAX_POSITIONS, search_states  # noqa: E402
 from cardz_tools.loading import open_design  # noqa: E402
 
 GAMES = pathlib.Path(__file__).resolve().parents[1] / "games"
 SINK_GAMES = ("golf", "golf-queen-on-king", "golf-wrap", "black-hole")
+Solver = Callable[[Any, int, "float | None"], "tuple[str, list[Any], int] | None"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=12)
     parser.add_argument("--budget", type=int, default=200_000)
+    parser.add_argument("--deal-seconds", type=float, default=10.0, help="CPU seconds per deal in the second table")
+    parser.add_argument("--skip-engine", action="store_true", help="print the second table only")
     args = parser.parse_args()
+    if not args.skip_engine:
+        engine_table(args)
+    issue_table(args)
+
+
+def engine_table(args: argparse.Namespace) -> None:
+    """The compact search of sink games against the search over engine states."""
     print(f"budget {args.budget:,} positions per deal, {args.deals} deals per game (seed 0)")
     print(f"{'game':<20} {'engine-state search':>34} {'compact search':>34} {'time ratio':>10}")
     for name in SINK_GAMES:
@@ -60,6 +80,62 @@ def main() -> None:
             cells.append(f"{decided:>2}/{args.deals} decided {seconds:7.1f} s {nodes / seconds / 1000:5.0f}k pos/s")
         ratio = totals["engine"][1] / totals["compact"][1]
         print(f"{name:<20} {cells[0]:>34} {cells[1]:>34} {ratio:>9.1f}x")
+
+
+def _without_reachability(state: Any, budget: int, deadline: float | None) -> tuple[str, list[Any], int] | None:
+    """The sink search as it was before the rank-reachability test."""
+    search = CompactSearch.of(state)
+    if search is None:
+        return None
+    search._unreachable = lambda *_: False  # type: ignore[method-assign]
+    return search.search(budget, deadline)
+
+
+def _engine(state: Any, budget: int, deadline: float | None) -> tuple[str, list[Any], int]:
+    """The search over engine states, as the solver ran it before (its memory bound kept)."""
+    return search_states(state, min(budget, MAX_POSITIONS), deadline)
+
+
+NEW_AGAINST_OLD: tuple[tuple[str, Solver, Solver], ...] = (
+    ("golf-queen-on-king", compact_solve, _without_reachability),
+    ("black-hole", compact_solve, _without_reachability),
+    ("pyramid", pair_solve, _engine),
+)
+
+
+def issue_table(args: argparse.Namespace) -> None:
+    """Today's solver against the one before it, same deals, budget and CPU time per deal."""
+    print(f"\nbudget {args.budget:,} positions and {args.deal_seconds:g} CPU s per deal, {args.deals} deals (seed 101)")
+    print(f"{'game':<20} {'before':>36} {'now':>36} {'time ratio':>10}")
+    for name, new, old in NEW_AGAINST_OLD:
+        game = game_for(open_design(GAMES / f"{name}.cardz").json_text)
+        totals = {"old": [0, 0.0], "new": [0, 0.0]}
+        for index in range(args.deals):
+            state = game.new_initial_state(seed=deal_seed(101, index))
+            answers = {}
+            for side, solver in (("old", old), ("new", new)):
+                started = time.process_time()
+                answer = _within_cpu(solver, state.clone(), args.budget, args.deal_seconds)
+                totals[side][1] += time.process_time() - started
+                totals[side][0] += answer != "unknown"
+                answers[side] = answer
+            if "unknown" not in answers.values():
+                assert answers["old"] == answers["new"], f"{name} deal {index}: {answers}"
+        cells = []
+        for side in ("old", "new"):
+            decided, seconds = totals[side]
+            cells.append(f"{decided:>2}/{args.deals} decided {seconds:7.1f} s {decided / seconds:6.2f} deals/s")
+        ratio = totals["old"][1] / totals["new"][1]
+        print(f"{name:<20} {cells[0]:>36} {cells[1]:>36} {ratio:>9.1f}x")
+
+
+def _within_cpu(solver: Solver, state: Any, budget: int, seconds: float) -> str:
+    """The solver's answer within ``seconds`` of CPU time (a wall deadline, checked against CPU time after)."""
+    started = time.process_time()
+    answer = solver(state, budget, time.monotonic() + seconds * 4)
+    assert answer is not None
+    result = answer[0]
+    return "unknown" if time.process_time() - started > seconds else result
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from .findings import Finding, Thresholds, solver_findings
 from .dead_cards import dead_card_check
 from .playout import deal_seed
 from .position_key import key_function
-from .sink_search import compact_solve
+from .compact import compact_solve
 from .runner import game_for, run
 from .stats import bounded_interval
 
