@@ -10,9 +10,9 @@ search reaches its answers. Decided deals must agree.
 
 Second table: the solver of issue 15 against the one before it, on the same deals with
 the same budget and CPU seconds per deal: the sink search with its rank-reachability
-test against the same search without it (Golf, Black Hole), and the pair search against
-the engine-state search (Pyramid). It prints deals decided, CPU seconds, deals decided
-per CPU second and the ratio of the times.
+test against the same search without it (Golf, Black Hole), the pair search (Pyramid) and
+the row search (Accordion) against the engine-state search. It prints deals decided, CPU
+seconds, deals decided per CPU second and the ratio of the times.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from cardz_tools.analysis.pair_search import pair_solve  # noqa: E402
 from cardz_tools.analysis.playout import deal_seed  # noqa: E402
+from cardz_tools.analysis.row_search import row_solve  # noqa: E402
 from cardz_tools.analysis.runner import game_for  # noqa: E402
 from cardz_tools.analysis.sink_search import CompactSearch, compact_solve  # noqa: E402
 from cardz_tools.analysis.solve import MAX_POSITIONS, search_states  # noqa: E402
@@ -100,6 +101,7 @@ NEW_AGAINST_OLD: tuple[tuple[str, Solver, Solver], ...] = (
     ("golf-queen-on-king", compact_solve, _without_reachability),
     ("black-hole", compact_solve, _without_reachability),
     ("pyramid", pair_solve, _engine),
+    ("accordion", row_solve, _engine),
 )
 
 

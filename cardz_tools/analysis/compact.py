@@ -13,12 +13,13 @@ from collections.abc import Callable
 from typing import Any
 
 from .pair_search import pair_solve
+from .row_search import row_solve
 from .sink_search import compact_solve as sink_solve
 
 CompactSolver = Callable[[Any, int, "float | None"], "tuple[str, list[Any], int] | None"]
 
-COMPACT_SEARCHES: tuple[CompactSolver, ...] = (sink_solve, pair_solve)
-"""Sink games (:mod:`.sink_search`), pair games (:mod:`.pair_search`)."""
+COMPACT_SEARCHES: tuple[CompactSolver, ...] = (sink_solve, pair_solve, row_solve)
+"""Sink games (:mod:`.sink_search`), pair games (:mod:`.pair_search`), row games (:mod:`.row_search`)."""
 
 
 def compact_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, list[Any], int] | None:
