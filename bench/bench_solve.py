@@ -132,9 +132,13 @@ def issue_table(args: argparse.Namespace) -> None:
 
 
 def _within_cpu(solver: Solver, state: Any, budget: int, seconds: float) -> str:
-    """The solver's answer within ``seconds`` of CPU time (a wall deadline, checked against CPU time after)."""
+    """The solver's answer within ``seconds`` of CPU time.
+
+    The searches take a wall-clock deadline; on a shared machine that is a generous multiple
+    of ``seconds``, and an answer that took more CPU time than ``seconds`` counts as unknown.
+    """
     started = time.process_time()
-    answer = solver(state, budget, time.monotonic() + seconds * 4)
+    answer = solver(state, budget, time.monotonic() + seconds * 10)
     assert answer is not None
     result = answer[0]
     return "unknown" if time.process_time() - started > seconds else result
