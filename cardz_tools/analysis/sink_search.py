@@ -21,6 +21,10 @@ Two sound tests cut positions that cannot be won (they never cut a winnable one)
   the cards to play into those that accept them, counted by class; and at most one card
   (the last) plus one per draw left may have no card to follow it.
 
+A won deal's search time is heavy-tailed in the order moves are tried, so the search
+restarts with doubling limits and new tie-break orders, keeping what earlier runs proved
+lost (:meth:`CompactSearch.search`).
+
 The search answers like :func:`.solve.solve_state`; a winning line is replayed
 through the engine before it is returned, so a bug here cannot report a false win.
 """
