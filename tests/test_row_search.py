@@ -54,6 +54,17 @@ def test_designs_outside_the_shape_keep_the_general_search() -> None:
     assert row_shape(accordion_with(mixed)) is None
 
 
+def test_a_row_that_does_not_close_up_or_wins_otherwise_is_not_the_shape() -> None:
+    """The triggers and the win are probed through the engine on every shape a game reaches."""
+    raw = json.loads((GAMES / "accordion.cardz").read_text(encoding="utf-8"))
+    trigger = raw["depots"][0]["triggers"][0]
+    trigger["when"] = trigger["when"].replace("empty(d) &&", "empty(d) && index(d) < 10 &&")  # gaps past 10 stay
+    assert row_shape(Game(build_design(raw))) is None
+    raw = json.loads((GAMES / "accordion.cardz").read_text(encoding="utf-8"))
+    raw["winCondition"]["when"] = "count(row, !empty(it)) <= 2"
+    assert row_shape(Game(build_design(raw))) is None
+
+
 def test_the_row_moves_are_the_engines_legal_moves() -> None:
     game = game_of("accordion")
     rng = random.Random(5)
