@@ -35,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import time
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -88,8 +89,21 @@ def _probe_piles(game: Any) -> list[tuple[Card, ...]]:
     return [empty] * len(game.names)
 
 
+_SHAPES: weakref.WeakKeyDictionary[Any, PairShape | None] = weakref.WeakKeyDictionary()
+
+
 def pair_shape(game: Any) -> PairShape | None:
-    """The shape of ``game``, or None when the design is not a pair game (see the module doc)."""
+    """The shape of ``game``, or None when the design is not a pair game (see the module doc).
+
+    Probed once per game (the solver asks for every deal).
+    """
+    if game not in _SHAPES:
+        _SHAPES[game] = _probe_shape(game)
+    return _SHAPES[game]
+
+
+def _probe_shape(game: Any) -> PairShape | None:
+    """:func:`pair_shape`, uncached."""
     design = game.design
     if design.decks != 1 or design.jokers or game.actions or game.loss_when is not None:
         return None

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -95,8 +96,21 @@ class RowShape:
     """(top of the moved pile, top of the pile it lands on) pairs the rule allows."""
 
 
+_SHAPES: weakref.WeakKeyDictionary[Any, RowShape | None] = weakref.WeakKeyDictionary()
+
+
 def row_shape(game: Any) -> RowShape | None:
-    """The shape of ``game``, or None when the design is not a row game (see the module doc)."""
+    """The shape of ``game``, or None when the design is not a row game (see the module doc).
+
+    Probed once per game (the solver asks for every deal).
+    """
+    if game not in _SHAPES:
+        _SHAPES[game] = _probe_shape(game)
+    return _SHAPES[game]
+
+
+def _probe_shape(game: Any) -> RowShape | None:
+    """:func:`row_shape`, uncached."""
     design = game.design
     if design.decks != 1 or design.jokers or game.draws or game.actions or game.loss_when is not None:
         return None
