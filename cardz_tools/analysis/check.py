@@ -18,10 +18,10 @@ from .. import diagnostics as dx
 from ..config import ConfigError, LintConfig
 from ..diagnostics import Diagnostic, Severity
 from ..lint import FileReport, LintResult, lint_paths
-from ..loading import deal_problem, with_diagnostic
 from ..model import build_design
 from ..source import SourceFile
 from .findings import Finding, FindingKind, Thresholds
+from .playable import deal_problem, with_diagnostic
 from .sim import SimReport, simulate
 from .solve import SolveReport, solve
 
