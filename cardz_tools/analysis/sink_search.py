@@ -247,7 +247,7 @@ class CompactSearch:
 
     def _dead_one_sink(self, packed: int) -> bool:
         """:meth:`dead` for one sink that is not empty (Golf, Black Hole): the hot path."""
-        heights = [(packed >> s) & m for s, m in zip(self.pile_shift, self.pile_mask)]
+        heights = [(packed >> s) & m for s, m in zip(self.pile_shift, self.pile_mask, strict=True)]
         below = self.below
         in_piles = 0
         for i, h in enumerate(heights):
@@ -342,7 +342,7 @@ class CompactSearch:
         """:meth:`dead` with several sinks or an empty one: the dead-card test of :mod:`.dead_cards`."""
         bit = self.shape.bit
         on_top, on_empty = self.shape.on_top, self.shape.on_empty
-        heights = [(packed >> s) & m for s, m in zip(self.pile_shift, self.pile_mask)]
+        heights = [(packed >> s) & m for s, m in zip(self.pile_shift, self.pile_mask, strict=True)]
         outside, _ = self._stock_state(packed)
         for i, h in enumerate(heights):
             outside |= self.below[i][h]
@@ -456,8 +456,8 @@ class CompactSearch:
         bit = self.shape.bit
         on_top, on_empty = self.shape.on_top, self.shape.on_empty
         targets = self.targets
-        tops = [(packed >> s) & m for s, m in zip(self.top_shift, self.top_mask)]
-        for i, (s, m) in enumerate(zip(self.pile_shift, self.pile_mask)):
+        tops = [(packed >> s) & m for s, m in zip(self.top_shift, self.top_mask, strict=True)]
+        for i, (s, m) in enumerate(zip(self.pile_shift, self.pile_mask, strict=True)):
             h = (packed >> s) & m
             if not h:
                 continue
@@ -473,7 +473,7 @@ class CompactSearch:
                 shift = self.top_shift[k]
                 child = (lowered & ~(self.top_mask[k] << shift)) | ((self.top_class[card] + 1) << shift)
                 expanded.append((h, child, (i, k)))
-        for j, (s, m) in enumerate(zip(self.stock_shift, self.stock_mask)):
+        for j, (s, m) in enumerate(zip(self.stock_shift, self.stock_mask, strict=True)):
             left = (packed >> s) & m
             if not left:
                 continue
