@@ -189,6 +189,7 @@ def solve(
     workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format.")] = ReportFormat.TEXT,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also say which search pruning does not apply, and why.")] = False,
 ) -> None:
     """A solver that knows every card: won (with the line), lost (proven) or unknown, per deal."""
     from .analysis.solve import solve as run_solve
@@ -204,7 +205,7 @@ def solve(
             raise fail(f"{deck}: {exc}") from None
     try:
         with _progress(1 if order else deals, "deals") as advance:
-            report = run_solve(opened.json_text, deals, seed, budget, order, workers, scheduler, on_progress=advance, deal_seconds=deal_seconds)
+            report = run_solve(opened.json_text, deals, seed, budget, order, workers, scheduler, on_progress=advance, deal_seconds=deal_seconds, verbose=verbose)
     except (RuntimeError, OSError) as exc:
         raise fail(str(exc)) from None
     _finish_analysis(report, format)
