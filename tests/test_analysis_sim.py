@@ -90,8 +90,17 @@ def test_a_design_where_no_pair_forms_is_stuck_at_every_deal() -> None:
 
 
 def test_a_design_where_any_card_plays_is_always_won() -> None:
-    report = simulate(design_text(BROKEN / "any-card.cardz"), 50, workers=1)
+    report = simulate(design_text(BROKEN / "any-card.cardz"), 100, workers=1)
     assert kinds(report)["always-won"] == "warning"
+    message = next(f.message for f in report.findings if f.kind is FindingKind.ALWAYS_WON)
+    assert "won 100 of 100 playouts" in message and "95% CI 96.3–100.0%" in message
+
+
+def test_always_won_waits_until_the_interval_supports_it() -> None:
+    # 40 of 40 won: the 95% interval reaches down to 91%, short of the 95% threshold.
+    report = simulate(design_text(BROKEN / "any-card.cardz"), 40, workers=1)
+    assert report.aggregate.wins == 40
+    assert "always-won" not in kinds(report)
 
 
 def test_triggers_that_hand_a_card_back_and_forth_are_non_terminating() -> None:

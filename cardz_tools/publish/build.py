@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from .. import diagnostics as dx
-from ..analysis.check import CheckOptions, finding_diagnostic, play_analysis
+from ..analysis.check import CheckOptions, PlaySummary, finding_diagnostic, play_summaries
 from ..analysis.findings import FindingKind
 from ..analysis.solve import DEFAULT_BUDGET
+from ..cache import Cache
 from ..config import LintConfig
 from ..diagnostics import Diagnostic, Severity
 from ..lint import FileReport, LintResult, collect_files, lint_paths
@@ -30,7 +31,10 @@ from .facts import analysis_of, board_summary, decks_phrase, slugify, tagline
 from .pages import GameInfo, game_page, index_page
 
 DEFAULT_OPTIONS = CheckOptions(playouts=1000, deals=10, budget=DEFAULT_BUDGET, seed=0, workers=1)
-"""How much play a publication does per game unless told otherwise (one worker: the same bytes anywhere)."""
+"""How much play a publication does per game with fixed counts (the same bytes anywhere)."""
+
+DEFAULT_SECONDS = 12.0
+"""The time budget per game of ``cardz publish`` (``--seconds``; 0 for the fixed counts alone)."""
 
 
 class PublishError(Exception):
@@ -118,14 +122,15 @@ def _candidates(linted: LintResult) -> tuple[list[_Candidate], list[FileReport]]
     return candidates, problems
 
 
-def _game(candidate: _Candidate, options: CheckOptions, gate: frozenset[FindingKind]) -> tuple[GameInfo, tuple[Diagnostic, ...]]:
+def _game(
+    candidate: _Candidate, options: CheckOptions, gate: frozenset[FindingKind], played: PlaySummary
+) -> tuple[GameInfo, tuple[Diagnostic, ...]]:
     """The page facts of one design, and the diagnostics of its gated findings."""
     design = build_design(candidate.data)
     try:
         piles = sample_board(design, options.seed)
     except BoardUnavailable as exc:
         raise PublishError(f"{candidate.report.path}: {exc}") from exc
-    played = play_analysis(candidate.data, options)
     # A gated finding refuses the publication, so it is reported as an error whatever its usual severity.
     gated = tuple(
         dataclasses.replace(finding_diagnostic(finding, design, candidate.report.source), severity=Severity.ERROR)
@@ -143,7 +148,7 @@ def _game(candidate: _Candidate, options: CheckOptions, gate: frozenset[FindingK
         board_svg=board_svg(Board(design, piles)),
         description=design.description,
         text=candidate.text,
-        analysis=analysis_of(played.sim, played.solve),
+        analysis=analysis_of(played),
         seed=options.seed,
     )
     return info, gated
@@ -201,8 +206,15 @@ def publish(
     gate: frozenset[FindingKind] = frozenset(),
     config: LintConfig | None = None,
     on_design: Callable[[str], None] | None = None,
+    cache: Cache | None = None,
+    workers: int | None = 1,
+    scheduler: str | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> PublishResult:
     """Publish the designs under ``paths`` into ``out`` (see the module docstring).
+
+    Games are played in parallel over ``workers`` processes (or a Dask cluster at
+    ``scheduler``) and through ``cache``; ``on_progress(done, total)`` is told as games finish.
 
     :raises PublishError: when ``out`` may not be replaced, no design was found, or a design cannot be dealt.
     :raises cardz_tools.lint.LintPathError: when a path does not exist.
@@ -226,9 +238,22 @@ def publish(
     games: list[GameInfo] = []
     gated_reports: list[FileReport] = []
     for candidate in candidates:
+        try:
+            sample_board(build_design(candidate.data), options.seed)
+        except BoardUnavailable as exc:  # before any play: a design that cannot be dealt stops the run at once
+            raise PublishError(f"{candidate.report.path}: {exc}") from exc
         if on_design:
             on_design(candidate.report.path)
-        info, gated = _game(candidate, options, gate)
+    done = [0]
+
+    def advance(count: int) -> None:
+        done[0] += count
+        if on_progress:
+            on_progress(done[0], len(candidates))
+
+    played = play_summaries([c.data for c in candidates], options, cache, workers, scheduler, advance)
+    for candidate, summary in zip(candidates, played):
+        info, gated = _game(candidate, options, gate, summary)
         games.append(info)
         if gated:
             gated_reports.append(FileReport(candidate.report.path, gated, candidate.report.source, candidate.report.sources))
