@@ -165,14 +165,18 @@ def sim(
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
     max_moves: Annotated[int, typer.Option("--max-moves", min=1, max=10_000_000, help="Step bound per playout.")] = 5_000,
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format.")] = ReportFormat.TEXT,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write .cardz_cache.")] = False,
 ) -> None:
     """Random playouts: win rate with its interval, moves, scores, rule use and findings."""
-    from .analysis.sim import simulate
+    from .analysis.stored import cached_simulate
+    from .cache import Cache
 
     opened = _open_for_play(file)
     try:
+        cache = Cache.for_paths(file, enabled=not no_cache)
         with _progress(playouts, "playouts") as advance:
-            report = simulate(opened.json_text, playouts, seed, workers, scheduler, max_moves, on_progress=advance)
+            report = cached_simulate(cache, opened.data, opened.json_text, playouts, seed, workers, scheduler, max_moves,
+                                     on_progress=advance)
     except (RuntimeError, OSError) as exc:
         raise fail(str(exc)) from None
     _finish_analysis(report, format)
@@ -189,9 +193,11 @@ def solve(
     workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format.")] = ReportFormat.TEXT,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write .cardz_cache.")] = False,
 ) -> None:
     """A solver that knows every card: won (with the line), lost (proven) or unknown, per deal."""
-    from .analysis.solve import solve as run_solve
+    from .analysis.stored import cached_solve
+    from .cache import Cache
     from .cards import CardSyntaxError, parse_deck
     from .engine.deal import DeckError, deck_for
 
@@ -203,8 +209,10 @@ def solve(
         except (OSError, UnicodeDecodeError, CardSyntaxError, DeckError) as exc:
             raise fail(f"{deck}: {exc}") from None
     try:
+        cache = Cache.for_paths(file, enabled=not no_cache)
         with _progress(1 if order else deals, "deals") as advance:
-            report = run_solve(opened.json_text, deals, seed, budget, order, workers, scheduler, on_progress=advance, deal_seconds=deal_seconds)
+            report = cached_solve(cache, opened.data, opened.json_text, deals, seed, budget, order, workers, scheduler,
+                                  on_progress=advance, deal_seconds=deal_seconds)
     except (RuntimeError, OSError) as exc:
         raise fail(str(exc)) from None
     _finish_analysis(report, format)

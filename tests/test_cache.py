@@ -159,3 +159,33 @@ def test_a_corrupt_summary_is_played_again(tmp_path: Path, monkeypatch: pytest.M
 def test_a_summary_survives_the_round_trip() -> None:
     summary = PlaySummary(10, 3, 2, 1, 0, (Finding(FindingKind.RULE_NEVER_FIRES, "info", "never", "/depots/1"),))
     assert PlaySummary.from_dict(json.loads(json.dumps(summary.to_dict()))) == summary
+
+
+def test_sim_and_solve_reports_come_back_from_the_cache_exactly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardz_tools.analysis import stored
+    from cardz_tools.loading import open_design
+
+    opened = open_design(GAMES / "golf.cardz")
+    store = Cache(tmp_path)
+    first_sim = stored.cached_simulate(store, opened.data, opened.json_text, 30, seed=4, workers=1, max_moves=200)
+    first_solve = stored.cached_solve(store, opened.data, opened.json_text, 2, seed=4, budget=300, workers=1)
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("played again")
+
+    monkeypatch.setattr(stored, "simulate", refuse)
+    monkeypatch.setattr(stored, "solve", refuse)
+    again_sim = stored.cached_simulate(store, opened.data, opened.json_text, 30, seed=4, workers=2, max_moves=200)
+    again_solve = stored.cached_solve(store, opened.data, opened.json_text, 2, seed=4, budget=300, workers=2)
+    assert again_sim.to_json() == first_sim.to_json() and again_sim.to_text() == first_sim.to_text()
+    assert again_solve.to_json() == first_solve.to_json()
+    with pytest.raises(AssertionError, match="played again"):
+        stored.cached_simulate(store, opened.data, opened.json_text, 31, seed=4, workers=1, max_moves=200)
+
+
+def test_check_in_parallel_gives_the_same_report_in_file_order() -> None:
+    files = [GAMES / "weathervane.cardz", GAMES / "golf.cardz", GAMES / "monte-carlo.cardz"]
+    alone = check_paths(files, options=SMALL, workers=1)
+    spread = check_paths(files, options=SMALL, workers=2)
+    assert [r.path for r in spread.files] == sorted(r.path for r in spread.files)
+    assert [d.to_dict() for d in spread.diagnostics] == [d.to_dict() for d in alone.diagnostics]

@@ -55,6 +55,11 @@ class Thresholds:
     stuck_at_deal: float = 0.10
 
 
+NEVER_WON_BELOW = 0.05
+"""``never-won`` is said only once the random win rate's interval lies below this (74 playouts or more):
+no win in five playouts says nothing about a game."""
+
+
 def describe_rule(label: str) -> str:
     """Words for an engine rule label: ``trigger:cell#0`` -> "trigger 1 of 'cell'"."""
     kind, _, rest = label.partition(":")
@@ -91,6 +96,7 @@ def playout_findings(
     cascades: int | None = None,
     endless: tuple[int, int, int] = (0, 0, 0),
     positions: tuple[int, int] | None = None,
+    gives_up: int = 0,
 ) -> list[Finding]:
     """Findings from random playouts alone.
 
@@ -103,7 +109,8 @@ def playout_findings(
     player gives up). Otherwise reaching the step bound is an info. None for
     ``cascades`` counts every non-terminating playout as an error. ``positions`` is
     (positions with a choice, positions) behind ``decision_share``; without it the share
-    is taken as exact over 10,000 positions.
+    is taken as exact over 10,000 positions. ``gives_up`` is, for a design whose loss
+    condition is ``noProgress``, the positions searched where a playout stopped (0 otherwise).
     """
     found: list[Finding] = []
     if playouts == 0:
@@ -164,20 +171,28 @@ def playout_findings(
             Finding(
                 FindingKind.NON_TERMINATING,
                 "info",
-                f"{step_bound} of {playouts} playouts never ended (step bound): the rules let play go on for ever, "
-                f"and those playouts count as not won; the repeating moves: {cycle}",
+                (
+                    f"{step_bound} of {playouts} playouts never ended (step bound), and where they stopped a search "
+                    f"of {gives_up:,} positions could not yet prove that nothing ends the game (noProgress); those "
+                    f"playouts count as not won; the repeating moves: {cycle}"
+                )
+                if gives_up
+                else f"{step_bound} of {playouts} playouts never ended (step bound): the rules let play go on for "
+                f"ever, and those playouts count as not won; the repeating moves: {cycle}",
             )
         )
     win_rate = wins / playouts
     if wins == 0:
-        found.append(
-            Finding(
-                FindingKind.NEVER_WON,
-                "info",
-                f"no random playout won in {playouts}; random play is a weak player, so run `cardz solve` "
-                "to learn whether a thoughtful player can win",
+        rate = wilson_interval(0, playouts)
+        if rate[1] < NEVER_WON_BELOW:
+            found.append(
+                Finding(
+                    FindingKind.NEVER_WON,
+                    "info",
+                    f"no random playout won in {playouts} ({interval_text(rate)}); random play is a weak player, "
+                    "so run `cardz solve` to learn whether a thoughtful player can win",
+                )
             )
-        )
     elif wilson_interval(wins, playouts)[0] >= thresholds.always_won:
         found.append(
             Finding(

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .findings import Finding, Thresholds, playout_findings
-from .playout import DEFAULT_MAX_MOVES, Aggregate, can_end, deal_seed, play_range, position_at_bound
+from .playout import DEFAULT_MAX_MOVES, ENDLESS_BUDGET, Aggregate, can_end, deal_seed, play_range, position_at_bound
 from .runner import default_workers, game_for, run
 from .stats import mean_and_stdev, render_histogram, wilson_interval
 
@@ -130,7 +130,8 @@ def simulate(
     deadline = time.monotonic() + seconds if seconds is not None else None
     total = Aggregate()
     options = {"max_moves": max_moves}
-    for _, part in run(_sim_task, design_json, playouts, seed, options, workers, scheduler, on_progress, deadline=deadline):
+    chunks = run(_sim_task, design_json, playouts, seed, options, workers, scheduler, on_progress, deadline=deadline)
+    for _, part in chunks:
         total.merge(part)
     elapsed = time.perf_counter() - started
     game = game_for(design_json)
@@ -154,6 +155,7 @@ def simulate(
         cascades=total.cascades,
         endless=(never_from_deal, never_from_stop, len(examined)),
         positions=(total.choice_positions, total.positions),
+        gives_up=ENDLESS_BUDGET if game.loss_no_progress else 0,
     )
     return SimReport(
         game=game.design.name,
