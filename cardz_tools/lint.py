@@ -238,10 +238,13 @@ def _without_repeats(reports: list[FileReport]) -> tuple[FileReport, ...]:
 
 def _salvaged_diagnostics(source: SourceFile, schema_found: list[Diagnostic]) -> list[Diagnostic]:
     """Reference and expression findings on the parts the schema accepted, follow-ons left out (:mod:`.salvage`)."""
-    salvaged = salvage(source.data, schema_found)
-    if salvaged is None:
+    try:
+        salvaged = salvage(source.data, schema_found)
+        if salvaged is None:
+            return []
+        later = [*run_checks(salvaged.design, source), *_expression_diagnostics(salvaged.design, source)]
+    except Exception:  # noqa: BLE001 - the checks assume schema-valid input; the schema errors are reported anyway
         return []
-    later = [*run_checks(salvaged.design, source), *_expression_diagnostics(salvaged.design, source)]
     return [d for d in later if salvaged.keeps(d, value_at(source.data, d.pointer), _underlined(source, d))]
 
 

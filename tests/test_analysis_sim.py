@@ -206,3 +206,31 @@ def test_dask_cluster_gives_the_same_report() -> None:
         local.pop(volatile)
         remote.pop(volatile)
     assert local == remote
+
+
+def test_a_time_budget_bounds_check_and_still_plays_and_solves() -> None:
+    import time
+
+    from cardz_tools.analysis.check import play_analysis
+
+    text = design_text(GAMES / "klondike.cardz")
+    options = CheckOptions(playouts=1_000_000, deals=2, seconds=1.0, max_moves=500)
+    assert options.node_budget > CheckOptions().node_budget  # the clock decides, not a small position count
+    started = time.monotonic()
+    played = play_analysis(json.loads(text), options)
+    assert time.monotonic() - started < 1.0 + 10.0  # the budget, plus one chunk and the examinations (a loaded machine)
+    assert played.sim is not None and 0 < played.sim.playouts < 1_000_000
+    assert played.solve is not None and len(played.solve.verdicts) == 2
+
+
+def test_seconds_in_the_configuration() -> None:
+    from cardz_tools.analysis.check import DEFAULT_SECONDS
+    from cardz_tools.config import ConfigError, parse_config
+
+    assert CheckOptions.from_config(parse_config({})).seconds == DEFAULT_SECONDS
+    assert CheckOptions.from_config(parse_config({"check": {"seconds": 0}})).seconds is None  # the fixed counts
+    assert CheckOptions.from_config(parse_config({"check": {"seconds": 7.5}})).seconds == 7.5
+    with pytest.raises(ConfigError, match="seconds"):
+        CheckOptions.from_config(parse_config({"check": {"seconds": "soon"}}))
+    with pytest.raises(ConfigError, match="did you mean 'seconds'"):
+        CheckOptions.from_config(parse_config({"check": {"secnds": 3}}))

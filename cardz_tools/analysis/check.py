@@ -241,20 +241,17 @@ def play_findings(design_data: Any, options: CheckOptions) -> list[Finding]:
     return list(play_analysis(design_data, options).findings)
 
 
-def play_summary(design_data: Any, options: CheckOptions, cache: Cache | None = None) -> PlaySummary:
-    """:func:`play_analysis` reduced to its summary, through ``cache`` when one is given."""
+def cached_summary(cache: Cache | None, design_data: Any, options: CheckOptions) -> PlaySummary | None:
+    """The summary ``cache`` holds for this design and these options, or None."""
     if cache is None or not cache.enabled:
-        return play_analysis(design_data, options).summary()
-    key = cache.key("play", design_data, options.settings())
-    stored = cache.get(key)
-    if stored is not None:
-        try:
-            return PlaySummary.from_dict(stored)
-        except (KeyError, TypeError, ValueError):
-            pass  # a corrupt entry: play again and write it anew
-    summary = play_analysis(design_data, options).summary()
-    cache.put(key, summary.to_dict())
-    return summary
+        return None
+    stored = cache.get(cache.key("play", design_data, options.settings()))
+    if stored is None:
+        return None
+    try:
+        return PlaySummary.from_dict(stored)
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _play_job(job: tuple[Any, CheckOptions]) -> PlaySummary:
@@ -279,18 +276,10 @@ def play_summaries(
     ``on_done(n)`` is told as designs finish (cached ones included).
     """
     results: dict[int, PlaySummary] = {}
-    keys: dict[int, str] = {}
     for index, data in enumerate(designs):
-        if cache is None or not cache.enabled:
-            continue
-        keys[index] = cache.key("play", data, options.settings())
-        stored = cache.get(keys[index])
-        if stored is None:
-            continue
-        try:
-            results[index] = PlaySummary.from_dict(stored)
-        except (KeyError, TypeError, ValueError):
-            continue
+        found = cached_summary(cache, data, options)
+        if found is not None:
+            results[index] = found
     if on_done and results:
         on_done(len(results))
     todo = [index for index in range(len(designs)) if index not in results]
@@ -304,8 +293,8 @@ def play_summaries(
     for position, summary in finished:
         index = todo[position]
         results[index] = summary
-        if cache is not None and index in keys:
-            cache.put(keys[index], summary.to_dict())
+        if cache is not None and cache.enabled:
+            cache.put(cache.key("play", designs[index], options.settings()), summary.to_dict())
         if on_done:
             on_done(1)
     return [results[index] for index in range(len(designs))]
@@ -349,7 +338,8 @@ def check_paths(
             continue
         data = _design_data(report)
         design = build_design(data)
-        problem = deal_problem(design, report)
+        # A design with a result in the cache was dealt before: skip compiling it to try a deal.
+        problem = None if cached_summary(cache, data, options) else deal_problem(design, report)
         if problem is not None:
             reports.append(with_diagnostic(LintResult((report,)), problem).files[0])
             continue

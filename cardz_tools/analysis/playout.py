@@ -127,7 +127,9 @@ def play_random(game: Game, index: int, base_seed: int, aggregate: Aggregate, ma
         state.apply(move)
         moves += 1
     if moves >= max_moves and not state.is_terminal():
-        state.give_up_if_no_progress(ENDLESS_BUDGET)  # a noProgress design: lost if nothing ends it
+        # A noProgress design: lost if nothing ends it. The search is bounded by the playout's own
+        # step bound too, so that it costs about what the playout did, whatever the design.
+        state.give_up_if_no_progress(min(ENDLESS_BUDGET, max_moves))
     outcome = state.outcome()
     hit_bound = moves >= max_moves and not state.is_terminal()
     cascade = bool(getattr(state, "non_terminating", False))

@@ -155,7 +155,7 @@ def simulate(
         cascades=total.cascades,
         endless=(never_from_deal, never_from_stop, len(examined)),
         positions=(total.choice_positions, total.positions),
-        gives_up=ENDLESS_BUDGET if game.loss_no_progress else 0,
+        gives_up=min(ENDLESS_BUDGET, max_moves) if game.loss_no_progress else 0,
     )
     return SimReport(
         game=game.design.name,

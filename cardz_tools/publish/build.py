@@ -123,14 +123,10 @@ def _candidates(linted: LintResult) -> tuple[list[_Candidate], list[FileReport]]
 
 
 def _game(
-    candidate: _Candidate, options: CheckOptions, gate: frozenset[FindingKind], played: PlaySummary
+    candidate: _Candidate, options: CheckOptions, gate: frozenset[FindingKind], played: PlaySummary, piles: Any
 ) -> tuple[GameInfo, tuple[Diagnostic, ...]]:
-    """The page facts of one design, and the diagnostics of its gated findings."""
+    """The page facts of one design (``piles``: the deal pictured), and the diagnostics of its gated findings."""
     design = build_design(candidate.data)
-    try:
-        piles = sample_board(design, options.seed)
-    except BoardUnavailable as exc:
-        raise PublishError(f"{candidate.report.path}: {exc}") from exc
     # A gated finding refuses the publication, so it is reported as an error whatever its usual severity.
     gated = tuple(
         dataclasses.replace(finding_diagnostic(finding, design, candidate.report.source), severity=Severity.ERROR)
@@ -237,9 +233,10 @@ def publish(
         return PublishResult(refused=LintResult(tuple(slug_problems)))
     games: list[GameInfo] = []
     gated_reports: list[FileReport] = []
+    boards = []
     for candidate in candidates:
         try:
-            sample_board(build_design(candidate.data), options.seed)
+            boards.append(sample_board(build_design(candidate.data), options.seed))
         except BoardUnavailable as exc:  # before any play: a design that cannot be dealt stops the run at once
             raise PublishError(f"{candidate.report.path}: {exc}") from exc
         if on_design:
@@ -252,8 +249,8 @@ def publish(
             on_progress(done[0], len(candidates))
 
     played = play_summaries([c.data for c in candidates], options, cache, workers, scheduler, advance)
-    for candidate, summary in zip(candidates, played):
-        info, gated = _game(candidate, options, gate, summary)
+    for candidate, summary, piles in zip(candidates, played, boards, strict=True):
+        info, gated = _game(candidate, options, gate, summary, piles)
         games.append(info)
         if gated:
             gated_reports.append(FileReport(candidate.report.path, gated, candidate.report.source, candidate.report.sources))
