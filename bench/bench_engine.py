@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from bench.reference_games import monte_carlo_playout, weathervane_playout  # noqa: E402
+from tests.reference_games import monte_carlo_playout, weathervane_playout  # noqa: E402
 from cardz_tools.cards import SplitMix64  # noqa: E402
 from cardz_tools.engine import Game  # noqa: E402
 from cardz_tools.model import build_design  # noqa: E402

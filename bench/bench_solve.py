@@ -1,16 +1,24 @@
-"""The compact search of sink games against the search over engine states, in one run.
+"""The compact search of sink games against the search over engine states, in one run;
+then the pruned search over engine states against the plain one, and what each piece buys.
 
-    python bench/bench_solve.py [--deals N] [--budget N]
+    python bench/bench_solve.py [--deals N] [--budget N] [--tableau-deals N] [--deal-seconds S] [--only sink|tableau]
 
 Both searches get the same deals and the same position budget. For each sink game it
 prints how many deals each decided (won or proved lost), their CPU time, positions per
 second, and the ratio of the times (engine-state search / compact search): how many
 times faster the compact search reaches its answers. Decided deals must agree.
+
+For the tableau games (:data:`TABLEAU_GAMES`) every deal gets the same time per deal
+(``--deal-seconds``) under the search as it was (:meth:`Pruning.none`), under the search
+with every pruning piece, and with each piece switched off in turn (the ablation table of
+Blake & Gent, JAIR 2026): deals decided, total time (an undecided deal counts its whole
+budget) and positions, and the ratio of the times of the plain and the pruned search.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import pathlib
 import sys
 import time
@@ -21,17 +29,31 @@ from cardz_tools.analysis.playout import deal_seed  # noqa: E402
 from cardz_tools.analysis.runner import game_for  # noqa: E402
 from cardz_tools.analysis.sink_search import compact_solve  # noqa: E402
 from cardz_tools.analysis.solve import search_states  # noqa: E402
+from cardz_tools.analysis.tableau_search import Pruning, search  # noqa: E402
 from cardz_tools.loading import open_design  # noqa: E402
 
 GAMES = pathlib.Path(__file__).resolve().parents[1] / "games"
 SINK_GAMES = ("golf", "golf-queen-on-king", "golf-wrap", "black-hole")
+TABLEAU_GAMES = ("freecell", "klondike", "canfield", "spider-one-suit", "weathervane-6", "chateau-de-cartes")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=12)
     parser.add_argument("--budget", type=int, default=200_000)
+    parser.add_argument("--tableau-deals", type=int, default=3)
+    parser.add_argument("--deal-seconds", type=float, default=5.0)
+    parser.add_argument("--games", default=",".join(TABLEAU_GAMES), help="Tableau games, comma-separated.")
+    parser.add_argument("--only", choices=("sink", "tableau"))
     args = parser.parse_args()
+    if args.only != "tableau":
+        sink_games(args)
+    if args.only != "sink":
+        tableau_games(args)
+
+
+def sink_games(args: argparse.Namespace) -> None:
+    """The compact search against the search over engine states (module doc)."""
     print(f"budget {args.budget:,} positions per deal, {args.deals} deals per game (seed 0)")
     print(f"{'game':<20} {'engine-state search':>34} {'compact search':>34} {'time ratio':>10}")
     for name in SINK_GAMES:
@@ -60,6 +82,40 @@ def main() -> None:
             cells.append(f"{decided:>2}/{args.deals} decided {seconds:7.1f} s {nodes / seconds / 1000:5.0f}k pos/s")
         ratio = totals["engine"][1] / totals["compact"][1]
         print(f"{name:<20} {cells[0]:>34} {cells[1]:>34} {ratio:>9.1f}x")
+
+
+def _configurations() -> list[tuple[str, Pruning]]:
+    pieces = [field.name for field in dataclasses.fields(Pruning)]
+    rows = [("plain (as before)", Pruning.none()), ("all pieces", Pruning())]
+    rows += [(f"  without {piece}", dataclasses.replace(Pruning(), **{piece: False})) for piece in pieces]
+    return rows
+
+
+def tableau_games(args: argparse.Namespace) -> None:
+    """The pruned search against the plain one, and the ablation table (module doc)."""
+    print(f"\n{args.deal_seconds:g} s per deal, {args.tableau_deals} deals per game (seed 101); CPU seconds")
+    print(f"{'game / search':<28} {'decided':>8} {'seconds':>9} {'positions':>10}")
+    for name in args.games.split(","):
+        game = game_for(open_design(GAMES / f"{name}.cardz").json_text)
+        deals = [game.new_initial_state(seed=deal_seed(101, i)) for i in range(args.tableau_deals)]
+        print(name)
+        answers: dict[int, str] = {}
+        seconds: dict[str, float] = {}
+        for label, pruning in _configurations():
+            decided, spent, nodes = 0, 0.0, 0
+            for index, state in enumerate(deals):
+                started, clock = time.process_time(), time.monotonic()
+                found = search(state.clone(), 10**8, clock + args.deal_seconds, pruning)
+                spent += time.process_time() - started
+                nodes += found.nodes
+                if found.result != "unknown":
+                    decided += 1
+                    earlier = answers.setdefault(index, found.result)
+                    assert earlier == found.result, f"{name} deal {index}: {label} says {found.result}, not {earlier}"
+            seconds[label] = spent
+            print(f"  {label:<26} {decided:>4}/{len(deals):<3} {spent:>9.1f} {nodes:>10,}")
+        ratio = seconds["plain (as before)"] / max(seconds["all pieces"], 1e-9)
+        print(f"  time ratio plain / all pieces: {ratio:.1f}x")
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ from . import __version__
 from .config import find_pyproject
 
 CACHE_DIR = ".cardz_cache"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """The shape of a stored entry; bump it when the stored JSON changes shape."""
 
 CACHEDIR_TAG = (

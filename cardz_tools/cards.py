@@ -182,6 +182,21 @@ def card_str(card: Card) -> str:
     return _RANK_TEXT.get(rank, str(rank)) + _SUIT_TEXT[suit]
 
 
+SUIT_SYMBOLS: dict[Suit, str] = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠", Suit.JOKER: "★"}
+"""The symbol of each suit, as boards show it."""
+
+
+def card_symbol_str(card: Card) -> str:
+    """A card with its suit symbol: ``8♣``, ``10♥``, ``JK``; ``--`` for :data:`NO_CARD` (face ignored)."""
+    card = identity(card)
+    if card == NO_CARD:
+        return "--"
+    rank, suit = card_rank(card), card_suit(card)
+    if suit == Suit.JOKER:
+        return "JK"
+    return _RANK_TEXT.get(rank, str(rank)) + SUIT_SYMBOLS[Suit(suit)]
+
+
 def parse_card(text: str) -> Card:
     """Parse ``AS``, ``10H``, ``TH``, ``qc`` or ``JK`` into a face-down card.
 

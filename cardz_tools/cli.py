@@ -194,8 +194,10 @@ def solve(
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format.")] = ReportFormat.TEXT,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write .cardz_cache.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also say which search pruning does not apply, and why.")] = False,
 ) -> None:
     """A solver that knows every card: won (with the line), lost (proven) or unknown, per deal."""
+    from .analysis.solve import solve as run_solve
     from .analysis.stored import cached_solve
     from .cache import Cache
     from .cards import CardSyntaxError, parse_deck
@@ -211,8 +213,12 @@ def solve(
     try:
         cache = Cache.for_paths(file, enabled=not no_cache)
         with _progress(1 if order else deals, "deals") as advance:
-            report = cached_solve(cache, opened.data, opened.json_text, deals, seed, budget, order, workers, scheduler,
-                                  on_progress=advance, deal_seconds=deal_seconds)
+            if verbose:  # the pruning notes are not kept in the cache
+                report = run_solve(opened.json_text, deals, seed, budget, order, workers, scheduler, on_progress=advance,
+                                   deal_seconds=deal_seconds, verbose=verbose)
+            else:
+                report = cached_solve(cache, opened.data, opened.json_text, deals, seed, budget, order, workers, scheduler,
+                                      on_progress=advance, deal_seconds=deal_seconds)
     except (RuntimeError, OSError) as exc:
         raise fail(str(exc)) from None
     _finish_analysis(report, format)
@@ -286,6 +292,98 @@ def _progress_of_files(label: str):  # type: ignore[no-untyped-def]
     return bar()
 
 
+class SweepFormat(str, enum.Enum):
+    """Output formats of ``cardz sweep``."""
+
+    TEXT = "text"
+    JSON = "json"
+    CSV = "csv"
+
+
+@app.command()
+def sweep(
+    file: Annotated[Path, typer.Argument(help="The design to vary.")],
+    set_: Annotated[
+        list[str],
+        typer.Option("--set", help="POINTER=VALUES: a range 4..7, a list 4,5,6 or true,false, or expressions. Repeat for more."),
+    ],
+    playouts: Annotated[int, typer.Option("--playouts", "-n", min=1, max=10_000_000, help="Random playouts per variant.")] = 1000,
+    deals: Annotated[int, typer.Option("--deals", min=0, max=1_000_000, help="Deals the solver tries per variant (0: none).")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run: every variant gets the same deals.")] = 0,
+    budget: Annotated[int, typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")] = 50_000,
+    deal_seconds: Annotated[Optional[float], typer.Option("--deal-seconds", min=0.001, help="Solver time bound per deal.")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
+    format: Annotated[SweepFormat, typer.Option("--format", "-f", help="Report format.")] = SweepFormat.TEXT,
+    chart: Annotated[Optional[Path], typer.Option("--output", "-o", help="Also draw the chart to FILE.svg or FILE.png (the 'plot' extra).")] = None,
+) -> None:
+    """Play every combination of the --set values with the same deals: one row per variant."""
+    from .analysis.sweep import Parameter, SweepError, sweep as run_sweep, variants
+    from .analysis.sweep_chart import ChartError, write_chart
+
+    opened = _open_for_play(file)
+    try:
+        parameters = [Parameter.parse(text) for text in set_]
+        total = len(variants(opened.data, parameters)) * (playouts + deals)
+        with _progress(total, "variants") as advance:
+            report = run_sweep(
+                opened.data, parameters, playouts=playouts, deals=deals, seed=seed, budget=budget,
+                deal_seconds=deal_seconds, workers=workers, scheduler=scheduler, filename=str(file), on_progress=advance,
+            )
+        if chart is not None:
+            write_chart(report, chart)
+    except (SweepError, ChartError, RuntimeError, OSError) as exc:
+        raise fail(str(exc)) from None
+    text = {SweepFormat.TEXT: report.to_text, SweepFormat.JSON: report.to_json, SweepFormat.CSV: report.to_csv}[format]()
+    typer.echo(text, nl=not text.endswith("\n"))
+    if chart is not None:
+        typer.echo(f"wrote {chart}", err=True)
+    raise typer.Exit(0 if any(row.playable for row in report.rows) else 1)
+
+
+class DifficultyOption(str, enum.Enum):
+    """The bands of ``cardz deals --difficulty`` (see cardz_tools.analysis.deals)."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+@app.command("deals")
+def deals_command(
+    file: Annotated[Path, typer.Argument(help="The design.")],
+    winnable: Annotated[int, typer.Option("--winnable", min=1, max=10_000, help="How many winnable deals to list.")],
+    difficulty: Annotated[Optional[DifficultyOption], typer.Option("--difficulty", help="Only deals of this band.")] = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run (deal i is the same as in sim).")] = 0,
+    budget: Annotated[int, typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")] = 50_000,
+    deal_seconds: Annotated[Optional[float], typer.Option("--deal-seconds", min=0.001, help="Solver time bound per deal.")] = 10.0,
+    max_tries: Annotated[int, typer.Option("--max-tries", min=1, max=100_000, help="The most deals to look at.")] = 2_000,
+    playouts: Annotated[int, typer.Option("--playouts", "-n", min=1, max=100_000, help="Random playouts per deal for its difficulty.")] = 60,
+    workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the deals as JSON to this file (atomically).")] = None,
+    format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format on stdout.")] = ReportFormat.TEXT,
+) -> None:
+    """List deals the solver proves winnable, each with its difficulty, seed, deck and winning line."""
+    from .analysis.deals import Difficulty, winnable_deals
+    from .fmt import write_atomic
+
+    opened = _open_for_play(file)
+    wanted = None if difficulty is None else Difficulty(difficulty.value)
+    try:
+        with _progress(winnable, "winnable deals") as advance:
+            report = winnable_deals(
+                opened.json_text, winnable, seed, wanted, budget, deal_seconds, playouts,
+                max_tries=max_tries, workers=workers, scheduler=scheduler, on_progress=advance,
+            )
+        if output is not None:
+            write_atomic(output, report.to_json() + "\n")
+    except (RuntimeError, OSError) as exc:
+        raise fail(str(exc)) from None
+    typer.echo(report.to_json() if format is ReportFormat.JSON else report.to_text(), nl=format is ReportFormat.JSON)
+    raise typer.Exit(0 if len(report.deals) == winnable else 1)
+
+
 # ---------------------------------------------------------------- publishing: fmt, flatten (issue 8)
 
 
@@ -324,14 +422,14 @@ def expr_command(
     seed: Annotated[Optional[int], typer.Option("--seed", help="Evaluate on the deal of this seed (needs --design).")] = None,
 ) -> None:
     """Check one rule expression, with a caret under each problem; with --seed, evaluate it on a deal."""
-    from .expr.repl import run_expr
+    from .repl import run_expr
 
     result = run_expr(expression, site, design, seed)
     typer.echo(result.output)
     raise typer.Exit(result.exit_code)
 
 
-# ---- engine: cardz deal / cardz play (cardz_tools/engine/play.py) ----
+# ---- engine: cardz deal / cardz play (cardz_tools/play.py) ----
 
 
 @app.command()
@@ -341,7 +439,7 @@ def deal(
     deck: Annotated[Optional[Path], typer.Option("--deck", help="A deck order file (cards like AS 10H QC), instead of --seed.")] = None,
 ) -> None:
     """Print the board of a deal (exit 1 when the design or the deck cannot be played)."""
-    from .engine.play import LoadError, deal_text
+    from .play import LoadError, deal_text
 
     try:
         typer.echo(deal_text(file, seed, deck))
@@ -359,7 +457,7 @@ def play(
     """Play a design in the terminal: numbered moves, 'from to', u undo, r restart, q quit."""
     from rich.console import Console
 
-    from .engine.play import run_play
+    from .play import run_play
 
     raise typer.Exit(run_play(file, seed, deck, sys.stdin, Console()))
 
@@ -369,14 +467,16 @@ def play(
 
 @app.command("from-rules")
 def from_rules(
-    rules: Annotated[Path, typer.Argument(help="A rules text (UTF-8) in English, French, Russian or German.")],
+    rules: Annotated[Path, typer.Argument(help="A rules text (UTF-8) in English, French, Russian, German, Spanish or Italian.")],
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the design to this file (atomically) instead of stdout.")] = None,
-    lang: Annotated[str, typer.Option("--lang", help="The text's language: auto, en, fr, ru or de.")] = "auto",
+    lang: Annotated[str, typer.Option("--lang", help="The text's language: auto, en, fr, ru, de, es or it.")] = "auto",
+    compare: Annotated[Optional[Path], typer.Option("--compare", help="A design to compare with: report where the two play differently (exit 1).")] = None,
+    deals: Annotated[int, typer.Option("--deals", min=1, max=1000, help="Deals played by both designs with --compare.")] = 6,
 ) -> None:
     """Turn a rules text into a .cardz design template; every open decision is a TODO (CZ601)."""
     from .authoring.rules_text import run_from_rules
 
-    raise typer.Exit(run_from_rules(rules, output, lang))
+    raise typer.Exit(run_from_rules(rules, output, lang, compare=compare, deals=deals))
 
 
 @app.command("new")
@@ -454,6 +554,7 @@ def publish_command(
     workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write .cardz_cache.")] = False,
+    winnable: Annotated[int, typer.Option("--winnable", min=0, max=1_000, help="List this many proven-winnable deals per game.")] = 0,
 ) -> None:
     """Write a folder of game pages: each design flattened and formatted, its page, an index and catalog.json."""
     import dataclasses as _dc
@@ -470,7 +571,7 @@ def publish_command(
         cache = Cache.for_paths(paths[0], enabled=not no_cache)
         with _progress_of_files("playing") as on_progress:
             result = publish(paths, out, options=check_options, gate=kinds, config=config, cache=cache,
-                             workers=workers, scheduler=scheduler, on_progress=on_progress)
+                             workers=workers, scheduler=scheduler, on_progress=on_progress, winnable=winnable)
     except (GateError, ConfigError, LintPathError, SchemaUnavailable, PublishError) as exc:
         raise fail(str(exc)) from None
     except (RuntimeError, OSError) as exc:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bench.reference_games import monte_carlo_playout, weathervane_playout
+from tests.reference_games import monte_carlo_playout, weathervane_playout
 from cardz_tools.analysis.check import CheckOptions, check_paths
 from cardz_tools.analysis.findings import FindingKind
 from cardz_tools.analysis.playout import can_end, deal_seed, play_seed, position_at_bound

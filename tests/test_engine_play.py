@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from cardz_tools.engine.play import deal_text, run_play
+from cardz_tools.play import deal_text, run_play
 from tests.engine_support import GAMES
 
 

@@ -1,11 +1,11 @@
 """Random playouts through the public API: every deal ends, and the engine agrees with the
-hand-written reference playouts in ``bench/reference_games.py`` move for move."""
+hand-written reference playouts in ``tests/reference_games.py`` move for move."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench.reference_games import monte_carlo_playout, weathervane_playout
+from tests.reference_games import monte_carlo_playout, weathervane_playout
 from cardz_tools.cards import SplitMix64
 from cardz_tools.engine import Game, State
 from tests.engine_support import load_design
@@ -38,12 +38,15 @@ def test_ten_thousand_random_deals_all_end(name: str) -> None:
     assert outcomes["won"] > 0 and outcomes["lost"] > 0
 
 
+@pytest.mark.parametrize(("generated", "deals"), [(True, 300), (False, 40)], ids=["generated", "interpreted"])
 @pytest.mark.parametrize(
     ("name", "reference"), [("monte-carlo", monte_carlo_playout), ("weathervane", weathervane_playout)]
 )
-def test_engine_plays_exactly_like_the_hand_written_reference(name: str, reference: object) -> None:
-    game = Game(load_design(name))
-    for deal in range(300):
+def test_engine_plays_exactly_like_the_hand_written_reference(
+    name: str, reference: object, generated: bool, deals: int
+) -> None:
+    game = Game(load_design(name), generated=generated)
+    for deal in range(deals):
         state = random_playout(game, deal, deal + 1000)
         outcome = state.outcome()
         assert (outcome.won, outcome.score, state.move_count) == reference(deal, deal + 1000), deal  # type: ignore[operator]

@@ -246,3 +246,12 @@ def test_a_quantifier_works_out_what_its_body_does_not_vary_once_but_never_a_gua
     assert guarded(P, None, 0) is False  # the stock is empty: its top is never read
     P[STOCK] = [make_card(1, 0)]
     assert guarded(P, None, 0) is True  # ace: rank 1 == one card in cell 0
+
+
+def test_every_function_the_checker_knows_has_code() -> None:
+    from cardz_tools.expr.builtins import FUNCTIONS
+    from cardz_tools.expr.codegen import CALL_WRITERS
+
+    impls = {o.impl for f in FUNCTIONS.values() for o in f.overloads if not o.is_binder}
+    assert sorted(impls - set(CALL_WRITERS)) == [], "functions the emitter cannot write"
+    assert sorted(set(CALL_WRITERS) - impls) == [], "writers for functions no overload names"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cardz_tools.engine import Game
-from cardz_tools.expr.repl import format_issue, run_expr
+from cardz_tools.repl import format_issue, run_expr
 from cardz_tools.expr import ExprIssue
 
 from tests.expr_support import GAMES, seed_design

@@ -161,7 +161,7 @@ def test_the_language_server_answers_anything_anywhere(text: str, places: list[t
 def test_deal_preview_and_watch_show_any_design(text: str) -> None:
     import tempfile
 
-    from cardz_tools.engine.play import LoadError, deal_text
+    from cardz_tools.play import LoadError, deal_text
     from cardz_tools.preview.html import preview_page
     from cardz_tools.preview.watch import Watcher, frame_renderable
 

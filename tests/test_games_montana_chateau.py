@@ -10,7 +10,7 @@ from rich.console import Console
 from cardz_tools.cards import FACE_UP, JOKER, Rank, Suit, make_card, parse_card, shuffle, standard_deck
 from cardz_tools.engine import Drag, Game, Tap
 from cardz_tools.engine.effects import reshuffle_seed
-from cardz_tools.engine.play import run_play
+from cardz_tools.play import run_play
 from cardz_tools.loading import open_design
 from tests.engine_support import GAMES, load_design
 

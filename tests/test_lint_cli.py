@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from cardz_tools import cli
 from cardz_tools.config import ConfigError, LintConfig, parse_config
+from cardz_tools.diagnostics import RULES
 from cardz_tools.lint import LintPathError, collect_files, lint_paths, lint_text
 
 from .conftest import ROOT
@@ -258,7 +259,11 @@ def test_odd_values_anywhere_give_diagnostics_not_exceptions(path: str, value: o
         target[int(last)] = value
     else:
         target[last] = value
-    lint_text(json.dumps(data, indent=1), "odd.cardz")
+    text = json.dumps(data, indent=1)
+    for diagnostic in lint_text(text, "odd.cardz"):
+        # Every diagnostic is a known code at a real place in the text.
+        assert diagnostic.code in RULES, diagnostic.code
+        assert 1 <= diagnostic.line <= text.count("\n") + 1 and diagnostic.column >= 1
 
 
 # ---------------------------------------------------------------- variants

@@ -10,11 +10,20 @@ from typing import Any
 
 import pytest
 
-from cardz_tools.authoring.new import DEFAULT_TEMPLATE, TemplateError, default_path, format_list, new_design, run_new, templates
-from cardz_tools.todos import find_todos
+from cardz_tools.authoring.new import (
+    DEFAULT_TEMPLATE,
+    TemplateError,
+    default_path,
+    format_list,
+    new_design,
+    run_new,
+    templates,
+)
+from cardz_tools.cards import FACE_UP
 from cardz_tools.engine import Game
 from cardz_tools.lint import lint_text
 from cardz_tools.model import build_design
+from cardz_tools.todos import find_todos
 
 ROOT = Path(__file__).parent.parent
 SOURCE = ROOT / "templates"
@@ -54,13 +63,15 @@ def test_template_lints_clean_except_its_todos(template_id: str) -> None:
 def test_template_plays(template_id: str) -> None:
     game = Game(build_design(json.loads(new_design("Test game", template_id))))
     state = game.new_initial_state(seed=7)
+    assert state.legal_moves(), "the first deal of the template offers a move"
+    dealt = sorted(card & ~FACE_UP for pile in state.piles for card in pile)
     rng = random.Random(7)
     for _ in range(150):
         if state.is_terminal():
             break
-        moves = state.legal_moves()
-        assert moves, "a position that is not over has a legal move"
-        state.apply(rng.choice(moves))
+        state.apply(rng.choice(state.legal_moves()))
+        assert sorted(card & ~FACE_UP for pile in state.piles for card in pile) == dealt, "a move lost or made a card"
+    assert state.move_count > 0
 
 
 def test_new_design_sets_the_name_and_keeps_the_rest() -> None:

@@ -16,6 +16,7 @@ import pytest
 
 from cardz_tools.preview.server import HOST, PreviewServer, ServeError
 from cardz_tools.preview.watch import Watcher
+from tests.browser_support import CHROMIUM, CHROMIUM_FLAGS, dump_dom, needs_chromium
 
 
 class NoSimulation:
@@ -31,19 +32,6 @@ class NoSimulation:
         pass
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-needs_chromium = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="/usr/bin/chromium is absent (.ci/run installs Debian's chromium package)"
-)
 
 
 def read_event(response: http.client.HTTPResponse) -> str:
@@ -91,18 +79,6 @@ def test_a_busy_port_is_a_clear_error() -> None:
     with PreviewServer() as server:
         with pytest.raises(ServeError, match=f"cannot listen on {HOST}:{server.port}"):
             PreviewServer(server.port)
-
-
-def dump_dom(url: str) -> str:
-    with tempfile.TemporaryDirectory() as profile:
-        result = subprocess.run(
-            [str(CHROMIUM), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--dump-dom", url],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-    assert result.returncode == 0, result.stderr[-2000:]
-    return result.stdout
 
 
 @pytest.fixture

@@ -154,6 +154,9 @@ def test_survives_deletion_rename_save_and_a_half_written_file(tmp_path: Path, r
     design.unlink()
     _, gone = log.wait(lambda f: "CZ100" in codes(f), after=saved)
     assert gone.board is not None and gone.board.design.name == "Weathervane" and not gone.board_is_current
+    # A deleted file is not "a save with errors" (issue 21).
+    assert "last good board: the file was deleted" in _render(gone) and "this save has errors" not in _render(gone)
+    assert "The file was deleted: showing the last board that loaded" in gone.page()
 
     # An editor's atomic save: write a temporary file, rename it over the design.
     saved = time.perf_counter()
@@ -416,3 +419,26 @@ def test_ctrl_c_quits_cleanly_and_gives_the_terminal_back(tmp_path: Path) -> Non
     assert "Traceback" not in errors
     assert b"\x1b[?25h" in seen  # the cursor is shown again
     assert seen.rstrip().endswith(b"bye")
+
+
+def test_a_listener_that_fails_is_dropped_and_its_error_kept_while_the_others_still_hear(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    design = tmp_path / "game.cardz"
+    design.write_text(MONTE_CARLO, encoding="utf-8")
+    watcher = Watcher(design, seed=3, simulator=NoSimulation())
+    calls: list[int] = []
+
+    def broken(frame: Frame) -> None:
+        calls.append(frame.generation)
+        raise ValueError("the terminal went away")
+
+    log = FrameLog()
+    watcher.subscribe(broken)
+    watcher.subscribe(log)
+    watcher.refresh()
+    watcher.refresh()
+    assert len(calls) == 1, "a failing listener is called no more"
+    assert watcher.listener_errors == ["ValueError: the terminal went away"]
+    assert len(log.frames) == 2
+    assert "a display stopped after an error: ValueError: the terminal went away" in capsys.readouterr().err

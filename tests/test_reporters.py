@@ -169,5 +169,11 @@ def test_statistics(result: LintResult) -> None:
 
 def test_every_reporter_handles_an_empty_run() -> None:
     empty = LintResult(files=())
-    for name in REPORTERS:
-        assert isinstance(render(empty, name), str)
+    shown = {name: render(empty, name) for name in REPORTERS}
+    assert shown["text"] == shown["concise"] == "All checks passed (0 files).\n"
+    assert json.loads(shown["json"]) == {"diagnostics": [], "summary": {"files": 0, "errors": 0, "warnings": 0}}
+    assert shown["github"] == ""
+    assert [run["results"] for run in json.loads(shown["sarif"])["runs"]] == [[]]
+    suites = ET.fromstring(shown["junit"].encode("utf-8"))
+    assert (suites.get("tests"), suites.get("failures"), list(suites)) == ("0", "0", [])
+    assert set(shown) == {"text", "concise", "json", "github", "sarif", "junit"}, "a new reporter: say what it shows here"

@@ -19,10 +19,10 @@ from .. import diagnostics as dx
 from ..config import ConfigError, LintConfig
 from ..diagnostics import Diagnostic, Severity
 from ..lint import FileReport, LintResult, lint_paths
-from ..loading import deal_problem, with_diagnostic
 from ..model import build_design
 from ..source import SourceFile
 from .findings import Finding, FindingKind, Thresholds, interval_text, skill_gap_finding
+from .playable import deal_problem, with_diagnostic
 from .runner import default_workers, run_each
 from .sim import SimReport, simulate
 from .solve import MAX_POSITIONS, SolveReport, solve
@@ -147,6 +147,7 @@ class PlayAnalysis:
             lost=solved.count("lost") if solved else 0,
             unknown=solved.count("unknown") if solved else 0,
             findings=self.findings,
+            won_lines=tuple((v.index, v.line) for v in solved.verdicts if v.result == "won") if solved else (),
         )
 
 
@@ -160,6 +161,8 @@ class PlaySummary:
     lost: int
     unknown: int
     findings: tuple[Finding, ...]
+    won_lines: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    """(deal index, winning line) of each deal the solver won: what a published page replays."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON value kept in the cache."""
@@ -170,6 +173,7 @@ class PlaySummary:
             "lost": self.lost,
             "unknown": self.unknown,
             "findings": [{**f.to_dict(), "pointer": f.pointer} for f in self.findings],
+            "won_lines": [[index, list(line)] for index, line in self.won_lines],
         }
 
     @classmethod
@@ -181,7 +185,8 @@ class PlaySummary:
             for f in data["findings"]
         )
         counts = {name: int(data[name]) for name in ("playouts", "wins", "won", "lost", "unknown")}
-        return cls(**counts, findings=findings)
+        won_lines = tuple((int(index), tuple(str(m) for m in line)) for index, line in data["won_lines"])
+        return cls(**counts, findings=findings, won_lines=won_lines)
 
 
 def _checked_severity(value: object) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 
 from .findings import Finding, Thresholds, playout_findings
 from .playout import DEFAULT_MAX_MOVES, ENDLESS_BUDGET, Aggregate, can_end, deal_seed, play_range, position_at_bound
+from .pointless import pointless_findings
 from .runner import default_workers, game_for, run
 from .stats import mean_and_stdev, render_histogram, wilson_interval
 
@@ -157,6 +158,7 @@ def simulate(
         positions=(total.choice_positions, total.positions),
         gives_up=min(ENDLESS_BUDGET, max_moves) if game.loss_no_progress else 0,
     )
+    findings += pointless_findings(game, total)
     return SimReport(
         game=game.design.name,
         seed=seed,

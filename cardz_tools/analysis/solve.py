@@ -20,13 +20,15 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..cards import Card
-from .findings import Finding, Thresholds, solver_findings
 from .dead_cards import dead_card_check
+from .findings import Finding, Thresholds, solver_findings
 from .playout import deal_seed
-from .position_key import key_function
-from .sink_search import compact_solve
 from .runner import game_for, run
+from .sink_search import compact_solve
 from .stats import bounded_interval
+from .tableau_search import KEPT_CHILDREN, MAX_LINE, Pruning, SearchResult, plan_for, search
+
+__all__ = ["KEPT_CHILDREN", "MAX_LINE", "Pruning", "SolveReport", "Verdict", "solve", "solve_deal", "solve_state"]
 
 DEFAULT_BUDGET = 50_000
 """Positions a solve may expand per deal before it answers "unknown"."""
@@ -47,137 +49,75 @@ class Verdict:
     nodes: int
     line: tuple[str, ...] = ()
     seconds: float = 0.0
+    stage: str | None = None
+    """What decided the deal: "quick" (the quick pass), "search" (the complete search) or
+    "proof" (a proof of loss before any search); None when it is unknown."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"deal": self.index, "result": self.result, "nodes": self.nodes, "line": list(self.line)}
-
-
-class _Progress:
-    """Orders children: closer to the win condition first, then better score."""
-
-    def __init__(self, game: Any) -> None:
-        design = game.design
-        self._targets: tuple[int, ...] = ()
-        self._sign = 0
-        win = design.win
-        if win.kind in ("allCardsIn", "depotsEmpty") and win.depots:
-            self._targets = design.resolve(win.depots) or ()
-            self._sign = 1 if win.kind == "allCardsIn" else -1
-        self._score_sign = -1 if design.scoring.better.value == "Low" else 1
-
-    def __call__(self, state: Any) -> tuple[int, int, int]:
-        piles = state.piles
-        progress = self._sign * sum(len(piles[i]) for i in self._targets)
-        return (progress, self._score_sign * state.score(), len(state.legal_moves()))
-
-
-KEPT_CHILDREN = 64
-"""A position with more legal moves than this keeps only the moves on the search stack, not the
-positions they lead to (replayed when visited): a hostile design with thousands of moves per
-position cannot fill the memory with copies of its board."""
-
-MAX_LINE = 10_000
-"""The deepest line the solver follows; a deal whose search was cut there is "unknown", never "lost"."""
-
-
-class _Budget(Exception):
-    """The position budget or the deadline ran out."""
+        return {
+            "deal": self.index,
+            "result": self.result,
+            "nodes": self.nodes,
+            "line": list(self.line),
+            "seconds": round(self.seconds, 4),
+            "stage": self.stage,
+        }
 
 
 def solve_state(
-    root: Any, budget: int = DEFAULT_BUDGET, deadline: float | None = None, max_positions: int | None = None
+    root: Any,
+    budget: int = DEFAULT_BUDGET,
+    deadline: float | None = None,
+    max_positions: int | None = None,
+    pruning: Pruning = Pruning(),
 ) -> tuple[str, list[Any], int]:
     """Search from ``root``: ("won", winning moves, nodes) / ("lost", [], nodes) / ("unknown", [], nodes).
 
     A sink game (Golf, Black Hole) is searched by :mod:`.sink_search`, every other
-    design over engine states as below. The search stops with "unknown" after
-    ``min(budget, max_positions)`` positions (``max_positions`` defaults to what the
-    search's memory allows: :data:`MAX_POSITIONS` here,
+    design over engine states by :mod:`.tableau_search` with ``pruning``. The search stops
+    with "unknown" after ``min(budget, max_positions)`` positions (``max_positions``
+    defaults to what the search's memory allows: :data:`MAX_POSITIONS` here,
     :data:`.sink_search.MAX_POSITIONS` there) or at ``deadline`` (a
     :func:`time.monotonic` time), whichever comes first; lines deeper than
     :data:`MAX_LINE` are not followed (then it is never "lost").
     """
+    found = solve_deal(root, budget, deadline, max_positions, pruning)
+    return found.result, found.line, found.nodes
+
+
+def solve_deal(
+    root: Any,
+    budget: int = DEFAULT_BUDGET,
+    deadline: float | None = None,
+    max_positions: int | None = None,
+    pruning: Pruning = Pruning(),
+) -> SearchResult:
+    """:func:`solve_state` with the stage that decided (``"quick"``, ``"search"``, ``"proof"`` or None).
+
+    A deal the dead-card test (:mod:`.dead_cards`) proves lost before any search is "proof".
+    """
+    dead = dead_card_check(root.game)
+    if dead is not None and not root.is_terminal() and dead(root):
+        return SearchResult("lost", [], 1, "proof")
     compact = compact_solve(root, budget if max_positions is None else min(budget, max_positions), deadline)
     if compact is not None:
-        return compact
-    return search_states(root, min(budget, MAX_POSITIONS if max_positions is None else max_positions), deadline)
+        result, line, nodes = compact
+        return SearchResult(result, line, nodes, None if result == "unknown" else "search")
+    return search(root, min(budget, MAX_POSITIONS if max_positions is None else max_positions), deadline, pruning)
 
 
-def search_states(root: Any, budget: int, deadline: float | None = None) -> tuple[str, list[Any], int]:
-    """The search over engine states that :func:`solve_state` runs for any design (same answers).
+def search_states(
+    root: Any, budget: int, deadline: float | None = None, pruning: Pruning | None = None
+) -> tuple[str, list[Any], int]:
+    """The search over engine states for any design (the answers of :func:`solve_state`), by
+    default the plain one (:meth:`Pruning.none`): the reference the other searches are checked against.
 
-    ``nodes`` counts the distinct positions generated (the root included), told
-    apart by :func:`~.position_key.key_function`. A child already generated anywhere in
-    the search is skipped before its rules are looked at, a won child ends the search
-    as soon as it is generated, and a child :func:`~.dead_cards.dead_card_check` proves
-    lost is not searched.
+    ``nodes`` counts the distinct positions stored, told apart by the key of
+    :mod:`.symmetry`; see :mod:`.tableau_search` for the pruning pieces.
     """
-    if root.is_terminal():
-        return ("won" if root.outcome().won else "lost"), [], 1
-    progress = _Progress(root.game)
-    key_of = key_function(root.game)
-    dead = dead_card_check(root.game)
-    seen = {key_of(root)}
-
-    def expand(state: Any) -> tuple[Any, list[tuple[Any, Any]]]:
-        """(a winning move or None, the new children worth searching, best first).
-
-        Past :data:`KEPT_CHILDREN` moves a child is returned as None (replayed when visited).
-        """
-        moves = state.legal_moves()
-        keep = len(moves) <= KEPT_CHILDREN
-        fresh = []
-        for number, move in enumerate(moves):
-            child = state.clone()
-            child.apply(move)
-            key = key_of(child)
-            if key in seen:
-                continue
-            seen.add(key)
-            # The clock is read at every position: one position of a hostile design can take long.
-            if len(seen) > budget or (deadline is not None and time.monotonic() > deadline):
-                raise _Budget
-            if child.is_terminal():
-                if child.outcome().won:
-                    return move, []
-                continue
-            if dead is not None and dead(child):
-                continue
-            fresh.append((progress(child), -number, move, child if keep else None))
-        fresh.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
-        return None, [(move, child) for _, _, move, child in fresh]
-
-    cut = False  # a line was cut at MAX_LINE: "lost" can no longer be proven
-    path: list[Any] = []
-    try:
-        won, options = expand(root)
-        if won is not None:
-            return "won", [won], len(seen)
-        stack = [(root, iter(options))]
-        while stack:
-            parent, pending = stack[-1]
-            step = next(pending, None)
-            if step is None:
-                stack.pop()
-                if path:
-                    path.pop()
-                continue
-            move, child = step
-            if len(stack) >= MAX_LINE:
-                cut = True
-                continue
-            if child is None:
-                child = parent.clone()
-                child.apply(move)
-            won, options = expand(child)
-            if won is not None:
-                return "won", [*path, move, won], len(seen)
-            if options:
-                stack.append((child, iter(options)))
-                path.append(move)
-    except _Budget:
-        return "unknown", [], len(seen)
-    return ("unknown" if cut else "lost"), [], len(seen)
+    pruning = Pruning.none() if pruning is None else pruning
+    found = search(root, budget, deadline, pruning)
+    return found.result, found.line, found.nodes
 
 
 def _solve_task(game: Any, start: int, stop: int, seed: int, options: Mapping[str, Any]) -> list[Verdict]:
@@ -189,8 +129,9 @@ def _solve_task(game: Any, start: int, stop: int, seed: int, options: Mapping[st
         began = time.perf_counter()
         deadline = time.monotonic() + float(deal_seconds) if deal_seconds else None
         state = game.new_initial_state(deck=deck) if deck else game.new_initial_state(seed=deal_seed(seed, index))
-        result, line, nodes = solve_state(state, budget, deadline)
-        verdicts.append(Verdict(index, result, nodes, tuple(str(m) for m in line), time.perf_counter() - began))
+        found = solve_deal(state, budget, deadline)
+        line = tuple(str(m) for m in found.line)
+        verdicts.append(Verdict(index, found.result, found.nodes, line, time.perf_counter() - began, found.stage))
     return verdicts
 
 
@@ -204,6 +145,9 @@ class SolveReport:
     verdicts: tuple[Verdict, ...]
     findings: tuple[Finding, ...]
     elapsed_s: float
+    notes: tuple[str, ...] = ()
+    """Which pruning pieces do not apply to this design, and why (shown by ``--verbose``)."""
+    verbose: bool = False
 
     def count(self, result: str) -> int:
         return sum(1 for v in self.verdicts if v.result == result)
@@ -253,6 +197,9 @@ class SolveReport:
             lines.append(f"  … {len(self.verdicts) - 20} more deals")
         lines += ["", "Findings:" if self.findings else "Findings: none"]
         lines += [f"  {f.severity:<7} {f.kind.value}: {f.message}" for f in self.findings]
+        if self.verbose:
+            lines += ["", "Search:" if self.notes else "Search: every pruning piece applies"]
+            lines += [f"  {note}" for note in self.notes]
         return "\n".join(lines) + "\n"
 
 
@@ -268,10 +215,12 @@ def solve(
     thresholds: Thresholds = Thresholds(),
     on_progress: Callable[[int], None] | None = None,
     deal_seconds: float | None = None,
+    verbose: bool = False,
 ) -> SolveReport:
     """Solve ``deals`` deals (or the one explicit ``deck``) of the design given as JSON text.
 
-    ``deal_seconds`` bounds the time of each deal (then "unknown"), besides ``budget``.
+    ``deal_seconds`` bounds the time of each deal (then "unknown"), besides ``budget``;
+    with ``verbose`` the text report says which pruning pieces do not apply, and why.
     """
     started = time.perf_counter()
     options: dict[str, Any] = {"budget": budget, "deal_seconds": deal_seconds}
@@ -286,11 +235,19 @@ def solve(
     lost = sum(v.result == "lost" for v in verdicts)
     unknown = len(verdicts) - won - lost
     findings = solver_findings(len(verdicts), won, lost, unknown, random_win_rate, thresholds)
+    game = game_for(design_json)
     return SolveReport(
-        game=game_for(design_json).design.name,
+        game=game.design.name,
         seed=seed,
         budget=budget,
         verdicts=tuple(verdicts),
         findings=tuple(findings),
         elapsed_s=time.perf_counter() - started,
+        notes=search_notes(game),
+        verbose=verbose,
     )
+
+
+def search_notes(game: Any) -> tuple[str, ...]:
+    """Why pruning pieces of the search over engine states do not apply to ``game``."""
+    return plan_for(game, Pruning()).notes

@@ -7,7 +7,7 @@ workers, in any order, gives bit-identical reports.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 Z_95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -77,9 +77,3 @@ def render_histogram(values: Mapping[int, int], bins: int = 10, width: int = 40)
         bar = "█" * max(1 if count else 0, round(width * count / peak))
         lines.append(f"{label:>{label_width}} │{bar} {count}")
     return lines
-
-
-def merge_counts(into: dict[object, int], other: Iterable[tuple[object, int]]) -> None:
-    """Add counts from ``other`` into ``into``."""
-    for key, count in other:
-        into[key] = into.get(key, 0) + count

@@ -10,14 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import is_not, itemgetter, ne
-from typing import TYPE_CHECKING, Protocol
 
 from ..cards import FACE_UP, shuffle
 from ..model import SELF, DepotType, Design, Effect
+from .plan import CompiledEffect, EffectState, InlineEffect
 from .rules import Compiled, RuleError, Site, compile_rule, constant_of
-
-if TYPE_CHECKING:
-    from .state import State
 
 ALL = -1
 """A move count meaning "the whole pile"."""
@@ -32,11 +29,14 @@ def reshuffle_seed(seed: int | None, k: int) -> int:
     return ((seed or 0) + k * RESHUFFLE_STEP) & _MASK64
 
 
-class CompiledEffect(Protocol):
-    """One compiled effect."""
+class _RunOnly:
+    """An effect generated code calls (:meth:`run`) rather than writes out."""
 
-    def run(self, state: State, owner: int) -> None:
-        """Change ``state``; ``owner`` is the ``@self`` depot."""
+    __slots__ = ()
+
+    def inline(self, owner: str) -> InlineEffect | None:
+        """None: generated code calls :meth:`run`."""
+        return None
 
 
 def _one_depot(design: Design, reference: str | None, pointer: str, key: str) -> int:
@@ -65,29 +65,26 @@ class MoveCards:
         self.count_rule = count_rule
         self.face_up = face_up
 
-    def depots(self) -> tuple[int, int]:
-        """The depots it may change (-1 for the owner)."""
-        return self.source, self.target
-
-    def inline(self, owner: str) -> list[str] | None:
+    def inline(self, owner: str) -> InlineEffect | None:
         """Python lines doing the same as :meth:`run` in generated code where ``S`` is the state,
         ``P`` its piles and the local ``owner`` the ``@self`` depot; None when the count is a rule."""
         if self.count_rule is not None:
             return None
+        reaches = (self.source, self.target)
         if self.count != ALL and self.count <= 0:
-            return []
+            return InlineEffect((), reaches)
         source = owner if self.source < 0 else str(self.source)
         target = owner if self.target < 0 else str(self.target)
         if source == target:
-            return []
+            return InlineEffect((), reaches)
         count = f"len(P[{source}])" if self.count == ALL else str(int(self.count))
         tests = [f"{count} > 0"] if self.count == ALL else []
         if self.source < 0 or self.target < 0:
             tests.append(f"{source} != {target}")
         call = f"S.transfer({source}, {target}, {count}, {self.face_up!r})"
-        return [f"if {' and '.join(tests)}: {call}" if tests else call]
+        return InlineEffect((f"if {' and '.join(tests)}: {call}" if tests else call,), reaches)
 
-    def run(self, state: State, owner: int) -> None:
+    def run(self, state: EffectState, owner: int) -> None:
         source = owner if self.source < 0 else self.source
         target = owner if self.target < 0 else self.target
         if self.count_rule is not None:
@@ -100,7 +97,7 @@ class MoveCards:
             state.transfer(source, target, count, self.face_up)
 
 
-class MoveFromGroup:
+class MoveFromGroup(_RunOnly):
     """``{"kind": "move"}`` with ``from`` naming several depots: the top ``count`` of each chosen member.
 
     ``where`` (site where) chooses the members, all before any card moves; a
@@ -125,7 +122,7 @@ class MoveFromGroup:
         self.count_rule = count_rule
         self.face_up = face_up
 
-    def run(self, state: State, owner: int) -> None:
+    def run(self, state: EffectState, owner: int) -> None:
         target = owner if self.target < 0 else self.target
         piles = state.piles
         where = self.where
@@ -141,7 +138,7 @@ class MoveFromGroup:
                 state.transfer(member, target, count, self.face_up)
 
 
-class Compact:
+class Compact(_RunOnly):
     """``{"kind": "compact"}``: slide the group's piles together in reading order, refill the gaps."""
 
     __slots__ = ("members", "member_set", "source", "piles_of", "start")
@@ -158,7 +155,7 @@ class Compact:
         self.start = members[0] if contiguous else -1
         """The first member when the members are consecutive depots (their piles are one slice), else -1."""
 
-    def run(self, state: State, owner: int) -> None:
+    def run(self, state: EffectState, owner: int) -> None:
         piles = state.piles
         members = self.members
         source = owner if self.source < 0 else self.source
@@ -175,7 +172,7 @@ class Compact:
                 continue
             state.transfer(source, member, 1, True)
 
-    def _run_apart(self, state: State, source: int) -> None:
+    def _run_apart(self, state: EffectState, source: int) -> None:
         """The same when ``source`` is outside the group and turns no card up, without transfers.
 
         Members before the first gap keep their piles; the rest are rebuilt at once, and
@@ -209,7 +206,7 @@ class Compact:
         state.changed(compress(members, map(differs, tail, new)))
 
 
-class Deal:
+class Deal(_RunOnly):
     """``{"kind": "deal"}``: one card from the top of ``source`` onto each target in turn, ``count`` rounds.
 
     Stops when ``source`` is empty; ``"all"`` deals rounds until it is. A target
@@ -225,7 +222,7 @@ class Deal:
         self.count_rule = count_rule
         self.face_up = face_up
 
-    def run(self, state: State, owner: int) -> None:
+    def run(self, state: EffectState, owner: int) -> None:
         source = owner if self.source < 0 else self.source
         targets = [t for t in self.targets if t != source]
         if not targets:
@@ -244,7 +241,7 @@ class Deal:
                 state.transfer(source, target, 1, self.face_up)
 
 
-class Redeal:
+class Redeal(_RunOnly):
     """``{"kind": "redeal"}``: gather the members ``keep`` does not hold for, reshuffle, deal them back.
 
     In order: ``keep`` for every member; the other members' cards gathered in
@@ -274,7 +271,7 @@ class Redeal:
         self.face_up = face_up
         self.stock = stock
 
-    def run(self, state: State, owner: int) -> None:
+    def run(self, state: EffectState, owner: int) -> None:
         piles = state.piles
         keep = self.keep
         kept = frozenset(m for m in self.members if keep is not None and keep(piles, state, m))
@@ -311,7 +308,7 @@ class Redeal:
             state.set_pile(last, piles[last] + tuple(left))
 
 
-class Flip:
+class Flip(_RunOnly):
     """``{"kind": "flip"}``: turn the top card of a depot face up."""
 
     __slots__ = ("depot",)
@@ -319,7 +316,7 @@ class Flip:
     def __init__(self, depot: int) -> None:
         self.depot = depot
 
-    def run(self, state: State, owner: int) -> None:
+    def run(self, state: EffectState, owner: int) -> None:
         depot = owner if self.depot < 0 else self.depot
         pile = state.piles[depot]
         if pile and not pile[-1] & FACE_UP:

@@ -9,85 +9,29 @@ listing legal moves allocates only the list.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Sequence
-from typing import ClassVar, NamedTuple
 
 from ..cards import SUITS, Card, Suit
 from ..model import Design, EjectKind
+from . import interpreted
 from .deal import DealPlan, deck_for
-from .effects import CompiledEffect, compile_effects
+from .effects import compile_effects
 from .lister import build_move_lister
 from .moves import Drag, Tap
+from .plan import (
+    CompiledAction,
+    CompiledDraw,
+    CompiledTap,
+    CompiledTrigger,
+    DragSource,
+    MoveLister,
+    Settle,
+    Target,
+)
 from .rules import Compiled, RuleError, Site, compile_rule, is_local, static_filter
 from .state import MAX_TRIGGER_FIRINGS, State
 from .triggers import build_settle
-
-
-class Target(NamedTuple):
-    """A depot a source's cards may be dragged to (the static filter allowed the pair)."""
-
-    depot: int
-    single: bool
-    wild_declares: int
-    """The wild rank whose card names a suit here, or -1."""
-    move: Drag
-    """The interned one-card move without a declaration."""
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class CompiledAction:
-    """A named tap, compiled."""
-
-    depot: int
-    name: str
-    when: Compiled | None
-    effects: tuple[CompiledEffect, ...]
-    limit: int | None
-    slot: int
-    """Index of its use counter in :attr:`State.uses`."""
-    move: Tap
-    stat: str
-    draws: ClassVar[bool] = False
-    """A draw, not an action (the same attribute on :class:`CompiledDraw`)."""
-
-
-class DragSource(NamedTuple):
-    """A depot cards may be dragged off, with its candidate targets."""
-
-    source: int
-    targets: tuple[Target, ...]
-    top_only: bool
-    """Its eject rule is ``topOnly``."""
-    plain: bool
-    """No target makes a wild card name a suit (one move per accepting target)."""
-
-
-class CompiledTrigger(NamedTuple):
-    """A trigger, compiled (a named tuple for the same reason as :class:`Target`)."""
-
-    depot: int
-    when: Compiled
-    effects: tuple[CompiledEffect, ...]
-    stat: str
-    local: bool
-    """The rule reads only its own depot: re-check it only after that pile changed."""
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class CompiledDraw:
-    """A stock's draw, compiled."""
-
-    depot: int
-    to: int
-    count: int
-    redeals: int
-    face_up: bool
-    move: Tap
-    stat: str
-    draws: ClassVar[bool] = True
-    """A draw, not an action (the same attribute on :class:`CompiledAction`)."""
 
 
 class Game:
@@ -96,14 +40,31 @@ class Game:
     :raises RuleError: when a rule does not compile or uses a kind the engine does not know.
     """
 
-    def __init__(self, design: Design) -> None:
+    def __init__(self, design: Design, generated: bool = True) -> None:
+        """Compile ``design`` in five phases: accept and eject rules, the drag plan, taps and
+        triggers, the rule pointers, and the code the hot loop runs.
+
+        With ``generated`` False the game lists moves and settles triggers with the plain
+        interpreted rules (:mod:`.interpreted`) instead of generated code: slower, and there to
+        check the generated code against (the two play every game move for move alike).
+        """
         self.design = design
-        depots = design.depots
-        self.names: tuple[str, ...] = tuple(d.name for d in depots)
+        self.generated = generated
+        self.names: tuple[str, ...] = tuple(d.name for d in design.depots)
         self.index: dict[str, int] = {name: i for i, name in enumerate(self.names)}
         self.members: dict[str, tuple[int, ...]] = design.group_members()
-        n = len(depots)
+        self._compile_accept_and_eject()
+        self._plan_drags()
+        self._compile_taps_and_triggers()
+        self._collect_rule_pointers()
+        self.deal_plan = DealPlan.compile(design)
+        self._compile_conditions()
+        self._generate_code()
 
+    def _compile_accept_and_eject(self) -> None:
+        """Per depot: its accept and eject rules, compiled once per depot spec (members share one)."""
+        design = self.design
+        depots = design.depots
         self.accept_never = tuple(d.spec.accept.never for d in depots)
         self.accept_rules = tuple(d.spec.accept for d in depots)
         self.eject_rules = tuple(d.spec.eject for d in depots)
@@ -115,33 +76,27 @@ class Game:
             for d in depots
         )
         self.has_declarations = any(w >= 0 for w in self.wild_declares)
-
-        when_cache: dict[int, Compiled] = {}
-        self.accept_when: list[Compiled | None] = []
-        """The full accept rule of each depot (for reasons and the static filter; the lister inlines it)."""
-        for d in depots:
-            accept = d.spec.accept
-            when = None
-            if accept.when is not None:
-                key = id(d.spec)
-                if key not in when_cache:
-                    when_cache[key] = compile_rule(accept.when, Site.ACCEPT, design)
-                when = when_cache[key]
-            self.accept_when.append(when)
-
-        eject_cache: dict[int, Compiled] = {}
+        accept_of: dict[int, Compiled | None] = {}  # by id() of the spec: a group's members share theirs
+        eject_of: dict[int, Compiled | None] = {}
+        accept_when: list[Compiled | None] = []
         eject_when: list[Compiled | None] = []
         for d in depots:
-            eject = d.spec.eject
-            if eject.kind is EjectKind.WHEN and eject.when is not None:
-                if id(d.spec) not in eject_cache:
-                    eject_cache[id(d.spec)] = compile_rule(eject.when, Site.EJECT, design)
-                eject_when.append(eject_cache[id(d.spec)])
-            else:
-                eject_when.append(None)
+            spec = d.spec
+            if id(spec) not in accept_of:
+                accept = spec.accept.when
+                accept_of[id(spec)] = compile_rule(accept, Site.ACCEPT, design) if accept is not None else None
+                eject = spec.eject.when if spec.eject.kind is EjectKind.WHEN else None
+                eject_of[id(spec)] = compile_rule(eject, Site.EJECT, design) if eject is not None else None
+            accept_when.append(accept_of[id(spec)])
+            eject_when.append(eject_of[id(spec)])
+        self.accept_when: tuple[Compiled | None, ...] = tuple(accept_when)
+        """The full accept rule of each depot (for reasons and the static filter; the lister inlines it)."""
         self.eject_when: tuple[Compiled | None, ...] = tuple(eject_when)
         self.eject_kind: tuple[EjectKind, ...] = tuple(d.spec.eject.kind for d in depots)
 
+    def _plan_drags(self) -> None:
+        """Per source that can give cards, the targets the static filter allows, with interned moves."""
+        n = len(self.names)
         filters = [static_filter(when) if when is not None else None for when in self.accept_when]
         self._drags: dict[tuple[int, int, int, int], Drag] = {}
         self.drag_indexes: dict[int, tuple[int, int, int, int]] = {}
@@ -150,51 +105,32 @@ class Game:
         for source in range(n):
             if self.eject_kind[source] is EjectKind.LOCKED:
                 continue
-            targets = tuple(
-                Target(
-                    depot=target,
-                    single=self.accept_rules[target].single,
-                    wild_declares=self.wild_declares[target],
-                    move=self.drag_move(source, 1, target, None),
-                )
-                for target in range(n)
-                if not self.accept_rules[target].never
-                and target != source
-                and (filters[target] is None or filters[target](source, target))  # type: ignore[misc]
-            )
+            targets = []
+            for target in range(n):
+                allows = filters[target]
+                if self.accept_rules[target].never or target == source:
+                    continue
+                if allows is None or allows(source, target):
+                    move = self.drag_move(source, 1, target, None)
+                    targets.append(Target(target, self.accept_rules[target].single, self.wild_declares[target], move))
             if targets:
-                plan.append(
-                    DragSource(
-                        source,
-                        targets,
-                        self.eject_kind[source] is EjectKind.TOP_ONLY,
-                        all(t.wild_declares < 0 for t in targets),
-                    )
-                )
+                top_only = self.eject_kind[source] is EjectKind.TOP_ONLY
+                plan.append(DragSource(source, tuple(targets), top_only, all(t.wild_declares < 0 for t in targets)))
         self.drag_plan: tuple[DragSource, ...] = tuple(plan)
 
+    def _compile_taps_and_triggers(self) -> None:
+        """Every trigger, draw and action compiled; the taps in their listing order (by depot, draw first)."""
+        design = self.design
         triggers: list[CompiledTrigger] = []
         actions: list[CompiledAction] = []
         draws: list[CompiledDraw] = []
-        taps: list[CompiledDraw | CompiledAction] = []
-        trigger_pointers: dict[str, str] = {}
-        draw_pointers: dict[str, str] = {}
-        action_pointers: dict[str, str] = {}
-        for d in depots:
+        taps: list[CompiledTap] = []
+        for d in design.depots:
             spec = d.spec
             for i, trigger in enumerate(spec.triggers):
                 when = compile_rule(trigger.when, Site.TRIGGER, design)
-                stat = f"trigger:{spec.name}#{i}"
-                trigger_pointers[stat] = f"{spec.pointer}/triggers/{i}"
-                triggers.append(
-                    CompiledTrigger(
-                        depot=d.index,
-                        when=when,
-                        effects=compile_effects(trigger.effects, design),
-                        stat=stat,
-                        local=is_local(when),
-                    )
-                )
+                effects = compile_effects(trigger.effects, design)
+                triggers.append(CompiledTrigger(d.index, when, effects, f"trigger:{spec.name}#{i}", is_local(when)))
             if spec.draw is not None:
                 to = design.resolve(spec.draw.to)
                 if not to or len(to) != 1:
@@ -210,7 +146,6 @@ class Game:
                 )
                 draws.append(draw)
                 taps.append(draw)
-                draw_pointers[draw.stat] = spec.draw.pointer
             for action in spec.actions:
                 compiled = CompiledAction(
                     depot=d.index,
@@ -224,9 +159,8 @@ class Game:
                 )
                 actions.append(compiled)
                 taps.append(compiled)
-                action_pointers[compiled.stat] = action.pointer
         self.triggers: tuple[CompiledTrigger, ...] = tuple(triggers)
-        by_depot: list[list[CompiledTrigger]] = [[] for _ in range(n)]
+        by_depot: list[list[CompiledTrigger]] = [[] for _ in self.names]
         for compiled_trigger in triggers:
             by_depot[compiled_trigger.depot].append(compiled_trigger)
         self.triggers_of: tuple[tuple[CompiledTrigger, ...], ...] = tuple(tuple(t) for t in by_depot)
@@ -235,29 +169,45 @@ class Game:
         """Per depot, whether it has a trigger (settling looks only at touched depots that do)."""
         self.always_checked: tuple[int, ...] = tuple(sorted({t.depot for t in triggers if not t.local}))
         """Depots with a trigger that is not local: checked in every settle pass."""
-        self.settle, self.settle_source = build_settle(self, design, MAX_TRIGGER_FIRINGS)
-        """``settle(P, S)``: the passes of settling triggers, generated (see triggers.py)."""
         self.actions: tuple[CompiledAction, ...] = tuple(actions)
         self.draws: tuple[CompiledDraw, ...] = tuple(draws)
-        self.taps: tuple[CompiledDraw | CompiledAction, ...] = tuple(taps)
+        self.taps: tuple[CompiledTap, ...] = tuple(taps)
         self.draw_of: dict[int, CompiledDraw] = {draw.depot: draw for draw in draws}
         self.action_of: dict[tuple[int, str], CompiledAction] = {(a.depot, a.name): a for a in actions}
-        self.tap_of: dict[int, CompiledDraw | CompiledAction] = {id(tap.move): tap for tap in taps}
+        self.tap_of: dict[int, CompiledTap] = {id(tap.move): tap for tap in taps}
         """``id(move)`` of every interned tap -> what it does."""
-        tap_rank = {tap.move: rank for rank, tap in enumerate(taps)}
-        self._tap_rank = tap_rank
-        self.accept_stat = tuple(f"accept:{d.spec.name}" for d in depots)
+        self.accept_stat = tuple(f"accept:{d.spec.name}" for d in design.depots)
+
+    def _collect_rule_pointers(self) -> None:
+        """Every rule that can fire: its stats key -> its JSON pointer in the design."""
+        specs = [d.spec for d in self.design.depots]
         self.rule_pointers: dict[str, str] = {
-            f"accept:{spec.name}": f"{spec.pointer}/acceptRule" for spec in design.specs if not spec.accept.never
+            f"accept:{spec.name}": f"{spec.pointer}/acceptRule" for spec in self.design.specs if not spec.accept.never
         }
         """Every rule that can fire: its stats key (``trigger:cell#0``) -> its JSON pointer in the design."""
-        for pointers in (trigger_pointers, draw_pointers, action_pointers):
-            self.rule_pointers.update(pointers)
+        for spec in specs:
+            for i in range(len(spec.triggers)):
+                self.rule_pointers[f"trigger:{spec.name}#{i}"] = f"{spec.pointer}/triggers/{i}"
+        for spec in specs:
+            if spec.draw is not None:
+                self.rule_pointers[f"draw:{spec.name}"] = spec.draw.pointer
+        for spec in specs:
+            for action in spec.actions:
+                self.rule_pointers[f"action:{spec.name}.{action.name}"] = action.pointer
 
-        self.move_lister, self.move_lister_source = build_move_lister(self, design)
-        """``move_lister(P, S)``: every legal move in order, generated from ``drag_plan`` and ``taps`` (see lister.py)."""
-        self.deal_plan = DealPlan.compile(design)
-        self._compile_conditions()
+    def _generate_code(self) -> None:
+        """The move lister and the settle pass: generated Python, or the plain interpreted rules."""
+        self.move_lister: MoveLister
+        """``move_lister(P, S)``: every legal move in order, from ``drag_plan`` and ``taps``."""
+        self.settle: Settle
+        """``settle(P, S)``: the passes of settling triggers."""
+        if self.generated:
+            self.move_lister, self.move_lister_source = build_move_lister(self, self.design)
+            self.settle, self.settle_source = build_settle(self, self.design, MAX_TRIGGER_FIRINGS)
+        else:
+            self.move_lister = interpreted.move_lister(self)
+            self.settle = interpreted.settler(self, MAX_TRIGGER_FIRINGS)
+            self.move_lister_source = self.settle_source = ""
 
     def _compile_conditions(self) -> None:
         design = self.design
@@ -285,10 +235,6 @@ class Game:
         self.loss_no_progress = loss.kind == "noProgress"
         """Whether the player gives up where no sequence of moves ends the game (engine/progress.py)."""
         self.score_rule: Compiled = compile_rule(design.scoring.value, Site.SCORING, design)
-
-    def move_order(self, move: Drag | Tap) -> int:
-        """Sort key that keeps drags in place and taps in depot order (draw, then actions)."""
-        return self._tap_rank.get(move, -1)  # type: ignore[arg-type]
 
     def rule_labels(self) -> list[str]:
         """The stats key of every rule that can fire (for "rule never fired" findings)."""
@@ -321,7 +267,6 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game({self.design.name!r}, {len(self.names)} depots)"
-
 
 
 def _win_test(kind: str, depots: tuple[int, ...], when: Compiled | None) -> Compiled:

@@ -24,19 +24,13 @@ a depot's draw before its actions, each action's ``when`` inline too.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from ..cards import FACE_UP, NO_CARD, RANK_OF, SUIT_OF
 from ..model import Design, EjectKind, Expr
 from .moves import Move
+from .plan import CompiledDraw, DragSource, GamePlan, MoveLister
 from .rules import Hoisted, InlineCode, Site, inline_code, inline_rule, inline_rule_by_side
-
-if TYPE_CHECKING:
-    from .game import DragSource, Game
-
-MoveLister = Callable[[Sequence[tuple[int, ...]], Any], list[Move]]
-"""``lister(P, S) -> moves``: the legal moves of a state that is not over."""
 
 _ACCEPT_NAMES = {"card": "_card", "cards": "_cards", "source": "_source", "depot": "_depot"}
 _EJECT_NAMES = {"card": "_card", "cards": "_cards", "depot": "_source"}
@@ -89,7 +83,7 @@ class _Accept(NamedTuple):
 class _Writer:
     """Writes the lister's source lines."""
 
-    def __init__(self, game: Game, design: Design, unrolled: bool) -> None:
+    def __init__(self, game: GamePlan, design: Design, unrolled: bool) -> None:
         self.game = game
         self.design = design
         self.unrolled = unrolled
@@ -319,9 +313,8 @@ class _Writer:
         return lines
 
 
-def _tap_lines(game: Game, design: Design, code: InlineCode) -> list[str]:
+def _tap_lines(game: GamePlan, design: Design, code: InlineCode) -> list[str]:
     """The taps in order (depots in order, a depot's draw before its actions), each tested inline."""
-    from .game import CompiledDraw  # game.py imports this module
     rules: list[Expr | None] = []
     for depot in design.depots:
         if depot.spec.draw is not None:
@@ -348,7 +341,7 @@ def _tap_lines(game: Game, design: Design, code: InlineCode) -> list[str]:
     return lines
 
 
-def build_move_lister(game: Game, design: Design) -> tuple[MoveLister, str]:
+def build_move_lister(game: GamePlan, design: Design) -> tuple[MoveLister, str]:
     """The generated move lister of ``game`` and its Python source (for tests and debugging)."""
     pairs = sum(len(entry.targets) for entry in game.drag_plan)
     writer = _Writer(game, design, unrolled=pairs <= _UNROLL_LIMIT)

@@ -8,46 +8,68 @@ cards, stacked piles as their top card and a count (``##×27``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
-from ..cards import FACE_UP, NO_CARD, Card, Suit, card_rank, card_suit
+from ..cards import FACE_UP, SUIT_SYMBOLS, Card, Suit, card_suit, card_symbol_str
 from ..model import Fan
 from .moves import Drag, Move
+from .plan import GamePlan
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from .state import State
-
 CELL_WIDTH = 9
 """Characters per board column (one card width)."""
-SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
-_RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 Segment = tuple[str, str]
 """Text and a rich style name ("" for none)."""
 
 
-def card_text(card: Card) -> str:
-    """A card with its suit symbol: ``8♣``, ``10♥``, ``JK``; ``--`` for no card."""
-    card &= ~FACE_UP
-    if card == NO_CARD:
-        return "--"
-    suit = card_suit(card)
-    if suit == Suit.JOKER:
-        return "JK"
-    rank = card_rank(card)
-    return _RANK_TEXT.get(rank, str(rank)) + SUIT_SYMBOLS[Suit(suit)]
+class Standing(Protocol):
+    """How a game stands, as the status line shows it (:class:`~cardz_tools.engine.state.Outcome` is one)."""
+
+    @property
+    def won(self) -> bool: ...
+    @property
+    def lost(self) -> bool: ...
+    @property
+    def reason(self) -> str: ...
+
+
+class Shown(Protocol):
+    """A state as the board shows it (:class:`~cardz_tools.engine.state.State` is one)."""
+
+    @property
+    def game(self) -> GamePlan: ...
+    @property
+    def piles(self) -> Sequence[tuple[Card, ...]]: ...
+    @property
+    def declared(self) -> Sequence[int]: ...
+    @property
+    def redeals(self) -> Sequence[int]: ...
+    @property
+    def uses(self) -> Sequence[int]: ...
+    @property
+    def seed(self) -> int | None: ...
+    @property
+    def move_count(self) -> int: ...
+
+    def score(self) -> int: ...
+
+    def outcome(self) -> Standing: ...
+
+    def is_terminal(self) -> bool: ...
 
 
 def _card_segment(card: Card) -> Segment:
     if not card & FACE_UP:
         return ("##", "blue")
     suit = card_suit(card)
-    return (card_text(card), "red" if suit in (Suit.DIAMONDS, Suit.HEARTS) else "bold")
+    return (card_symbol_str(card), "red" if suit in (Suit.DIAMONDS, Suit.HEARTS) else "bold")
 
 
-def describe_move(state: State, move: Move) -> str:
+def describe_move(state: Shown, move: Move) -> str:
     """``move`` with the cards it moves: ``waste → vane (8♣, naming Hearts)``."""
     if not isinstance(move, Drag):
         return str(move)
@@ -56,7 +78,7 @@ def describe_move(state: State, move: Move) -> str:
     if not pile or move.count > len(pile):
         return str(move)
     cards = pile[-move.count:]
-    shown = card_text(cards[0]) if len(cards) == 1 else f"{card_text(cards[0])}..{card_text(cards[-1])}"
+    shown = card_symbol_str(cards[0]) if len(cards) == 1 else f"{card_symbol_str(cards[0])}..{card_symbol_str(cards[-1])}"
     naming = f", naming {move.declare.title}" if move.declare is not None else ""
     return f"{move.source} → {move.target} ({shown}{naming})"
 
@@ -91,7 +113,7 @@ def _pile_lines(pile: tuple[Card, ...], fan: Fan) -> list[list[Segment]]:
     return [top]
 
 
-def board_lines(state: State) -> list[list[Segment]]:
+def board_lines(state: Shown) -> list[list[Segment]]:
     """The whole board (title, depots by row and column, then the small state) as styled lines."""
     game = state.game
     design = game.design
@@ -131,7 +153,7 @@ def board_lines(state: State) -> list[list[Segment]]:
     return lines
 
 
-def _status_line(state: State) -> str:
+def _status_line(state: Shown) -> str:
     game = state.game
     parts = [f"move {state.move_count}", f"score {state.score()}"]
     for index, named in enumerate(state.declared):
@@ -154,12 +176,12 @@ def _status_line(state: State) -> str:
     return " · ".join(parts)
 
 
-def render_text(state: State) -> str:
+def render_text(state: Shown) -> str:
     """The board as plain text (no trailing spaces)."""
     return "\n".join("".join(text for text, _ in line).rstrip() for line in board_lines(state))
 
 
-def render_rich(state: State) -> Text:
+def render_rich(state: Shown) -> Text:
     """The board as a rich :class:`~rich.text.Text` with red suits and blue backs."""
     from rich.text import Text
 

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, cast
 
 from ..cards import COLOR_NAMES, RANK_NAMES, SUIT_NAMES
+from ..diagnostics import Severity
 from ..expr import Checked, DesignEnv, Site, check
 from ..expr import ast as expr_ast
 from ..expr import compile_rule as compile_checked
@@ -42,7 +43,7 @@ from ..model import Design, Expr
 
 __all__ = [
     "Compiled", "Hoisted", "InlineCode", "RuleError", "Site", "compile_rule", "constant_of", "inline_code", "inline_rule", "is_local",
-    "inline_rule_by_side", "residual", "static_filter",
+    "inline_rule_by_side", "static_filter",
 ]
 
 Compiled = Callable[..., Any]
@@ -50,11 +51,14 @@ Compiled = Callable[..., Any]
 
 
 class _HintedRule(Protocol):
-    """A compiled rule with the hint attributes this module sets (each only where it applies)."""
+    """A compiled rule with the hint attributes this module sets on every rule it compiles."""
 
-    static: Callable[..., bool]
-    residual: Compiled
+    static: Callable[[int, int], bool] | None
+    """The board-only ``(source, depot)`` part of an accept rule, or None."""
+    residual: Compiled | None
+    """The accept rule without its static part (valid where ``static`` holds), or None."""
     local: bool
+    """The rule reads no pile but those of its site's depots."""
 
     def __call__(self, *args: Any) -> Any: ...
 
@@ -84,7 +88,9 @@ def _constant(value: object) -> Compiled:
     def rule(P: object, S: object, *site_args: object) -> object:
         return value
 
-    return rule
+    hinted = cast(_HintedRule, rule)
+    hinted.static, hinted.residual, hinted.local = None, None, False
+    return hinted
 
 
 _ENVIRONMENTS: dict[int, tuple[Design, DesignEnv]] = {}
@@ -121,7 +127,7 @@ def _reads_site_piles_only(node: expr_ast.Node, names: frozenset[str]) -> bool:
 def _checked(expr: Expr, site: Site, env: DesignEnv) -> Checked:
     checked = check(expr.text, site, env)
     if not checked.ok or checked.node is None:
-        errors = [i for i in checked.issues if getattr(i.severity, "value", i.severity) == "error"]
+        errors = [i for i in checked.issues if i.severity is Severity.ERROR]
         message = errors[0].message if errors else "it has errors"
         raise RuleError(f"the rule {expr.text!r} does not compile: {message}", expr.pointer)
     return checked
@@ -136,6 +142,7 @@ def _compile_expression(expr: Expr, site: Site, design: Design) -> Compiled:
     node = checked.node
     assert node is not None  # _checked raised for a text without a tree
     # Hints for the engine's hot loop (see the module docstring).
+    fn.static, fn.residual, fn.local = None, None, False
     if site is Site.ACCEPT and compiled.static is not None:
         fn.static = compiled.static
         fn.residual = compiled.residual
@@ -159,18 +166,13 @@ def compile_rule(expr: Expr, site: Site, design: Design) -> Compiled:
 
 
 def static_filter(rule: Compiled) -> Callable[[int, int], bool] | None:
-    """The board-only ``(source, depot)`` part of a compiled accept rule, if it has one."""
-    return getattr(rule, "static", None)
-
-
-def residual(rule: Compiled) -> Compiled:
-    """The rule to test on pairs that pass :func:`static_filter` (the rule itself without hints)."""
-    return getattr(rule, "residual", None) or rule
+    """The board-only ``(source, depot)`` part of a rule :func:`compile_rule` compiled, if it has one."""
+    return cast(_HintedRule, rule).static
 
 
 def is_local(rule: Compiled) -> bool:
-    """Whether a compiled rule reads no pile but those of its site's depots (see ``local`` above)."""
-    return bool(getattr(rule, "local", False))
+    """Whether a rule :func:`compile_rule` compiled reads no pile but those of its site's depots."""
+    return cast(_HintedRule, rule).local
 
 
 def inline_code(design: Design) -> InlineCode:

@@ -13,15 +13,12 @@ import collections
 import dataclasses
 import enum
 from collections.abc import Hashable, Iterable, Sequence
-from typing import TYPE_CHECKING
 
-from ..cards import FACE_UP, RANK_OF, SUITS, Card, Suit
+from ..cards import FACE_UP, RANK_OF, SUITS, Card, Suit, card_symbol_str
 from ..model import EjectKind
 from .moves import Drag, IllegalMoveError, Move, Tap
-from .render import card_text, describe_move, render_text
-
-if TYPE_CHECKING:
-    from .game import CompiledAction, CompiledDraw, Game
+from .plan import CompiledAction, CompiledDraw, CompiledTap, GamePlan
+from .render import describe_move, render_text
 
 MAX_TRIGGER_FIRINGS = 10_000
 """More trigger firings than this in one settle: the design loops, the game ends."""
@@ -72,7 +69,7 @@ class State:
         "_status",
     )
 
-    def __init__(self, game: Game, piles: list[tuple[Card, ...]], seed: int | None = None) -> None:
+    def __init__(self, game: GamePlan, piles: list[tuple[Card, ...]], seed: int | None = None) -> None:
         self.game = game
         self.piles = piles
         self.declared: list[int] = [-1] * len(piles)
@@ -94,7 +91,7 @@ class State:
         self._status: Termination | None = None
 
     @classmethod
-    def deal(cls, game: Game, deck: Sequence[Card], seed: int | None = None) -> State:
+    def deal(cls, game: GamePlan, deck: Sequence[Card], seed: int | None = None) -> State:
         """Deal ``deck`` by the game's deal rules, then let triggers settle."""
         state = cls(game, [()] * len(game.names), seed)
         state.piles[:] = game.deal_plan.deal(deck, state)
@@ -172,16 +169,6 @@ class State:
                 declared[depot] = -1
         self.touched.update(depots)
 
-    def set_piles(self, changes: Iterable[tuple[int, tuple[Card, ...]]]) -> None:
-        """:meth:`set_pile` for each ``(depot, pile)``, in one call."""
-        piles = self.piles
-        declared = self.declared
-        touched = self.touched
-        for depot, pile in changes:
-            piles[depot] = pile
-            declared[depot] = -1
-            touched.add(depot)
-
     # ------------------------------------------------------------ legal moves
 
     def legal_moves(self) -> list[Move]:
@@ -194,11 +181,11 @@ class State:
             self._legal = [] if self._ended() else self._generate()
         return list(self._legal)
 
-    def _runs(self, source: int, pile: tuple[Card, ...]) -> range | list[int]:
-        """The run lengths that may be dragged off ``source``."""
+    def run_lengths(self, source: int, pile: tuple[Card, ...]) -> range | list[int]:
+        """The run lengths that may be dragged off ``source`` (holding ``pile``, not empty) by its eject rule."""
         kind = self.game.eject_kind[source]
         if kind is EjectKind.LOCKED or not pile[-1] & FACE_UP:
-            return ()  # type: ignore[return-value]
+            return range(0)
         if kind is EjectKind.TOP_ONLY:
             return range(1, 2)
         up = 1
@@ -212,20 +199,21 @@ class State:
         return [k for k in range(1, up + 1) if when(self.piles, self, pile[-k], pile[-k:], source)]
 
     def _generate(self) -> list[Move]:
-        return self.game.move_lister(self.piles, self)  # type: ignore[no-any-return]
+        return self.game.move_lister(self.piles, self)
 
-    def _tap_refusal(self, tap: CompiledDraw | CompiledAction) -> str | None:
+    def tap_refusal(self, tap: CompiledTap) -> str | None:
+        """Why the rules refuse the draw or action ``tap`` now, or None."""
         game = self.game
         name = game.names[tap.depot]
-        if hasattr(tap, "to"):
+        if isinstance(tap, CompiledDraw):
             if self.piles[tap.depot]:
                 return None
             if self.redeals[tap.depot] == 0:
                 return f"{name} is empty and has no redeals left"
-            if not self.piles[tap.to]:  # type: ignore[union-attr]
-                return f"{name} and {game.names[tap.to]} are both empty"  # type: ignore[union-attr]
+            if not self.piles[tap.to]:
+                return f"{name} and {game.names[tap.to]} are both empty"
             return None
-        action: CompiledAction = tap  # type: ignore[assignment]
+        action = tap
         if action.limit is not None and self.uses[action.slot] >= action.limit:
             return f"{action.name} may be used {action.limit} times; it has been"
         if action.when is not None and not action.when(self.piles, self, action.depot):
@@ -255,11 +243,11 @@ class State:
                 names = [a.name for a in game.actions if a.depot == depot]
                 hint = f" (its actions: {', '.join(names)})" if names else ""
                 return f"tapping {move.depot} draws nothing{hint}"
-            return self._tap_refusal(draw)
+            return self.tap_refusal(draw)
         action = game.action_of.get((depot, move.action))
         if action is None:
             return f"{move.depot} has no action named {move.action!r}"
-        return self._tap_refusal(action)
+        return self.tap_refusal(action)
 
     def _drag_refusal(self, move: Drag) -> str | None:
         game = self.game
@@ -278,7 +266,7 @@ class State:
             return eject.reason or f"cards cannot be taken from {move.source}"
         if move.count < 1 or move.count > len(pile):
             return f"{move.source} holds {len(pile)} cards; {move.count} cannot be moved"
-        if move.count not in self._runs(source, pile):
+        if move.count not in self.run_lengths(source, pile):
             if not all(c & FACE_UP for c in pile[-move.count:]):
                 return eject.reason or f"face-down cards cannot be moved from {move.source}"
             if eject.kind is EjectKind.TOP_ONLY:
@@ -289,19 +277,20 @@ class State:
         rule = game.accept_rules[target]
         if rule.never:
             return f"{move.target} accepts no cards"
-        refusal = self._accept_refusal(source, target, card, cards)
+        refusal = self.accept_refusal(source, target, card, cards)
         if refusal is not None:
             return rule.reason or refusal
         wild = game.wild_declares[target]
         if wild == RANK_OF[card]:
             if move.declare is None or move.declare not in SUITS:
                 names = ", ".join(s.title for s in SUITS)
-                return f"playing {card_text(card)} on {move.target} names a suit: choose one of {names}"
+                return f"playing {card_symbol_str(card)} on {move.target} names a suit: choose one of {names}"
         elif move.declare is not None:
             return f"only a wild card names a suit on {move.target}"
         return None
 
-    def _accept_refusal(self, source: int, target: int, card: Card, cards: Sequence[Card]) -> str | None:
+    def accept_refusal(self, source: int, target: int, card: Card, cards: Sequence[Card]) -> str | None:
+        """Why ``target``'s accept rule refuses ``cards`` (lowest ``card``) from ``source``, or None."""
         game = self.game
         rule = game.accept_rules[target]
         name = game.names[target]
@@ -319,10 +308,10 @@ class State:
             elif rule.follow:
                 top = pile[-1]
                 if RANK_OF[card] != RANK_OF[top] and (card >> 4) & 7 != (top >> 4) & 7:
-                    return f"{card_text(card)} does not follow {card_text(top)}: it must match in rank or suit"
+                    return f"{card_symbol_str(card)} does not follow {card_symbol_str(top)}: it must match in rank or suit"
         when = game.accept_when[target]
         if when is not None and not when(self.piles, self, card, cards, source, target):
-            return f"{name} does not accept {card_text(card)} here"
+            return f"{name} does not accept {card_symbol_str(card)} here"
         return None
 
     # ------------------------------------------------------------ playing
@@ -364,17 +353,18 @@ class State:
                         break
             if tap is None:
                 self._refuse_illegal(move)
-                depot = game.index[move.depot]  # type: ignore[union-attr]
-                tap = game.draw_of[depot] if move.action is None else game.action_of[(depot, move.action)]  # type: ignore[union-attr]
-            if not tap.draws:
-                self.uses[tap.slot] += 1  # type: ignore[union-attr]
+                assert isinstance(move, Tap)  # (cheap: an illegal or not yet listed move)
+                depot = game.index[move.depot]
+                tap = game.draw_of[depot] if move.action is None else game.action_of[(depot, move.action)]
+            if isinstance(tap, CompiledAction):
+                self.uses[tap.slot] += 1
                 depot = tap.depot
-                for effect in tap.effects:  # type: ignore[union-attr]
+                for effect in tap.effects:
                     effect.run(self, depot)
                 if stats is not None:
                     stats[tap.stat] += 1
             else:
-                self._draw(tap)  # type: ignore[arg-type]
+                self._draw(tap)
         self.move_count += 1
         self._legal = None
         self._status = None

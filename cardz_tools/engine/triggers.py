@@ -20,24 +20,16 @@ from __future__ import annotations
 
 import re
 from bisect import insort
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from ..model import Design
+from .plan import GamePlan, Settle
 from .rules import Site, inline_code, inline_rule
-
-if TYPE_CHECKING:
-    from .game import Game
-
-Settle = Callable[[Any, Any], None]
-"""``settle(P, S)``: fire triggers until none holds, starting from the depots in ``S.touched``
-(those the move changed); sets ``S.cascade`` on a runaway."""
 
 _ATTRIBUTES = frozenset({"stats", "run", "add", "append", "sort", "clear", "touched", "cascade", "declared", "transfer"})
 """The attributes the generated lines read or write (for the sandbox audit)."""
 
 
-def build_settle(game: Game, design: Design, limit: int) -> tuple[Settle, str]:
+def build_settle(game: GamePlan, design: Design, limit: int) -> tuple[Settle, str]:
     """The generated settling of ``game`` and its source; ``limit`` is the cascade bound."""
     code = inline_code(design)
     blocks: dict[tuple[str, ...], int] = {}
@@ -60,11 +52,12 @@ def build_settle(game: Game, design: Design, limit: int) -> tuple[Settle, str]:
             fire = [f"if {test}:"]
             if uses > 1:
                 fire.insert(0, "_pd = P[_depot]")
-            inline = [getattr(effect, "inline", lambda owner: None)("_depot") for effect in trigger.effects]
-            if all(lines_of is not None for lines_of in inline):  # written out: no call per effect
-                run = ["    " + line for lines_of in inline for line in lines_of or ()]
+            inline = [effect.inline("_depot") for effect in trigger.effects]
+            reaches: set[int] | None
+            if all(written is not None for written in inline):  # written out: no call per effect
+                run = ["    " + line for written in inline if written is not None for line in written.lines]
                 # Written-out effects name the depots they change: -1 for the owner itself.
-                reaches = {d for effect in trigger.effects for d in effect.depots()}  # type: ignore[attr-defined]
+                reaches = {d for written in inline if written is not None for d in written.depots}
             else:
                 run = [f"    for _effect in {effects}[_depot][{number}]: _effect.run(S, _depot)"]
                 reaches = None

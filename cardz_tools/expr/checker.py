@@ -617,7 +617,7 @@ def check(text: str, site: Site, env: DesignEnv | None = None) -> Checked:
 
 def _too_costly(checked: Checked, env: DesignEnv) -> list[ExprIssue]:
     """CZ410 when one evaluation could take more than :data:`cost.MAX_EVALUATION_STEPS` steps."""
-    steps = evaluation_steps(checked, env)
+    steps = evaluation_steps(checked.node, checked.info, env.size)
     if steps <= MAX_EVALUATION_STEPS:
         return []
     assert checked.node is not None

@@ -1,10 +1,10 @@
 """Typed syntax tree -> a plain Python function, compiled once.
 
-As Jinja2 does, the compiler writes Python *source* from the checked tree and
-compiles it with :func:`compile`. Nothing from the design text reaches that
-source: depot and group names are resolved to ints and constant tuples, binder
-names become ``_v1``, ``_v2`` ..., and functions and fields map to fixed helper
-names. The code runs in a namespace whose ``__builtins__`` is a small explicit dict.
+The source is written by :class:`.codegen.Emitter` and built by :func:`.codegen.build`
+(the generated names, the builtins and the audit are documented there). Nothing from
+the design text reaches that source: depot and group names are resolved to ints and
+constant tuples, binder names become ``_v1``, ``_v2`` ..., and functions and fields map
+to fixed helper names.
 
 Calling convention (docs/architecture.md): ``fn(P, S, *site_args)`` where ``P[d]``
 is the pile of depot ``d`` (card ints, bottom first) and the site args are those
@@ -31,35 +31,20 @@ depot arguments and the board (``adjacent(source, depot)``, ``index(depot) < 5``
 from __future__ import annotations
 
 import dataclasses
-import itertools
-import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..cards import COLOR_OF, FACE_UP_OF, NO_CARD, RANK_OF, SUIT_OF, Suit
-from .ast import (
-    Binary, BoolLit, Call, Conditional, Field, Index, IntLit, Name, Node, NodeVisitor, Unary, iter_child_nodes, walk,
-)
-from .builtins import PREVIOUS_VARIABLE, bounded_pow
-from .checker import NOT_CONST, Checked, NodeInfo
+from .ast import Binary, Call, Field, Index, Name, Node, walk
+from .checker import NOT_CONST, Checked
+from .codegen import SITE_PARAMS, Emitter, ExprCompileError, Rule, build, with_pile
 from .env import DesignEnv
-from .sandbox import audit
 from .sites import Site
-from .types import ABSENT_DEPOT, ABSENT_SUIT, Kind
+from .types import Kind
 
 __all__ = ["CompiledRule", "compile_rule", "compile_expr", "ExprCompileError", "MAX_STATIC_PAIRS"]
 
 MAX_STATIC_PAIRS = 250_000
 """``static_pairs`` is precomputed only when sources × targets is at most this."""
-_ADJACENCY_MATRIX_LIMIT = 300
-
-Rule = Callable[..., Any]
-
-
-class ExprCompileError(ValueError):
-    """Raised when asked to compile an expression that has errors."""
-
-
 @dataclasses.dataclass(frozen=True)
 class CompiledRule:
     """A compiled expression and its static filter (see the module docstring)."""
@@ -72,467 +57,6 @@ class CompiledRule:
     static_targets: Mapping[int, tuple[int, ...]] | None
     python: str
     """The generated Python source (for debugging and tests)."""
-
-
-# ---------------------------------------------------------------- run-time helpers
-# Plain functions handed to the generated code as closure constants.
-
-_NAN = math.nan
-_SUIT_COLOR: tuple[int, ...] = tuple(int(Suit(s).color) if s <= 4 else 3 for s in range(8))
-
-
-def _pile(P: Sequence[Sequence[int]], depot: int) -> Sequence[int]:
-    return P[depot] if depot >= 0 else ()
-
-
-def _top(pile: Sequence[int]) -> int:
-    return pile[-1] if pile else NO_CARD
-
-
-def _bottom(pile: Sequence[int]) -> int:
-    return pile[0] if pile else NO_CARD
-
-
-def _rank_add(rank: float, n: int) -> float:
-    total = rank + n
-    return total if 1 <= rank <= 13 and 1 <= total <= 13 else _NAN
-
-
-def _rank_sub(a: float, b: float) -> int:
-    # A shifted rank may be NaN (no rank); the difference must still be an Int.
-    return 0 if a != a or b != b else int(a - b)
-
-
-def _div(a: int, b: int) -> int:
-    return a // b if b else 0
-
-
-def _mod(a: int, b: int) -> int:
-    return a % b if b else 0
-
-
-def _member(group: tuple[int, ...], i: int) -> int:
-    return group[i] if 0 <= i < len(group) else ABSENT_DEPOT
-
-
-def _card_at(cards: Sequence[int], i: int) -> int:
-    return cards[i] if 0 <= i < len(cards) else NO_CARD
-
-
-def _top_cards(pile: Sequence[int], n: int) -> Sequence[int]:
-    return pile[max(len(pile) - n, 0):] if n > 0 else ()
-
-
-def _covered(P: Sequence[Sequence[int]], later: tuple[int, ...]) -> bool:
-    for depot in later:
-        if P[depot]:
-            return True
-    return False
-
-
-def _descending(cards: Sequence[int]) -> bool:
-    ranks = [RANK_OF[c] for c in cards]
-    return all(a == b + 1 for a, b in zip(ranks, ranks[1:]))
-
-
-def _ascending(cards: Sequence[int]) -> bool:
-    ranks = [RANK_OF[c] for c in cards]
-    return all(a + 1 == b for a, b in zip(ranks, ranks[1:]))
-
-
-def _same_suit(cards: Sequence[int]) -> bool:
-    return len({SUIT_OF[c] for c in cards}) <= 1
-
-
-def _alternating(cards: Sequence[int]) -> bool:
-    colors = [COLOR_OF[c] for c in cards]
-    return all(a != b for a, b in zip(colors, colors[1:]))
-
-
-def _declared(S: Any, depot: int) -> int:
-    declared = getattr(S, "declared", None)
-    if declared is None or depot < 0:
-        return ABSENT_SUIT
-    try:
-        suit = declared[depot]
-    except (IndexError, KeyError):
-        return ABSENT_SUIT
-    # The engine writes -1 for "nothing declared"; None is accepted too.
-    return int(suit) if suit is not None and 0 <= suit <= 3 else ABSENT_SUIT
-
-
-_SAFE_BUILTINS: dict[str, Any] = {
-    "len": len, "any": any, "all": all, "sum": sum, "min": min, "max": max, "abs": abs, "map": map,
-}
-_SITE_PARAMS: dict[str, str] = {
-    "card": "_card", "cards": "_cards", "source": "_source", "depot": "_depot", "kept": "_kept",
-}
-_FIELD_TABLES: dict[tuple[Kind, str], str] = {
-    (Kind.CARD, "rank"): "_RANK", (Kind.CARD, "value"): "_RANK", (Kind.CARD, "suit"): "_SUIT",
-    (Kind.CARD, "color"): "_COLOR", (Kind.CARD, "faceUp"): "_FACEUP", (Kind.SUIT, "color"): "_SUIT_COLOR",
-}
-_HELPERS: dict[str, Any] = {
-    "_RANK": RANK_OF, "_SUIT": SUIT_OF, "_COLOR": COLOR_OF, "_FACEUP": FACE_UP_OF, "_SUIT_COLOR": _SUIT_COLOR,
-    "_NAN": _NAN, "_pile": _pile, "_top": _top, "_bottom": _bottom, "_rank_add": _rank_add, "_rank_sub": _rank_sub,
-    "_div": _div,
-    "_mod": _mod, "_member": _member, "_card_at": _card_at, "_descending": _descending,
-    "_ascending": _ascending, "_same_suit": _same_suit, "_alternating": _alternating, "_declared": _declared,
-    "_top_cards": _top_cards, "_pow": bounded_pow, "_covered": _covered,
-}
-_LITERAL_KINDS = frozenset({Kind.INT, Kind.BOOL, Kind.RANK, Kind.SUIT, Kind.COLOR, Kind.DEPOT})
-
-
-class _Emitter(NodeVisitor):
-    """Writes one Python expression per node. Statics (tables, groups) become closure constants."""
-
-    def __init__(self, checked: Checked, env: DesignEnv, constants: dict[object, tuple[str, Any]]) -> None:
-        self.checked = checked
-        self.env = env
-        self.constants = constants
-        self.binder_names: dict[int, str] = {}
-        self.numbers: Iterator[int] = itertools.count(1)
-        """Numbers for binder variables and quantifier functions: never reused, even when a
-        subtree is written twice or several expressions share one generated function."""
-        self.previous_names: dict[int, str] = {}  # chain's `prev`, by the id of the chain call
-        self.functions: list[str] = []
-        self.vars: list[str] = []  # binder variables in scope, innermost last
-        self.replaced: dict[int, str] = {}
-        """Subtrees written as the name of a local that holds their value (by node id)."""
-        self.site_params = [_SITE_PARAMS[a] for a in checked.site.args]
-
-    # ---------------------------------------------------------- constants
-
-    def constant(self, value: Any, key: object) -> str:
-        """The closure name of a static value, shared by equal keys."""
-        if key not in self.constants:
-            self.constants[key] = (f"_k{len(self.constants)}", value)
-        return self.constants[key][0]
-
-    def helper(self, name: str) -> str:
-        return self.constant(_HELPERS[name], ("helper", name))
-
-    def group(self, members: tuple[int, ...]) -> str:
-        return self.constant(members, ("group", members))
-
-    def table(self, name: str) -> str:
-        if name == "adjacent":
-            n = self.env.size
-            if n <= _ADJACENCY_MATRIX_LIMIT:
-                rows = [tuple(self.env.adjacent(a, b) for b in range(n)) + (False,) for a in range(n)]
-                return self.constant(tuple(rows) + ((False,) * (n + 1),), ("table", name))
-            pairs = frozenset((a, b) for a in range(n) for b in range(n) if self.env.adjacent(a, b))
-            return self.constant(pairs, ("table", "adjacent-set"))
-        if name == "index":
-            values: tuple[int, ...] = self.env.member
-        elif name in ("col", "row"):
-            values = tuple(g[0 if name == "col" else 1] for g in self.env.grid)
-        else:
-            values = self.env.neighbours[name]
-        return self.constant(values + (ABSENT_DEPOT,), ("table", name))
-
-    # ---------------------------------------------------------- helpers
-
-    def info(self, node: Node) -> NodeInfo:
-        return self.checked.info[id(node)]
-
-    def emit(self, node: Node) -> str:
-        local = self.replaced.get(id(node))
-        if local is not None:
-            return local
-        info = self.info(node)
-        if info.const is not NOT_CONST and info.type.kind in _LITERAL_KINDS:
-            value = info.const
-            if isinstance(value, float) and math.isnan(value):
-                return self.helper("_NAN")
-            return repr(value) if not isinstance(value, bool) else ("True" if value else "False")
-        if info.const is not NOT_CONST and info.type.kind is Kind.GROUP:
-            return self.group(info.const)
-        return self.visit(node)  # type: ignore[no-any-return]
-
-    def pile(self, node: Node) -> str:
-        """A Python expression for the pile of a Depot-typed node."""
-        info = self.info(node)
-        if isinstance(node, Name) and info.binding == "site" and node.name == "depot":
-            return _PILE
-        depot = self.emit(node)
-        if info.type.maybe:
-            return f"{self.helper('_pile')}(P, {depot})"
-        return f"P[{depot}]"
-
-    def items(self, node: Node) -> str:
-        """What a quantifier iterates: cards of a pile or a run, or the depots of a group."""
-        kind = self.info(node).type.kind
-        if kind is Kind.DEPOT:
-            return self.pile(node)
-        return self.emit(node)
-
-    @staticmethod
-    def simple(text: str) -> bool:
-        """Whether evaluating ``text`` twice is as cheap as naming it (``P[3]``, ``P[_v1]``, the pile)."""
-        return text == _PILE or text.replace("_", "a").replace("[", "").replace("]", "").isalnum()
-
-    # ---------------------------------------------------------- nodes
-
-    def visit_IntLit(self, node: IntLit) -> str:
-        return repr(node.value)
-
-    def visit_BoolLit(self, node: BoolLit) -> str:
-        return "True" if node.value else "False"
-
-    def visit_Name(self, node: Name) -> str:
-        info = self.info(node)
-        if info.binding == "var":
-            binder = self.checked.binders[id(node)]
-            if node.name == PREVIOUS_VARIABLE and binder in self.previous_names:
-                return self.previous_names[binder]
-            return self.binder_names[binder]
-        if info.binding == "site":
-            if node.name == "top":
-                guarded = id(node) in self.checked.guarded
-                return f"{_PILE}[-1]" if guarded else f"({_PILE}[-1] if {_PILE} else {NO_CARD})"
-            if node.name == "all":
-                return "sum(map(len, P))"
-            return _SITE_PARAMS[node.name]
-        raise AssertionError(f"unresolved name node {node!r}")  # constants are emitted by emit()
-
-    def visit_Field(self, node: Field) -> str:
-        receiver = self.info(node.value).type.kind
-        table = self.helper(_FIELD_TABLES[(receiver, node.name)])
-        return f"{table}[{self.emit(node.value)}]"
-
-    def visit_Index(self, node: Index) -> str:
-        value, index = self.emit(node.value), self.emit(node.index)
-        if self.info(node.value).type.kind is Kind.CARDS:
-            return f"{self.helper('_card_at')}({value}, {index})"
-        return f"{self.helper('_member')}({value}, {index})"
-
-    def visit_Unary(self, node: Unary) -> str:
-        operand = self.emit(node.operand)
-        if node.op == "!":
-            return f"(not {operand})"
-        return f"(-{operand})"
-
-    def visit_Binary(self, node: Binary) -> str:
-        op = node.op
-        left_type, right_type = self.info(node.left).type, self.info(node.right).type
-        if op in ("&&", "||"):
-            return f"({self.emit(node.left)} {'and' if op == '&&' else 'or'} {self.emit(node.right)})"
-        if op == "in":
-            right = self.info(node.right).const
-            members = self.constant(frozenset(right), ("set", right))
-            return f"({self.emit(node.left)} in {members})"
-        if op in ("+", "-") and Kind.RANK in (left_type.kind, right_type.kind) and not (
-                left_type.kind is right_type.kind):
-            rank, n = (node.left, node.right) if left_type.kind is Kind.RANK else (node.right, node.left)
-            n_info = self.info(n)
-            sign = -1 if op == "-" else 1
-            if n_info.const is not NOT_CONST and isinstance(rank, Field):
-                shift = sign * n_info.const
-                table = tuple(r + shift if 1 <= r <= 13 and 1 <= r + shift <= 13 else _NAN for r in range(16))
-                return f"{self.constant(table, ('rank-shift', shift))}[{self.emit(rank)}]"
-            amount = self.emit(n) if sign == 1 else f"-{self.emit(n)}"
-            return f"{self.helper('_rank_add')}({self.emit(rank)}, {amount})"
-        left, right = self.emit(node.left), self.emit(node.right)
-        if op == "-" and left_type.kind is Kind.RANK and not all(
-                isinstance(side, Field) or self.info(side).const is not NOT_CONST for side in (node.left, node.right)):
-            return f"{self.helper('_rank_sub')}({left}, {right})"
-        if op in ("/", "%"):
-            divisor = self.info(node.right).const
-            if divisor is not NOT_CONST and divisor != 0:
-                return f"({left} {'//' if op == '/' else '%'} {right})"
-            return f"{self.helper('_div' if op == '/' else '_mod')}({left}, {right})"
-        return f"({left} {op} {right})"
-
-    def visit_Conditional(self, node: Conditional) -> str:
-        return f"({self.emit(node.then)} if {self.emit(node.test)} else {self.emit(node.otherwise)})"
-
-    def visit_Call(self, node: Call) -> str:
-        overload = self.info(node).overload
-        assert overload is not None
-        impl = overload.impl
-        args = node.args
-        if overload.is_binder:
-            return self.quantifier(node, impl)
-        if impl == "count_depot":
-            return f"len({self.pile(args[0])})"
-        if impl == "count_cards":
-            return f"len({self.emit(args[0])})"
-        if impl == "count_group":
-            return f"sum(map(len, map(P.__getitem__, {self.emit(args[0])})))"
-        if impl == "empty_depot":
-            return f"(not {self.pile(args[0])})"
-        if impl == "empty_cards":
-            return f"(not {self.emit(args[0])})"
-        if impl == "empty_group":
-            return f"(not any(map(P.__getitem__, {self.emit(args[0])})))"
-        if impl in ("min_int", "max_int"):
-            return f"{impl[:3]}({self.emit(args[0])}, {self.emit(args[1])})"
-        if impl == "abs":
-            return f"abs({self.emit(args[0])})"
-        if impl == "adjacent":
-            table = self.table("adjacent")
-            a, b = self.emit(args[0]), self.emit(args[1])
-            if self.env.size <= _ADJACENCY_MATRIX_LIMIT:
-                return f"{table}[{a}][{b}]"
-            return f"(({a}, {b}) in {table})"
-        if impl in ("index", "col", "row", "left", "right", "above", "below"):
-            return f"{self.table(impl)}[{self.emit(args[0])}]"
-        if impl == "size":
-            return repr(len(self.info(args[0]).const))
-        if impl in ("top_depot", "bottom_depot"):
-            end = "-1" if impl == "top_depot" else "0"
-            pile = self.pile(args[0])
-            if id(node) in self.checked.guarded and not self.info(args[0]).type.maybe:
-                return f"{pile}[{end}]"
-            if self.simple(pile):
-                return f"({pile}[{end}] if {pile} else {NO_CARD})"
-            return f"{self.helper('_top' if end == '-1' else '_bottom')}({pile})"
-        if impl in ("top_cards", "bottom_cards"):
-            return f"{self.helper('_top' if impl == 'top_cards' else '_bottom')}({self.emit(args[0])})"
-        if impl in ("descending", "ascending", "same_suit", "alternating"):
-            return f"{self.helper('_' + impl)}({self.items(args[0])})"
-        if impl == "top_cards_of":
-            return f"{self.helper('_top_cards')}({self.pile(args[0])}, {self.emit(args[1])})"
-        if impl == "covered":
-            later = self.constant(self.env.overlapping + ((),), ("table", "covered"))
-            return f"{self.helper('_covered')}(P, {later}[{self.emit(args[0])}])"
-        if impl == "at":
-            group = self.info(args[0]).const
-            places = self.constant(self.env.grid_places(group), ("grid", group))
-            return f"{places}.get(({self.emit(args[2])}, {self.emit(args[1])}), {ABSENT_DEPOT})"
-        if impl == "pow":
-            return f"{self.helper('_pow')}({self.emit(args[0])}, {self.emit(args[1])})"
-        if impl == "kept":
-            return f"({self.emit(args[0])} in _kept)"
-        if impl == "declared":
-            return f"{self.helper('_declared')}(S, {self.emit(args[0])})"
-        if impl == "exists":
-            kind = self.info(args[0]).type.kind
-            value = self.emit(args[0])
-            if kind is Kind.DEPOT:
-                return f"({value} >= 0)"
-            return f"({value} != {ABSENT_SUIT if kind is Kind.SUIT else NO_CARD})"
-        raise AssertionError(f"no code for {impl}")
-
-    def quantifier(self, node: Call, impl: str) -> str:
-        """A quantifier becomes a loop in a function of its own (loops beat generators in CPython)."""
-        func = impl.rsplit("_", 1)[0]
-        items = self.items(node.args[0])
-        body_node = node.args[1]
-        uses_var = any(self.checked.binders.get(id(n)) == id(node) for n in walk(body_node))
-        number = next(self.numbers)
-        var = f"_v{number}"
-        self.binder_names[id(node)] = var
-        if func == "chain":
-            return self.chain(node, number, var, items)
-        if func == "count" and not uses_var:
-            # The condition is the same for every member: all of them or none.
-            return f"(len({items}) if {self.emit(body_node)} else 0)"
-        outer = list(self.vars)
-        self.vars.append(var)
-        invariants = self.loop_invariants(body_node, id(node))
-        start: list[str] = []
-        try:
-            for sub in invariants:
-                local = f"_x{next(self.numbers)}"
-                start.append(f"{local} = {self.emit(sub)}")
-                self.replaced[id(sub)] = local
-            body = self.emit(body_node)
-        finally:
-            self.vars.pop()
-            for sub in invariants:
-                self.replaced.pop(id(sub), None)
-        loop = {
-            "any": ["if {body}:", "    return True", "return False"],
-            "all": ["if not {body}:", "    return False", "return True"],
-            "count": ["if {body}:", "    _n += 1", "return _n"],
-            "sum": ["_n += {body}", "return _n"],
-            "min": ["_x = {body}", "if _m is None or _x < _m:", "    _m = _x", "return 0 if _m is None else _m"],
-            "max": ["_x = {body}", "if _m is None or _x > _m:", "    _m = _x", "return 0 if _m is None else _m"],
-        }[func]
-        start += {"count": ["_n = 0"], "sum": ["_n = 0"], "min": ["_m = None"], "max": ["_m = None"]}.get(func, [])
-        *inside, last = [line.format(body=body) for line in loop]
-        params = ["P", "S", *self.site_params, *outer, "_items"]
-        name = f"_q{number}"
-        lines = [f"def {name}({', '.join(params)}):", *("    " + line for line in start),
-                 f"    for {var} in _items:", *("        " + line for line in inside), "    " + last]
-        self.functions.append(_with_pile("\n".join(lines), 1, always=True))
-        return f"{name}({', '.join(params[:-1])}, {items})"
-
-
-    def loop_invariants(self, body: Node, binder: int) -> list[Node]:
-        """The largest subtrees of a quantifier's ``body`` worth working out once before its loop:
-        they do not read its variable, hold no quantifier (a function of its own) and no guarded
-        ``top`` (safe only where its guard holds), and are more than a name or a constant."""
-        found: list[Node] = []
-
-        def visit(node: Node) -> None:
-            info = self.info(node)
-            if info.const is not NOT_CONST:
-                return
-            if isinstance(node, Call) and info.overload is not None and info.overload.is_binder:
-                return
-            if not isinstance(node, Name) and self._invariant_in(node, binder):
-                found.append(node)
-                return
-            for child in iter_child_nodes(node):
-                visit(child)
-
-        visit(body)
-        return found
-
-    def _invariant_in(self, node: Node, binder: int) -> bool:
-        for sub in walk(node):
-            if id(sub) in self.checked.guarded:
-                return False
-            if isinstance(sub, Name) and self.checked.binders.get(id(sub)) == binder:
-                return False
-            sub_info = self.checked.info.get(id(sub))
-            if sub_info is None:
-                return False
-            if isinstance(sub, Call) and sub_info.overload is not None and sub_info.overload.is_binder:
-                return False
-        return True
-
-    def chain(self, node: Call, number: int, var: str, items: str) -> str:
-        """``chain(x, cond)``: a loop over consecutive pairs, ``prev`` below and ``it`` on it."""
-        previous = f"_p{number}"
-        self.previous_names[id(node)] = previous
-        outer = list(self.vars)
-        self.vars += [var, previous]
-        try:
-            body = self.emit(node.args[1])
-        finally:
-            del self.vars[-2:]
-        params = ["P", "S", *self.site_params, *outer, "_items"]
-        name = f"_q{number}"
-        # Cards are ints, so None marks "no card below yet" (the sandbox has no iter()).
-        lines = [f"def {name}({', '.join(params)}):",
-                 f"    {previous} = None",
-                 f"    for {var} in _items:",
-                 f"        if {previous} is not None and not {body}:",
-                 "            return False",
-                 f"        {previous} = {var}",
-                 "    return True"]
-        self.functions.append(_with_pile("\n".join(lines), 1, always=True))
-        return f"{name}({', '.join(params[:-1])}, {items})"
-
-
-_PILE = "\x00pile\x00"
-"""Placeholder for the pile of the site's ``depot``: a local when used more than once."""
-
-
-def _with_pile(source: str, body_line: int, always: bool = False) -> str:
-    """Resolve the pile placeholder: ``P[_depot]`` inline when used once, else a local ``_pd``."""
-    uses = source.count(_PILE)
-    if uses == 0:
-        return source
-    if uses == 1 and not always:
-        return source.replace(_PILE, "P[_depot]")
-    lines = source.split("\n")
-    indent = lines[body_line][: len(lines[body_line]) - len(lines[body_line].lstrip())]
-    lines.insert(body_line, indent + "_pd = P[_depot]")
-    return "\n".join(lines).replace(_PILE, "_pd")
 
 
 def _conjuncts(node: Node) -> list[Node]:
@@ -583,21 +107,9 @@ def split_static(checked: Checked) -> tuple[list[Node], list[Node]]:
     return static_parts, dynamic_parts
 
 
-def _build(text: str, params: Sequence[str], emitter: _Emitter) -> tuple[Rule, str]:
-    constants = emitter.constants
-    names = [name for name, _ in constants.values()]
-    rule = _with_pile(f"def _rule({', '.join(params)}):\n    return {text}", 1)
-    parts = [f"def _make({', '.join(names)}):"]
-    for function in [*emitter.functions, rule]:
-        parts += ["    " + line for line in function.split("\n")]
-    parts += ["    return _rule", ""]
-    source = "\n".join(parts)
-    namespace: dict[str, Any] = {"__builtins__": dict(_SAFE_BUILTINS)}
-    # The source is generated above from the checked tree; no design text is in it, and
-    # the audit proves it before anything runs.
-    audit(source)
-    exec(compile(source, "<cardz expression>", "exec"), namespace)  # noqa: S102
-    return namespace["_make"](*(value for _, value in constants.values())), source
+def _build(text: str, params: Sequence[str], emitter: Emitter) -> tuple[Rule, str]:
+    rule = with_pile(f"def _rule({', '.join(params)}):\n    return {text}", 1)
+    return build([*emitter.functions, rule], "_rule", list(emitter.constants.values()), "<cardz expression>")
 
 
 def compile_rule(checked: Checked, env: DesignEnv, targets: Sequence[int] | None = None) -> CompiledRule:
@@ -608,11 +120,11 @@ def compile_rule(checked: Checked, env: DesignEnv, targets: Sequence[int] | None
     if not checked.ok or checked.node is None:
         raise ExprCompileError(f"cannot compile {checked.text!r}: it has errors")
     site = checked.site
-    params = ["P", "S", *(_SITE_PARAMS[a] for a in site.args)]
+    params = ["P", "S", *(SITE_PARAMS[a] for a in site.args)]
 
     def emit(nodes: Sequence[Node], params_here: Sequence[str] = params) -> tuple[Rule, str]:
         constants: dict[object, tuple[str, Any]] = {}
-        emitter = _Emitter(checked, env, constants)
+        emitter = Emitter(checked, env, constants)
         texts = [emitter.emit(node) for node in nodes]
         text = texts[0] if len(texts) == 1 else "(" + " and ".join(texts) + ")"
         return _build(text, params_here, emitter)
@@ -622,7 +134,7 @@ def compile_rule(checked: Checked, env: DesignEnv, targets: Sequence[int] | None
     static_parts, dynamic_parts = split_static(checked)
     if not static_parts:
         return CompiledRule(site, fn, fn, None, None, None, python)
-    static_params = [_SITE_PARAMS[a] for a in site.args if a in static_names]
+    static_params = [SITE_PARAMS[a] for a in site.args if a in static_names]
     static_fn, _ = emit(static_parts, static_params)
     residual = emit(dynamic_parts)[0] if dynamic_parts else _always_true
     pairs: frozenset[tuple[int, int]] | None = None

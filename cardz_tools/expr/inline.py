@@ -2,12 +2,12 @@
 
 The engine fuses many rules into one generated function (its drag lister) so that
 testing a candidate costs no call. :class:`InlineCode` lends it the code generator
-of :mod:`.compiler`: :meth:`InlineCode.expression` writes a checked expression as
+of :mod:`.codegen`: :meth:`InlineCode.expression` writes a checked expression as
 one Python expression over local variable names the caller chooses, and
-:meth:`InlineCode.function` compiles the finished function under the same rules as
-:func:`.compiler.compile_rule`: nothing from the design text reaches the source
+:meth:`InlineCode.function` builds the finished function with :func:`.codegen.build`,
+as :func:`.compiler.compile_rule` does: nothing from the design text reaches the source
 (names are resolved to ints and closure constants), and it runs in an empty
-namespace whose ``__builtins__`` is a small explicit dict.
+namespace whose ``__builtins__`` is :data:`.codegen.SAFE_BUILTINS`.
 
 Every expression of one :class:`InlineCode` shares its closure constants (``_k0``,
 ``_k1`` ...) and its quantifier functions (``_q1``, ``_q2`` ...), so their names never
@@ -25,14 +25,15 @@ from typing import Any, NamedTuple
 
 from .ast import Binary, Call, Name, Node, iter_child_nodes, walk
 from .checker import NOT_CONST, Checked
-from .compiler import _PILE, _SAFE_BUILTINS, _SITE_PARAMS, ExprCompileError, _Emitter, split_static
+from .codegen import PILE, SITE_PARAMS, Emitter, ExprCompileError, build
+from .compiler import split_static
 from .env import DesignEnv
-from .sandbox import SAFE_ATTRIBUTES, audit
+from .sandbox import SAFE_ATTRIBUTES
 
 __all__ = ["Hoisted", "InlineCode"]
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_PARAM = re.compile(r"\b(" + "|".join(sorted(_SITE_PARAMS.values(), key=len, reverse=True)) + r")\b")
+_PARAM = re.compile(r"\b(" + "|".join(sorted(SITE_PARAMS.values(), key=len, reverse=True)) + r")\b")
 
 
 class Hoisted(NamedTuple):
@@ -148,7 +149,7 @@ class InlineCode:
             nodes = sorted(nodes, key=lambda node: not (isinstance(node, Binary) and node.op == "=="))
         texts = [emitter.emit(node) for node in nodes]
         text = texts[0] if len(texts) == 1 else "(" + " and ".join(texts) + ")"
-        locals_by_param = {_SITE_PARAMS[arg]: local for arg, local in names.items() if arg in _SITE_PARAMS}
+        locals_by_param = {SITE_PARAMS[arg]: local for arg, local in names.items() if arg in SITE_PARAMS}
 
         def rename(match: re.Match[str]) -> str:
             local = locals_by_param.get(match.group(1))
@@ -157,7 +158,7 @@ class InlineCode:
             return local
 
         def resolve(code: str) -> str:
-            return _PARAM.sub(rename, code).replace(_PILE, pile)
+            return _PARAM.sub(rename, code).replace(PILE, pile)
 
         return Hoisted(
             resolve(text),
@@ -207,22 +208,12 @@ class InlineCode:
         for identifier in (name, *params):
             if not _IDENTIFIER.match(identifier):
                 raise ValueError(f"{identifier!r} is not a Python name")
+        definition = "\n".join([f"def {name}({', '.join(params)}):", *("    " + line for line in body)])
         closure = list(self._constants.values())
-        parts = [f"def _make({', '.join(n for n, _ in closure)}):"]
-        for function in self._functions:
-            parts += ["    " + line for line in function.split("\n")]
-        parts.append(f"    def {name}({', '.join(params)}):")
-        parts += ["        " + line for line in body]
-        parts += [f"    return {name}", ""]
-        source = "\n".join(parts)
-        audit(source, SAFE_ATTRIBUTES | frozenset(attributes))
-        namespace: dict[str, Any] = {"__builtins__": dict(_SAFE_BUILTINS)}
-        # Generated from checked trees and the caller's own tokens; no design text is in it.
-        exec(compile(source, "<cardz engine>", "exec"), namespace)  # noqa: S102
-        return namespace["_make"](*(value for _, value in closure)), source
+        return build([*self._functions, definition], name, closure, "<cardz engine>", SAFE_ATTRIBUTES | frozenset(attributes))
 
 
-class _HoistingEmitter(_Emitter):
+class _HoistingEmitter(Emitter):
     """The compiler's emitter, writing a local's name for each hoisted subtree."""
 
     def __init__(self, *args: Any) -> None:

@@ -72,11 +72,6 @@ class Site(enum.Enum):
         """The keys of a design that hold expressions of this site."""
         return _WHERE[self]
 
-    @property
-    def varies(self) -> bool:
-        """Whether the result may change from call to call (false only for a deal count)."""
-        return self is not Site.DEAL
-
 
 _NAMES: dict[Site, dict[str, SiteName]] = {
     Site.ACCEPT: {n.name: n for n in (_CARD, _CARDS, _TOP, _SOURCE, _DEPOT_ACCEPT)},

@@ -22,7 +22,7 @@ from typing import Any
 from ..analysis.sim import simulate
 from ..cards import Card
 from ..config import LintConfig
-from ..diagnostics import Diagnostic, Severity, Span
+from ..diagnostics import Diagnostic, Severity, Span, make
 from ..engine import Game
 from ..lint import lint_file
 from ..model import Design, ModelError, build_design
@@ -50,6 +50,8 @@ class CheckedFile:
     """How diagnostics name this file."""
     other_texts: Mapping[str, str] = dataclasses.field(default_factory=dict)
     """The text of the other files a variant's diagnostics lie in, by the name diagnostics use."""
+    missing: bool = False
+    """Whether the file is gone (deleted, or renamed away) rather than unreadable or broken."""
 
     @property
     def lines(self) -> list[str]:
@@ -96,11 +98,16 @@ def check_file(path: Path, config: LintConfig | None = None) -> CheckedFile:
     if data is not None and not any(d.severity is Severity.ERROR and d.code[:3] in ("CZ1", "CZ2") for d in found):
         try:
             design = build_design(data)
-        except (ModelError, RecursionError):
-            design = None
+        except ModelError as exc:  # the linter modelled the file without this error: a merged variant can differ
+            pointer = exc.pointer if source.has(exc.pointer) else ""
+            reported.append(make("CZ299", str(exc), source.filename, span=source.head_span(pointer), pointer=pointer))
+        except RecursionError:
+            reported.append(make("CZ299", "the design nests too deeply to be modelled", source.filename,
+                                 span=source.head_span("")))
     design_json = json.dumps(data, sort_keys=True, ensure_ascii=False) if design is not None else None
     others = {name: other.text for name, other in report.sources.items() if name != source.filename}
-    return CheckedFile(path, text, tuple(reported), design, design_json, source.filename, others)
+    missing = text is None and not path.exists()
+    return CheckedFile(path, text, tuple(reported), design, design_json, source.filename, others, missing)
 
 
 def diagnose(path: Path, config: LintConfig | None = None) -> list[Diagnostic]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import multiprocessing
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -30,7 +31,16 @@ from ..config import LintConfig
 from ..diagnostics import Severity
 from .board import Board, board_renderable
 from .html import render_page
-from .sources import DEFAULT_PLAYOUTS, BoardUnavailable, CheckedFile, Summary, SummaryStatus, check_file, safe_summary, sample_board
+from .sources import (
+    DEFAULT_PLAYOUTS,
+    BoardUnavailable,
+    CheckedFile,
+    Summary,
+    SummaryStatus,
+    check_file,
+    safe_summary,
+    sample_board,
+)
 
 CARDZ_SUFFIX = ".cardz"
 MAX_DIAGNOSTICS_SHOWN = 8
@@ -230,6 +240,8 @@ class Watcher:
         self._lock = threading.RLock()
         self._emit_lock = threading.Lock()
         self._listeners: list[Listener] = []
+        self.listener_errors: list[str] = []
+        """Why listeners failed (each is unsubscribed on its first error)."""
         self._frame: Frame | None = None
         self._generation = 0
         self._last_board: Board | None = None
@@ -313,8 +325,10 @@ class Watcher:
         for listener in list(self._listeners):
             try:
                 listener(frame)
-            except Exception:  # noqa: BLE001 - a broken display must not stop the watch
-                pass
+            except Exception as exc:  # a broken display must not stop the watch, nor fail unseen
+                self._listeners.remove(listener)
+                self.listener_errors.append(f"{type(exc).__name__}: {exc}")
+                sys.stderr.write(f"cardz watch: a display stopped after an error: {type(exc).__name__}: {exc}\n")
 
     def handle(self, changes: Iterable[tuple[watchfiles.Change, str]]) -> Frame | None:
         """React to a batch of changes: pick the design to show, then :meth:`refresh`."""
@@ -433,7 +447,10 @@ def frame_renderable(frame: Frame | None, footer: str = "") -> RenderableType:
         board_parts.append(board_renderable(frame.board))
     if frame.board_problem and not frame.checked.has_errors:  # otherwise the diagnostics say it
         board_parts.append(Text(frame.board_problem, style="yellow"))
-    stale = "this save has errors" if frame.checked.has_errors else "the engine cannot deal this save"
+    if frame.checked.missing:
+        stale = "the file was deleted"
+    else:
+        stale = "this save has errors" if frame.checked.has_errors else "the engine cannot deal this save"
     board_panel = Panel(
         Group(*board_parts),
         title=Text(f"{name} · {frame.path.name} · deal {frame.seed}"),  # Text: a design name is no markup

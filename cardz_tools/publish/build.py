@@ -10,20 +10,24 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from .. import diagnostics as dx
 from ..analysis.check import CheckOptions, PlaySummary, finding_diagnostic, play_summaries
+from ..analysis.deals import winnable_deals
 from ..analysis.findings import FindingKind
+from ..analysis.playout import deal_seed
 from ..analysis.solve import DEFAULT_BUDGET
 from ..cache import Cache
 from ..config import LintConfig
 from ..diagnostics import Diagnostic, Severity
 from ..lint import FileReport, LintResult, collect_files, lint_paths
-from ..model import build_design
+from ..engine import Game
+from ..model import Design, build_design
 from ..preview.board import Board, board_svg
+from ..preview.replay import Replay, line_replay
 from ..preview.sources import BoardUnavailable, sample_board
 from ..variants import VariantError, flatten_file
 from . import output
@@ -122,8 +126,23 @@ def _candidates(linted: LintResult) -> tuple[list[_Candidate], list[FileReport]]
     return candidates, problems
 
 
+def _page_replay(
+    design: Design, played: PlaySummary, seed: int, winnable: Sequence[Mapping[str, Any]]
+) -> tuple[Replay | None, int | None]:
+    """The winning line a page replays: the first listed winnable deal's, else the first deal the check won."""
+    game = Game(design)
+    if winnable:
+        first = winnable[0]
+        return line_replay(game.new_initial_state(seed=first["seed"]), first["line"], design.name), first["seed"]
+    for index, line in played.won_lines:
+        deal = deal_seed(seed, index)
+        return line_replay(game.new_initial_state(seed=deal), line, design.name), deal
+    return None, None
+
+
 def _game(
-    candidate: _Candidate, options: CheckOptions, gate: frozenset[FindingKind], played: PlaySummary, piles: Any
+    candidate: _Candidate, options: CheckOptions, gate: frozenset[FindingKind], played: PlaySummary, piles: Any,
+    winnable: int = 0,
 ) -> tuple[GameInfo, tuple[Diagnostic, ...]]:
     """The page facts of one design (``piles``: the deal pictured), and the diagnostics of its gated findings."""
     design = build_design(candidate.data)
@@ -147,6 +166,16 @@ def _game(
         analysis=analysis_of(played),
         seed=options.seed,
     )
+    if options.deals or winnable:
+        deals: tuple[dict[str, Any], ...] = ()
+        if winnable:
+            listed = winnable_deals(
+                json.dumps(candidate.data, sort_keys=True), winnable, options.seed, budget=options.node_budget,
+                deal_seconds=options.deal_seconds, workers=options.workers,
+            )
+            deals = tuple(listed.to_dict()["deals"])
+        replay, replay_seed = _page_replay(design, played, options.seed, deals)
+        info = dataclasses.replace(info, replay=replay, replay_seed=replay_seed, winnable=deals)
     return info, gated
 
 
@@ -178,6 +207,8 @@ def catalog_entry(game: GameInfo) -> dict[str, Any]:
         "winnability_interval": list(a.winnability_interval),
         "difficulty": a.difficulty.value,
         "seed": game.seed,
+        "replay_seed": game.replay_seed,
+        "winnable_deals": list(game.winnable),
     }
 
 
@@ -206,11 +237,13 @@ def publish(
     workers: int | None = 1,
     scheduler: str | None = None,
     on_progress: Callable[[int, int], None] | None = None,
+    winnable: int = 0,
 ) -> PublishResult:
     """Publish the designs under ``paths`` into ``out`` (see the module docstring).
 
     Games are played in parallel over ``workers`` processes (or a Dask cluster at
     ``scheduler``) and through ``cache``; ``on_progress(done, total)`` is told as games finish.
+    ``winnable`` deals the solver proves winnable are listed per game (page and catalog).
 
     :raises PublishError: when ``out`` may not be replaced, no design was found, or a design cannot be dealt.
     :raises cardz_tools.lint.LintPathError: when a path does not exist.
@@ -250,7 +283,7 @@ def publish(
 
     played = play_summaries([c.data for c in candidates], options, cache, workers, scheduler, advance)
     for candidate, summary, piles in zip(candidates, played, boards, strict=True):
-        info, gated = _game(candidate, options, gate, summary, piles)
+        info, gated = _game(candidate, options, gate, summary, piles, winnable)
         games.append(info)
         if gated:
             gated_reports.append(FileReport(candidate.report.path, gated, candidate.report.source, candidate.report.sources))

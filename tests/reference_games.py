@@ -1,8 +1,9 @@
 """Hand-written random playouts of the seed games, independent of the engine.
 
-They serve two purposes: the yardstick for the engine's speed (``bench/bench_sim.py``)
-and an independent check that the engine plays the seed designs as their pages say
-(``tests/test_reference_games.py`` compares win rates and mean scores).
+They serve two purposes: an independent check that the engine plays the seed designs as
+their pages say (``tests/test_engine_playouts.py`` and ``tests/test_analysis_sim.py``
+compare them move for move and by win rate), and the yardstick for the engine's speed
+(``bench/bench_engine.py``).
 
 Each playout deals with the documented shuffle, lists the legal moves in the same
 order the engine's ``legal_moves()`` documents (sources, then targets, in depot

@@ -2,8 +2,8 @@
 
 The library side of the command: it returns text and an exit status, the CLI prints.
 Diagnostics show the expression with a caret line under the exact sub-expression.
-With a seed it deals through the engine (``Game(design).new_initial_state(seed=N)``);
-the engine sits above expressions in the module order, so it is imported late, here only.
+With a seed it deals through the engine (``Game(design).new_initial_state(seed=N)``).
+A front end: it sits above expressions, the engine and the linter in the layer order.
 """
 
 from __future__ import annotations
@@ -12,13 +12,18 @@ import dataclasses
 import pathlib
 from typing import Any
 
-from ..cards import NO_CARD, Color, Rank, Suit, card_str
-from ..model import Design
-from .checker import Checked, ExprIssue, check
-from .compiler import compile_expr
-from .env import DesignEnv
-from .sites import Site
-from .types import ABSENT_DEPOT, ABSENT_SUIT, Kind, Type
+from .cards import NO_CARD, Color, Rank, Suit, card_str, standard_deck
+from .engine import Game, RuleError, State
+from .expr.checker import Checked, ExprIssue, check
+from .expr.compiler import compile_expr
+from .expr.env import DesignEnv
+from .expr.sites import Site
+from .expr.types import ABSENT_DEPOT, ABSENT_SUIT, Kind, Type
+from .lint import LintPathError, LintResult
+from .loading import DesignError, open_design
+from .model import Design, ModelError, build_design
+from .reporters import render
+from .variants import VariantError, flatten
 
 __all__ = ["ExprRun", "run_expr", "format_issue"]
 
@@ -37,7 +42,8 @@ def format_issue(text: str, issue: ExprIssue) -> str:
     """``error[CZ405] message``, the expression, and carets under ``issue.start:issue.end``."""
     start = max(0, min(issue.start, len(text)))
     end = max(start + 1, min(issue.end, len(text) + 1))
-    lines = [f"{issue.severity.value}[{issue.code}] {issue.message}", f"  {text}", "  " + " " * start + "^" * (end - start)]
+    carets = "  " + " " * start + "^" * (end - start)
+    lines = [f"{issue.severity.value}[{issue.code}] {issue.message}", f"  {text}", carets]
     if issue.hint:
         lines.append(f"  hint: {issue.hint}")
     return "\n".join(lines)
@@ -49,10 +55,6 @@ def _open(path: pathlib.Path, playable: bool) -> Design | ExprRun:
     Checking an expression only needs the design's names, so a design with lint errors
     is still used then, as far as it can be modelled; dealing (``--seed``) needs a clean one.
     """
-    from ..lint import LintPathError
-    from ..loading import DesignError, open_design
-    from ..reporters import render
-
     try:
         return open_design(path).design
     except LintPathError as error:
@@ -65,10 +67,7 @@ def _open(path: pathlib.Path, playable: bool) -> Design | ExprRun:
         return design
 
 
-def _model_despite_errors(path: pathlib.Path, result: Any) -> Design | None:
-    from ..model import ModelError, build_design
-    from ..variants import VariantError, flatten
-
+def _model_despite_errors(path: pathlib.Path, result: LintResult) -> Design | None:
     if not result.files or not isinstance(result.files[0].source.data, dict):
         return None
     data = result.files[0].source.data
@@ -80,10 +79,8 @@ def _model_despite_errors(path: pathlib.Path, result: Any) -> Design | None:
         return None
 
 
-def _deal(design: Design, seed: int) -> Any:
-    """The engine's initial state for ``seed``. The engine sits above expressions, hence the late import."""
-    from ..engine import Game
-
+def _deal(design: Design, seed: int) -> State:
+    """The engine's initial state for ``seed``."""
     return Game(design).new_initial_state(seed=seed)
 
 
@@ -120,8 +117,6 @@ def _evaluate(checked: Checked, env: DesignEnv, design: Design, seed: int) -> li
         lines.append("value at each depot:")
         lines += [f"  {names[d]}: {_show(fn(piles, state, d), checked.type, env)}" for d in range(env.size)]
     elif site is Site.MATCH:
-        from ..cards import standard_deck
-
         deck = standard_deck(design.decks, design.jokers)
         lines.append("cards of the deck it deals, at each depot:")
         for d in range(env.size):
@@ -172,8 +167,6 @@ def run_expr(text: str, site: str | Site, design_path: pathlib.Path | None = Non
         return ExprRun("\n".join(lines), EXIT_ERRORS)
     lines.append(f"ok: {site.value} expression of type {checked.type}")
     if seed is not None and design is not None:
-        from ..engine import RuleError
-
         try:
             lines += _evaluate(checked, env, design, seed)
         except RuleError as error:

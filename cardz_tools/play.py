@@ -13,20 +13,27 @@ import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from ..cards import CardSyntaxError, parse_deck
-from ..model import Design, ModelError
-from .deal import DeckError
-from .game import Game
-from .moves import Move
-from .notation import MoveSyntaxError, parse_move
-from .render import render_rich, render_text
-from .rules import RuleError
-from .state import State
+from .cards import CardSyntaxError, parse_deck
+from .engine.deal import DeckError
+from .engine.game import Game
+from .engine.moves import Move
+from .engine.notation import MoveSyntaxError, parse_move
+from .engine.render import render_rich, render_text
+from .engine.rules import RuleError
+from .engine.state import State
+from .lint import LintPathError
+from .loading import DesignError, open_design
+from .model import Design, ModelError
+from .reporters import ReportOptions, render
+from .schema import SchemaUnavailable
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-HELP = "Type a move number, a move as 'from to' (e.g. cell[3] cell[8], waste vane hearts, tap stock), u undo, r restart, q quit."
+HELP = (
+    "Type a move number, a move as 'from to' (e.g. cell[3] cell[8], waste vane hearts, tap stock), "
+    "u undo, r restart, q quit."
+)
 
 
 class LoadError(Exception):
@@ -38,11 +45,6 @@ def load_design(path: Path) -> Design:
 
     :raises LoadError: with the linter's diagnostics when the design has errors.
     """
-    from ..lint import LintPathError
-    from ..loading import DesignError, open_design
-    from ..reporters import ReportOptions, render
-    from ..schema import SchemaUnavailable
-
     try:
         return open_design(path).design
     except DesignError as exc:

@@ -1,0 +1,372 @@
+"""Dominances from the rules: moves onto a sink that no winning line needs to delay.
+
+A *sink* is a win depot whose cards never leave (:func:`~.position_key.order_blind_sinks`
+without the order condition). Moving card ``c`` onto a sink is *safe* when every card that
+any other depot's accept rule could ever place on ``c`` is already in a sink: then ``c``
+can never again carry a card, so keeping it out of the sinks only takes room (the
+"potentially safely buildable" argument of Blake & Gent, JAIR 2026, App. B). The solver
+plays safe moves as one forced chain, without branching and without storing the
+positions in between.
+
+The argument holds only for designs of a shape this module recognises from the compiled
+:class:`~cardz_tools.engine.Game`; for any other design :func:`safe_sink_moves` returns a
+reason instead and the solver uses no dominance. The shape, and why each part matters
+(``L`` is a winning line from the position, ``L'`` is "``c`` to its sink, then ``L``
+without the moves of ``c``"; the conditions make ``L'`` a winning line too):
+
+1. one deck, no jokers, no triggers, no actions; the loss is ``noLegalMoves`` or ``never``;
+   the win is ``allCardsIn`` depots that are all sinks and all interchangeable
+   (:mod:`.symmetry`): an Ace may go to any empty one, and the lines are relabelled;
+2. each sink's accept rule takes single cards, reads only ``card``, ``top`` and
+   ``empty(depot)`` (evaluated exactly, once per card pair), gives each top at most one
+   successor and each card at most one predecessor, and no card is taken both on an empty
+   sink and on a top: so ``c`` can only ever go where it goes now, and nothing else can
+   go there first;
+3. every other accept rule is a conjunction whose parts read only ``card``, ``top`` and
+   ``empty(depot)`` (the card table: evaluated exactly) or only the emptiness of groups
+   without sinks and ``count(cards)`` (the board part): the board part is checked, by
+   evaluating it on every count of empty members, never to refuse a move when more depots
+   are empty or fewer cards are dragged (``L'`` has the same piles but ``c`` gone, and
+   drags one card fewer where ``L`` dragged a run topped by ``c``);
+4. every eject rule lets any run a smaller run of: ``topOnly``, ``faceUp``, ``locked`` or a
+   conjunction of ``descending``, ``ascending``, ``alternating``, ``sameSuit`` and ``chain``
+   of ``cards``;
+5. the moved card does not come from a stock or from a draw's target (the waste is turned
+   back into the stock, so the card's absence would shift every later draw).
+
+Rules the card table cannot evaluate exactly are taken to allow everything (dropped
+conjuncts), so the table only ever over-approximates what can be built: conservative.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ..cards import COLOR_NAMES, FACE_UP, RANK_NAMES_WITH_JOKER, SUIT_NAMES, Card, identity, standard_deck
+from ..engine.rules import RuleError, Site, compile_rule
+from ..expr import ast as expr_ast
+from ..expr import parse, to_source
+from ..model import EjectKind, Expr
+from .symmetry import interchangeable_classes
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CONSTANTS = frozenset(RANK_NAMES_WITH_JOKER) | frozenset(SUIT_NAMES) | frozenset(COLOR_NAMES) | {"true", "false"}
+_CARD_NAMES = frozenset({"card", "top", "rank", "suit", "color", "value", "empty", "depot"}) | _CONSTANTS
+_BOARD_NAMES = frozenset({"count", "empty", "all", "any", "it", "cards", "depot"}) | _CONSTANTS
+_RUN_PREDICATES = frozenset({"descending", "ascending", "alternating", "sameSuit", "chain"})
+_EMPTINESS = frozenset({"empty", "it"})
+MAX_BOARD_CASES = 20_000
+"""The most evaluations the board-part check may spend on one rule; past that the design is not classified."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SafeSinkMoves:
+    """The safe-move dominance of one game.
+
+    ``buildable[c]`` is the mask of the cards that some accept rule could ever place on card
+    ``c`` (bits of :func:`card_bits`); a move of ``c`` onto a sink is safe when all of them
+    are in sinks. ``predecessor[c]`` is the one sink top that takes ``c``; ``on_empty`` the
+    cards an empty sink takes.
+    """
+
+    sinks: tuple[int, ...]
+    sources: tuple[int, ...]
+    bit: dict[Card, int]
+    buildable: dict[Card, int]
+    predecessor: dict[Card, Card]
+    on_empty: frozenset[Card]
+
+    def safe_move(self, state: Any) -> Any:
+        """A safe move of ``state`` onto a sink (legal there), or None."""
+        piles = state.piles
+        bit, buildable = self.bit, self.buildable
+        in_sinks = 0
+        tops: dict[Card, int] = {}
+        empty_sink = -1
+        for sink in self.sinks:
+            pile = piles[sink]
+            if not pile:
+                if empty_sink < 0:
+                    empty_sink = sink
+                continue
+            tops[pile[-1] & ~FACE_UP] = sink
+            for card in pile:
+                in_sinks |= bit[card & ~FACE_UP]
+        for source in self.sources:
+            pile = piles[source]
+            if not pile or not pile[-1] & FACE_UP:
+                continue
+            card = pile[-1] & ~FACE_UP
+            if buildable[card] & ~in_sinks:
+                continue
+            below = self.predecessor.get(card)
+            if below is not None and below in tops:
+                target = tops[below]
+            elif card in self.on_empty and empty_sink >= 0:
+                target = empty_sink
+            else:
+                continue
+            move = state.game.drag_move(source, 1, target, None)
+            if state.why_illegal(move) is None:
+                return move
+        return None
+
+
+def _conjuncts(node: expr_ast.Node) -> list[expr_ast.Node]:
+    if isinstance(node, expr_ast.Binary) and node.op == "&&":
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    return [node]
+
+
+def _names(node: expr_ast.Node) -> set[str]:
+    return set(_IDENTIFIER.findall(to_source(node)))
+
+
+def _pair_table(game: Any, target: int, text: str, cards: Sequence[Card]) -> dict[Card, set[Card]]:
+    """``table[top]``: the cards the rule ``text`` (card and top only) accepts on ``top`` at ``target``."""
+    rule = compile_rule(Expr(text, game.design.depots[target].spec.pointer), Site.ACCEPT, game.design)
+    root = game.new_initial_state(seed=0)  # the state argument rules get; these read none of it
+    piles: list[tuple[Card, ...]] = [()] * len(game.names)
+    table: dict[Card, set[Card]] = {}
+    for top in (*cards, None):
+        piles[target] = () if top is None else (top | FACE_UP,)
+        table[top if top is not None else -1] = {
+            card
+            for card in cards
+            if card != top and rule(piles, root, card | FACE_UP, (card | FACE_UP,), target, target)
+        }
+    return table
+
+
+def _board_part_is_monotone(game: Any, target: int, text: str, sinks: frozenset[int]) -> str | None:
+    """None when the board part ``text`` never refuses with more empty depots or a shorter run, else why not."""
+    tree = parse(text)
+    groups = [name for name in _names(tree) if name in game.members and name not in _BOARD_NAMES]
+    for node in expr_ast.walk(tree):
+        if isinstance(node, expr_ast.Index):
+            return "it reads one member of a group"
+        if isinstance(node, expr_ast.Call) and node.func == "count" and node.args and not (
+            (isinstance(node.args[0], expr_ast.Name) and node.args[0].name == "cards")
+            or len(node.args) == 2 and _names(node.args[1]) <= _EMPTINESS
+        ):
+            return "it counts something other than empty depots or the dragged cards"
+        if isinstance(node, expr_ast.Call) and node.func in ("all", "any") and not _names(node.args[-1]) <= _EMPTINESS:
+            return "it tests members for something other than emptiness"
+        if isinstance(node, expr_ast.Call) and node.func == "empty" and not (
+            isinstance(node.args[0], expr_ast.Name) and node.args[0].name in ("depot", "it")
+        ):
+            return "it reads whether one named depot is empty"
+    members = [game.members[g] for g in groups]
+    if any(set(m) & sinks for m in members):
+        return "it reads the emptiness of the sinks"
+    rule = compile_rule(Expr(text, game.design.depots[target].spec.pointer), Site.ACCEPT, game.design)
+    depots = sorted({d for m in members for d in m} | {target})
+    total = len(standard_deck())  # one deck, no jokers: no run is longer
+    counts = [range(len(m) + 1) for m in members]
+    cases = 1
+    for r in counts:
+        cases *= len(r)
+    if cases * 2 * total * (len(members) + 2) > MAX_BOARD_CASES * 10:
+        return "it reads too many groups to check"
+    root = game.new_initial_state(seed=0)  # the state argument rules get; these read none of it
+    filler = (standard_deck()[0] | FACE_UP,)
+
+    known: dict[tuple[tuple[int, ...], bool, int], bool | None] = {}
+
+    def value(empty_counts: tuple[int, ...], target_empty: bool, run: int) -> bool | None:
+        case = (empty_counts, target_empty, run)
+        if case not in known:
+            known[case] = evaluate(empty_counts, target_empty, run)
+        return known[case]
+
+    def evaluate(empty_counts: tuple[int, ...], target_empty: bool, run: int) -> bool | None:
+        piles: list[tuple[Card, ...]] = [filler] * len(game.names)
+        empties = {target} if target_empty else set()
+        for group, wanted in zip(members, empty_counts, strict=True):
+            have = sum(1 for d in group if d in empties)
+            for d in group:
+                if have >= wanted:
+                    break
+                if d != target and d not in empties:
+                    empties.add(d)
+                    have += 1
+            if sum(1 for d in group if d in empties) != wanted:
+                return None  # this count cannot go with the target's emptiness
+        for d in depots:
+            if d in empties:
+                piles[d] = ()
+        cards = filler * run
+        return bool(rule(piles, root, cards[0], cards, target, target))
+
+    for target_empty in (False, True):
+        for vector in itertools.product(*counts):
+            for run in range(1, total + 1):
+                now = value(vector, target_empty, run)
+                if not now:
+                    continue
+                if run > 1 and value(vector, target_empty, run - 1) is False:
+                    return "it refuses a shorter run where it takes a longer one"
+                for g in range(len(vector)):
+                    if vector[g] < len(members[g]):
+                        more = value(vector[:g] + (vector[g] + 1,) + vector[g + 1 :], target_empty, run)
+                        if more is False:
+                            return "it refuses a move when more depots are empty"
+    return None
+
+
+def build_table(game: Any, home: bool = False) -> dict[Card, int] | None:
+    """``table[top]``: the mask (bits of :func:`card_bits`) of the cards that the card-and-top
+    parts of the accept rules of the depots other than the win depots (with ``home``: of the
+    win depots) could place on ``top``; ``table[-1]``: the cards they take when empty. A rule
+    with no such part allows every card, so the table over-approximates; None when a rule
+    cannot be evaluated so."""
+    cards = tuple(identity(c) for c in standard_deck())
+    bit = card_bits()
+    everything = (1 << len(cards)) - 1
+    table = {card: 0 for card in (*cards, -1)}
+    done: set[int] = set()
+    for depot in range(len(game.names)):
+        spec = id(game.design.depots[depot].spec)
+        rule = game.accept_rules[depot]
+        if (depot in game.win_depots) != home or rule.never or spec in done:
+            continue
+        done.add(spec)
+        exact = []
+        if rule.when is not None and not rule.follow and rule.wild_rank is None:
+            try:
+                exact = [part for part in _conjuncts(parse(rule.when.text)) if _names(part) <= _CARD_NAMES]
+            except ValueError:
+                return None
+        if not exact:
+            return {card: everything for card in table}
+        try:
+            pairs = _pair_table(game, depot, " && ".join(f"({to_source(p)})" for p in exact), cards)
+        except (RuleError, ValueError):
+            return None
+        for top, accepted in pairs.items():
+            for card in accepted:
+                table[top] |= bit[card]
+    return table
+
+
+def card_bits() -> dict[Card, int]:
+    """The bit of each card identity (face bit clear) in the masks of this module."""
+    return {identity(card): 1 << i for i, card in enumerate(standard_deck())}
+
+
+def _eject_keeps_smaller_runs(game: Any, depot: int) -> bool:
+    kind = game.eject_kind[depot]
+    if kind is not EjectKind.WHEN:
+        return True
+    when = game.eject_rules[depot].when
+    if when is None:
+        return True
+    for part in _conjuncts(parse(when.text)):
+        if not (
+            isinstance(part, expr_ast.Call)
+            and part.func in _RUN_PREDICATES
+            and isinstance(part.args[0], expr_ast.Name)
+            and part.args[0].name == "cards"
+            and (part.func == "chain" or len(part.args) == 1)
+        ):
+            return False
+    return True
+
+
+def safe_sink_moves(game: Any) -> SafeSinkMoves | str:
+    """The safe-move dominance of ``game``, or why the design is not of the shape it needs (module doc)."""
+    try:
+        return _classify(game)
+    except (RuleError, ValueError) as exc:  # a rule part that does not compile on its own
+        return f"a rule could not be analysed ({exc})"
+
+
+def _classify(game: Any) -> SafeSinkMoves | str:
+    design = game.design
+    if design.decks != 1 or design.jokers:
+        return "it plays with more than one deck or with jokers"
+    if game.triggers or game.actions:
+        return "it has triggers or actions"
+    if game.loss_when is not None:
+        return "it has a loss condition"
+    if game.win_kind != "allCardsIn":
+        return "its win is not allCardsIn"
+    sinks = frozenset(game.win_depots)
+    for sink in sinks:
+        if game.eject_kind[sink] is not EjectKind.LOCKED or any(d.depot == sink or d.to == sink for d in game.draws):
+            return f"its win depot {game.names[sink]} gives cards back"
+    if not any(set(members) == sinks for members in interchangeable_classes(game)) and len(sinks) > 1:
+        return "its win depots are not interchangeable"
+    cards = tuple(identity(c) for c in standard_deck())
+    predecessors: dict[Card, set[Card]] = {c: set() for c in cards}
+    empty_takes: set[Card] = set()
+    for sink in sinks:
+        rule = game.accept_rules[sink]
+        if not rule.single or rule.follow or rule.wild_rank is not None:
+            return "its win depots take runs, follow or wild cards"
+        if rule.when is None or not _names(parse(rule.when.text)) <= _CARD_NAMES:
+            return "its win depots' rule reads more than the card and the top"
+        table = _pair_table(game, sink, rule.when.text, cards)
+        on_empty = table.pop(-1)
+        empty_takes.update(on_empty)
+        for top, accepted in table.items():
+            if len(accepted) > 1:
+                return "a win depot's top takes more than one card"
+            for card in accepted:
+                predecessors[card].add(top)
+                if card in on_empty:
+                    return "a card goes both on an empty win depot and on a top"
+    if any(len(p) > 1 for p in predecessors.values()):
+        return "a card goes on more than one top of a win depot"
+    bit = {card: 1 << i for i, card in enumerate(cards)}
+    buildable = {card: 0 for card in cards}
+    done: set[int] = set()  # the depots of one entry with ``repeat`` share their rules and groups
+    for depot in range(len(game.names)):
+        spec = id(design.depots[depot].spec)
+        if depot in sinks or spec in done:
+            continue
+        done.add(spec)
+        if not _eject_keeps_smaller_runs(game, depot):
+            return f"the eject rule of {game.names[depot]} is not known to let smaller runs go"
+        rule = game.accept_rules[depot]
+        if rule.never:
+            continue
+        if rule.follow or rule.wild_rank is not None:
+            return f"{game.names[depot]} follows or takes wild cards"
+        if rule.when is None:
+            for card in cards:
+                buildable[card] = (1 << len(cards)) - 1
+            continue
+        exact, board = [], []
+        for part in _conjuncts(parse(rule.when.text)):
+            names = _names(part)
+            if names <= _CARD_NAMES:
+                exact.append(part)
+            elif names <= _BOARD_NAMES | set(game.members):
+                board.append(part)
+            else:
+                return f"the accept rule of {game.names[depot]} reads more than emptiness and the two cards"
+        if board:
+            text = " && ".join(f"({to_source(p)})" for p in board)
+            why = _board_part_is_monotone(game, depot, text, sinks)
+            if why is not None:
+                return f"the accept rule of {game.names[depot]}: {why}"
+        if not exact:
+            for card in cards:
+                buildable[card] = (1 << len(cards)) - 1
+            continue
+        table = _pair_table(game, depot, " && ".join(f"({to_source(p)})" for p in exact), cards)
+        for top in cards:
+            for card in table[top]:
+                buildable[top] |= bit[card]
+    excluded = {d for draw in game.draws for d in (draw.depot, draw.to)}
+    sources = tuple(
+        d for d in range(len(game.names))
+        if d not in sinks and d not in excluded and game.eject_kind[d] is not EjectKind.LOCKED
+    )
+    predecessor = {card: next(iter(tops)) for card, tops in predecessors.items() if tops}
+    return SafeSinkMoves(tuple(sorted(sinks)), sources, bit, buildable, predecessor, frozenset(empty_takes))

@@ -1,0 +1,453 @@
+"""The search over engine states, with each pruning piece named and separately switchable.
+
+:func:`search` is a depth-first search with a transposition table, like Solvitaire's,
+over positions of the engine. The pieces, each a field of :class:`Pruning`:
+
+``symmetry``
+    interchangeable depots are sorted in the position key (:mod:`.symmetry`);
+``safe_moves``
+    a safe move onto a sink is played at once, as a forced step (:mod:`.dominance`);
+``forced``
+    a position with a single legal move is not a choice: that move is played as a forced
+    step (a trigger that must fire is already settled by the engine). Forced steps are
+    played in one chain after each move, and the positions inside a chain are not stored;
+``stock``
+    "draw k times, then play from the waste" is one move (:mod:`.stock_moves`);
+``ordering``
+    children are searched best first by :meth:`Progress.heuristic`, a score read off the
+    design; off, by the cards in the win depots, the game's score and the number of moves
+    (the search before these pieces);
+``quick``
+    a portfolio: first a greedy best-first pass (always the stored position with the best
+    :meth:`Progress.heuristic`, :data:`QUICK_SHARE` of the time and positions), then the
+    complete depth-first search with the rest. Only a complete search answers "lost": the
+    depth-first one, or the best-first pass when it runs out of positions to expand.
+
+Never moving a card straight back where it came from needs no rule of its own: the
+position it would lead to is the parent, which is always in the transposition table.
+
+Every win is replayed through the engine from the deal before it is reported.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import heapq
+import itertools
+import time
+from collections.abc import Hashable, Iterator
+from typing import Any
+
+from ..cards import FACE_UP
+from .dead_cards import dead_card_check
+from .dominance import SafeSinkMoves, build_table, card_bits, safe_sink_moves
+from .stock_moves import StockMoves, stock_moves
+from .symmetry import canonical_key_function
+
+KEPT_CHILDREN = 64
+"""A position with more moves than this keeps only the moves on the search stack, not the
+positions they lead to (replayed when visited): a hostile design with thousands of moves per
+position cannot fill the memory with copies of its board."""
+
+MAX_LINE = 10_000
+"""The deepest line the solver follows; a deal whose search was cut there is "unknown", never "lost"."""
+
+QUICK_SHARE = 0.5
+"""The share of the time and positions the quick pass may spend. (A tenth left FreeCell deals
+undecided that the best-first pass wins in a few thousand positions more, while the complete
+search decided them no sooner; the lost deals decided here took the complete search few positions.)"""
+
+QUICK_POSITIONS = 200_000
+"""The most positions the quick pass stores: it keeps every position it has not expanded yet."""
+
+
+
+@dataclasses.dataclass(frozen=True)
+class Pruning:
+    """Which pruning pieces the search uses (module doc); all on by default."""
+
+    symmetry: bool = True
+    safe_moves: bool = True
+    forced: bool = True
+    stock: bool = True
+    ordering: bool = True
+    quick: bool = True
+
+    @classmethod
+    def none(cls) -> Pruning:
+        """The plain exhaustive search: every piece off (the search as it was before them)."""
+        return cls(symmetry=False, safe_moves=False, forced=False, stock=False, ordering=False, quick=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchResult:
+    """What a search found: ``result`` is "won", "lost" or "unknown"; ``stage`` says which part decided."""
+
+    result: str
+    line: list[Any]
+    nodes: int
+    stage: str | None
+
+
+class Progress:
+    """Orders children by a score read off the design (:attr:`WEIGHTS`), then by the game's score
+    (no move is listed: a child is listed only when it is searched)."""
+
+    WEIGHTS = (10, 3, -4, -2, -3)
+    """Of: cards in the win depots (minus, for a ``depotsEmpty`` win, cards left in them); empty
+    depots that take cards; cards lying on a card no rule builds them on; face-down cards; and
+    cards lying above a card that a win depot takes now."""
+
+    def __init__(self, game: Any, heuristic: bool = True) -> None:
+        design = game.design
+        self._heuristic = heuristic
+        self._targets: tuple[int, ...] = ()
+        self._sign = 0
+        win = design.win
+        if win.kind in ("allCardsIn", "depotsEmpty") and win.depots:
+            self._targets = design.resolve(win.depots) or ()
+            self._sign = 1 if win.kind == "allCardsIn" else -1
+        self._score_sign = -1 if design.scoring.better.value == "Low" else 1
+        stocks = {d for draw in game.draws for d in (draw.depot, draw.to)}
+        sinks = set(self._targets) if self._sign > 0 else set()
+        self._homes = tuple(sorted(sinks))
+        self._open = tuple(d for d in range(len(game.names)) if d not in sinks and d not in stocks)
+        self._takers = tuple(d for d in self._open if not game.accept_never[d])
+        everything = -1
+        self._table = build_table(game) or collections.defaultdict(lambda: everything)
+        self._home_table = (build_table(game, home=True) if sinks else None) or {}
+        self._bit = card_bits()
+
+    def heuristic(self, state: Any) -> int:
+        """The weighted sum of :attr:`WEIGHTS` (higher is better)."""
+        piles = state.piles
+        progress = self._sign * sum(len(piles[i]) for i in self._targets)
+        empty = sum(1 for d in self._takers if not piles[d])
+        table, bit, home = self._table, self._bit, self._home_table
+        wanted = 0
+        if home:
+            for d in self._homes:
+                pile = piles[d]
+                wanted |= home.get(pile[-1] & ~FACE_UP if pile else -1, 0)
+        loose = hidden = buried = 0
+        for d in self._open:
+            below = None
+            pile = piles[d]
+            for depth, card in enumerate(pile):
+                plain = card & ~FACE_UP
+                if wanted and bit.get(plain, 0) & wanted:
+                    buried += len(pile) - 1 - depth
+                if not card & FACE_UP:
+                    hidden += 1
+                elif below is not None and not table.get(below, -1) & bit.get(plain, 0):
+                    loose += 1
+                below = plain if card & FACE_UP else None
+        w = self.WEIGHTS
+        return w[0] * progress + w[1] * empty + w[2] * loose + w[3] * hidden + w[4] * buried
+
+    def __call__(self, state: Any) -> tuple[int, int, int]:
+        if not self._heuristic:
+            home = self._sign * sum(len(state.piles[i]) for i in self._targets)
+            return (home, self._score_sign * state.score(), len(state.legal_moves()))
+        return (self.heuristic(state), self._score_sign * state.score(), 0)
+
+
+@dataclasses.dataclass
+class Plan:
+    """What one game's search uses, worked out once per game and pruning."""
+
+    key_of: Any
+    safe: SafeSinkMoves | None
+    stock: StockMoves | None
+    notes: tuple[str, ...]
+    """Why a piece does not apply to this design (for ``--verbose``)."""
+
+
+_PLANS: dict[tuple[int, Pruning], tuple[Any, Plan]] = {}
+
+
+def plan_for(game: Any, pruning: Pruning) -> Plan:
+    """The :class:`Plan` of ``game`` (kept for the last few games)."""
+    entry = _PLANS.get((id(game), pruning))
+    if entry is not None and entry[0] is game:
+        return entry[1]
+    notes = []
+    safe: SafeSinkMoves | None = None
+    if pruning.safe_moves:
+        found = safe_sink_moves(game)
+        if isinstance(found, str):
+            notes.append(f"no safe moves: {found}")
+        else:
+            safe = found
+    stock: StockMoves | None = None
+    if pruning.stock:
+        draws = stock_moves(game)
+        if isinstance(draws, str):
+            notes.append(f"no stock moves: {draws}")
+        else:
+            stock = draws
+    plan = Plan(canonical_key_function(game, pruning.symmetry), safe, stock, tuple(notes))
+    if len(_PLANS) >= 8:
+        _PLANS.pop(next(iter(_PLANS)))
+    _PLANS[(id(game), pruning)] = (game, plan)
+    return plan
+
+
+def ended(state: Any) -> str | None:
+    """"won" or "lost" when ``state`` ended other than by having no moves, else None.
+
+    The engine's own order (:meth:`State.status`) without listing the moves: a child is
+    listed only when it is searched, and one with no moves then simply has no successors.
+    """
+    if state.non_terminating:
+        return "lost"
+    game = state.game
+    if game.won(state.piles, state):
+        return "won"
+    if game.loss_when is not None and game.loss_when(state.piles, state):
+        return "lost"
+    return None
+
+
+class _Budget(Exception):
+    """The position budget or the deadline ran out."""
+
+
+class _Search:
+    """One search from one position: depth-first (:meth:`run`) or best-first (:meth:`best_first`)."""
+
+    def __init__(self, root: Any, plan: Plan, pruning: Pruning, budget: int, deadline: float | None) -> None:
+        self.root = root
+        self.plan = plan
+        self.pruning = pruning
+        self.budget = budget
+        self.deadline = deadline
+        self.progress = Progress(root.game, pruning.ordering)
+        self.dead = dead_card_check(root.game)
+        self.taps = plan.stock.taps() if plan.stock is not None else frozenset()
+        self.seen: set[Hashable] = set()
+        self.cut = False
+
+    def forced(self, state: Any, moves: list[Any]) -> None:
+        """Play the safe moves of ``state`` one after another, appending them to ``moves``."""
+        safe = self.plan.safe
+        if safe is None:
+            return
+        while len(moves) < MAX_LINE and ended(state) is None:
+            move = safe.safe_move(state)
+            if move is None:
+                return
+            state.apply(move)
+            moves.append(move)
+            self.tick()
+        if ended(state) is None:
+            self.cut = True
+
+    def single_moves(self, state: Any) -> tuple[Any, list[Any]] | None:
+        """``state`` (a copy, if it moved) after the single moves it is forced into, and those
+        moves; None when they go round in a cycle (then the position cannot be won)."""
+        if not self.pruning.forced:
+            return state, []
+        moves: list[Any] = []
+        chain: set[Hashable] = set()
+        while len(moves) < MAX_LINE and not state.is_terminal():
+            legal = state.legal_moves()
+            if len(legal) != 1:
+                return state, moves
+            key = self.plan.key_of(state)
+            if key in chain:
+                return None
+            chain.add(key)
+            if not moves:
+                state = state.clone()
+            state.apply(legal[0])
+            moves.append(legal[0])
+            self.forced(state, moves)
+            self.tick()
+        if not state.is_terminal():
+            self.cut = True
+        return state, moves
+
+    def successors(self, state: Any) -> Iterator[tuple[tuple[Any, ...], Any]]:
+        """Every (moves, position) one choice away from ``state``, before forced steps (lazily:
+        the caller reads the clock between two)."""
+        taps = self.taps
+        legal = state.legal_moves()
+        for move in legal:
+            if move in taps:
+                continue
+            child = state.clone()
+            child.apply(move)
+            yield (move,), child
+        if taps and any(tap in taps for tap in legal):
+            assert self.plan.stock is not None
+            for moves, child, complete in self.plan.stock.plays(state):
+                if not complete:
+                    self.cut = True
+                    continue
+                yield moves, child
+
+    def tick(self) -> None:
+        """Raise :class:`_Budget` past the deadline."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise _Budget
+
+    def expand(self, state: Any) -> tuple[list[Any] | None, list[tuple[tuple[Any, ...], Any]]]:
+        """(the moves of a win one choice away, or None; the new children worth searching, best
+        first, each with the moves that lead to it from ``state``)."""
+        forced = self.single_moves(state)
+        if forced is None:
+            return None, []
+        state, prefix = forced
+        if state.is_terminal():
+            return (prefix, []) if state.outcome().won else (None, [])
+        keep = len(state.legal_moves()) <= KEPT_CHILDREN
+        fresh = []
+        seen, key_of, budget = self.seen, self.plan.key_of, self.budget
+        for number, (moves, child) in enumerate(self.successors(state)):
+            self.tick()  # one position of a hostile design can take long
+            line = prefix + list(moves)
+            key = key_of(child)
+            if key in seen:
+                continue  # stored positions are searched: whatever their safe moves lead to is searched too
+            if self.plan.safe is not None:
+                before = len(line)
+                self.forced(child, line)
+                if len(line) > before:
+                    key = key_of(child)
+                    if key in seen:
+                        continue
+            seen.add(key)
+            if len(seen) > budget:
+                raise _Budget
+            end = ended(child)
+            if end is not None:
+                if end == "won":
+                    return line, []
+                continue
+            if self.dead is not None and self.dead(child):
+                continue
+            fresh.append((self.progress(child), -number, tuple(line), child if keep else None))
+        fresh.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
+        return None, [(moves, child) for _, _, moves, child in fresh]
+
+    def run(self) -> tuple[str, list[Any]]:
+        """("won", line) / ("lost", []) / ("unknown", []); raises :class:`_Budget`."""
+        root = self.root.clone()
+        prefix: list[Any] = []
+        self.forced(root, prefix)
+        self.seen.add(self.plan.key_of(root))
+        if root.is_terminal():
+            return ("won", prefix) if root.outcome().won else ("unknown" if self.cut else "lost", [])
+        won, options = self.expand(root)
+        if won is not None:
+            return "won", prefix + won
+        stack = [(root, iter(options))]
+        path: list[tuple[Any, ...]] = []
+        while stack:
+            parent, pending = stack[-1]
+            step = next(pending, None)
+            if step is None:
+                stack.pop()
+                if path:
+                    path.pop()
+                continue
+            moves, child = step
+            if len(stack) >= MAX_LINE:
+                self.cut = True
+                continue
+            if child is None:
+                child = parent.clone()
+                for move in moves:
+                    child.apply(move)
+            won, options = self.expand(child)
+            if won is not None:
+                return "won", prefix + [m for part in path for m in part] + list(moves) + won
+            if options:
+                stack.append((child, iter(options)))
+                path.append(moves)
+        return ("unknown" if self.cut else "lost"), []
+
+
+    def best_first(self) -> tuple[str, list[Any]]:
+        """A greedy best-first pass: always expand the stored position with the best score.
+        ("won", line), or ("lost", []) when no position is left to expand (then every reachable
+        position was searched, as in :meth:`run`), or ("unknown", []); raises :class:`_Budget`."""
+        root = self.root.clone()
+        prefix: list[Any] = []
+        self.forced(root, prefix)
+        self.seen.add(self.plan.key_of(root))
+        if ended(root) == "won":
+            return "won", prefix
+        counter = itertools.count()
+        # A line is kept as a link to its parent's (moves, parent link): no copies of long lines.
+        Link = tuple[tuple[Any, ...], Any]
+        start: Link = (tuple(prefix), None)
+        frontier: list[tuple[Any, int, Any, Link]] = [((0,), 0, root, start)]
+        while frontier:
+            _, _, state, link = heapq.heappop(frontier)
+            won, options = self.expand(state)
+            if won is not None:
+                parts = [tuple(won)]
+                while link is not None:
+                    parts.append(link[0])
+                    link = link[1]
+                return "won", [move for part in reversed(parts) for move in part]
+            for moves, child in options:
+                if child is None:
+                    child = state.clone()
+                    for move in moves:
+                        child.apply(move)
+                score = self.progress(child)
+                heapq.heappush(frontier, (tuple(-v for v in score), next(counter), child, (moves, link)))
+        return ("unknown" if self.cut else "lost"), []
+
+
+def replays_to_a_win(root: Any, line: list[Any]) -> bool:
+    """Whether ``line`` played through the engine from ``root`` wins."""
+    state = root.clone()
+    try:
+        for move in line:
+            state.apply(move)
+    except Exception:  # an illegal move: the line is wrong
+        return False
+    return bool(state.is_terminal() and state.outcome().won)
+
+
+def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruning = Pruning()) -> SearchResult:
+    """Search from ``root`` with ``pruning``: a quick pass (if on), then the complete search.
+
+    ``nodes`` counts the distinct positions stored by both (forced steps in between are not
+    stored). A win is replayed through the engine before it is reported; only the complete
+    search proves "lost".
+    """
+    if root.is_terminal():
+        return SearchResult("won" if root.outcome().won else "lost", [], 1, "search")
+    plan = plan_for(root.game, pruning)
+    dead = dead_card_check(root.game)
+    if dead is not None and dead(root):
+        return SearchResult("lost", [], 1, "proof")
+    nodes = 0
+    if pruning.quick:
+        started = time.monotonic()
+        quick_deadline = None if deadline is None else started + QUICK_SHARE * max(0.0, deadline - started)
+        quick = _Search(root, plan, pruning, max(1, min(QUICK_POSITIONS, int(budget * QUICK_SHARE))), quick_deadline)
+        try:
+            result, line = quick.best_first()
+        except _Budget:
+            result, line = "unknown", []
+        nodes = len(quick.seen)
+        if result == "won" and replays_to_a_win(root, line):
+            return SearchResult("won", line, nodes, "quick")
+        if result == "lost":  # it ran out of positions to expand: every reachable one was searched
+            return SearchResult("lost", [], nodes, "search")
+    complete = _Search(root, plan, pruning, max(1, budget - nodes), deadline)
+    try:
+        result, line = complete.run()
+    except _Budget:
+        return SearchResult("unknown", [], nodes + len(complete.seen), None)
+    nodes += len(complete.seen)
+    if result == "won" and not replays_to_a_win(root, line):
+        return SearchResult("unknown", [], nodes, None)  # never report a win the engine does not confirm
+    return SearchResult(result, line, nodes, "search" if result != "unknown" else None)

@@ -1,0 +1,224 @@
+"""The pruning pieces of the search over engine states: each one agrees with the plain search.
+
+Small versions of FreeCell, Klondike and Canfield (fewer suits, ranks and depots) are
+solved exhaustively with every piece off and with each piece alone, and with all of them:
+the verdicts must be the same deal by deal, and every win must replay through the engine.
+The dominances and the stock moves are also checked on random positions.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardz_tools.analysis.dominance import safe_sink_moves
+from cardz_tools.analysis.playout import deal_seed
+from cardz_tools.analysis.solve import solve, solve_deal
+from cardz_tools.analysis.stock_moves import stock_moves
+from cardz_tools.analysis.symmetry import canonical_key_function, interchangeable_classes
+from cardz_tools.analysis.tableau_search import Pruning, replays_to_a_win, search
+from cardz_tools.cards import FACE_UP, parse_deck, standard_deck
+from cardz_tools.engine import Game, State
+from cardz_tools.model import build_design
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
+
+
+def design_of(name: str) -> dict[str, Any]:
+    return json.loads((GAMES / f"{name}.cardz").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def small(name: str, suits: list[str], ranks: int, edit: Callable[[dict[str, Any]], None]) -> Game:
+    """``name`` with only ``suits`` and the lowest ``ranks`` ranks, after ``edit``."""
+    design = design_of(name)
+    design["suits"] = suits
+    edit(design)
+    design["dealRules"].insert(0, {"kind": "remove", "ranks": RANKS[ranks:]})
+    return Game(build_design(design))
+
+
+CLASSIC_CELL = "empty(depot)"
+CLASSIC_COLUMN = (
+    "(empty(depot) || card.color != top.color && card.rank == top.rank - 1) && count(cards) <= "
+    "(count(Cell, empty(it)) + 1) * (count(Tableau, empty(it)) - (empty(depot) ? 1 : 0) >= 1 ? 2 : 1)"
+)
+
+
+def classic_freecell() -> dict[str, Any]:
+    """FreeCell with the classic rules: a cell takes any card, an empty column any run (the shipped
+    design refuses moves that change nothing, reading the source: outside the dominance's shape)."""
+    design = design_of("freecell")
+    design["depots"][0]["acceptRule"]["when"] = CLASSIC_CELL
+    design["depots"][2]["acceptRule"]["when"] = CLASSIC_COLUMN
+    return design
+
+
+def small_freecell(design: dict[str, Any]) -> None:
+    design["depots"][0]["acceptRule"]["when"] = CLASSIC_CELL
+    design["depots"][2]["acceptRule"]["when"] = CLASSIC_COLUMN
+    design["depots"][0]["repeat"] = 1  # one cell
+    design["depots"][1]["repeat"] = 2  # two foundations
+    design["depots"][2]["repeat"] = 3  # three columns
+
+
+def small_klondike(design: dict[str, Any]) -> None:
+    design["depots"][2]["repeat"] = 3
+    design["depots"][3]["repeat"] = 4
+    rule = design["depots"][3]["acceptRule"]
+    rule["when"] = rule["when"].replace("King", "Six")  # the top rank kept
+    design["dealRules"][0]["faceDown"] = "col(depot)"
+
+
+def small_canfield(design: dict[str, Any]) -> None:
+    design["depots"][2]["repeat"] = 2
+    design["dealRules"][0]["faceDown"] = 3
+
+
+SMALL = {
+    "freecell": lambda: small("freecell", ["Spades", "Hearts"], 6, small_freecell),
+    "klondike": lambda: small("klondike", ["Spades", "Hearts", "Clubs"], 6, small_klondike),
+    "canfield": lambda: small("canfield", ["Spades", "Hearts"], 13, small_canfield),
+}
+PIECES = ("symmetry", "safe_moves", "forced", "stock", "ordering", "quick")
+BUDGET = 300_000
+
+
+def only(piece: str) -> Pruning:
+    return Pruning(**{name: name == piece for name in PIECES})
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_each_piece_agrees_with_the_plain_exhaustive_search(name: str) -> None:
+    game = SMALL[name]()
+    verdicts = {"won": 0, "lost": 0}
+    plain_nodes = pruned_nodes = 0
+    for deal in range(8):
+        root = game.new_initial_state(seed=deal_seed(7, deal))
+        plain = search(root, BUDGET, None, Pruning.none())
+        assert plain.result != "unknown"
+        verdicts[plain.result] += 1
+        plain_nodes += plain.nodes
+        for pruning in [only(piece) for piece in PIECES] + [Pruning()]:
+            pruned = search(root, BUDGET, None, pruning)
+            assert pruned.result == plain.result, f"{name} deal {deal} with {pruning}"
+            if pruned.result == "won":
+                assert replays_to_a_win(root, pruned.line)
+            if pruning == Pruning():
+                pruned_nodes += pruned.nodes
+    assert verdicts["won"] and verdicts["lost"], verdicts  # both verdicts were exercised
+    assert pruned_nodes < plain_nodes  # and the pieces prune
+
+
+def random_positions(game: Game, count: int, seed: int) -> list[Any]:
+    """Positions part way through random playouts of ``game``."""
+    rng = random.Random(seed)
+    found = []
+    deal = 0
+    while len(found) < count:
+        state = game.new_initial_state(seed=deal_seed(seed, deal))
+        deal += 1
+        for _ in range(rng.randrange(0, 30)):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_moves()))
+        if not state.is_terminal():
+            found.append(state)
+    return found
+
+
+def test_a_safe_move_never_leads_away_from_a_win() -> None:
+    game = SMALL["freecell"]()
+    safe = safe_sink_moves(game)
+    assert not isinstance(safe, str), safe
+    checked = won = 0
+    for state in random_positions(game, 200, seed=3):
+        move = safe.safe_move(state)
+        if move is None:
+            continue
+        assert move in state.legal_moves()
+        after = state.clone()
+        after.apply(move)
+        before = search(state, BUDGET, None, Pruning.none()).result
+        assert before != "unknown"
+        if before == "won":
+            won += 1
+            assert search(after, BUDGET, None, Pruning.none()).result == "won", state
+        checked += 1
+    assert checked >= 20 and won >= 5, (checked, won)
+
+
+def test_stock_moves_reach_what_single_taps_reach() -> None:
+    game = SMALL["klondike"]()
+    assert not isinstance(stock_moves(game), str)
+    verdicts = {"won": 0, "lost": 0}
+    for state in random_positions(game, 25, seed=5):
+        plain = search(state, BUDGET, None, Pruning.none()).result
+        assert plain != "unknown"
+        verdicts[plain] += 1
+        assert search(state, BUDGET, None, only("stock")).result == plain
+    assert verdicts["won"] and verdicts["lost"], verdicts
+
+
+def test_interchangeable_depots_are_told_from_the_rules() -> None:
+    def classes(name: str) -> list[list[str]]:
+        game = Game(build_design(design_of(name)))
+        return [[game.names[d] for d in members] for members in interchangeable_classes(game)]
+
+    assert classes("freecell") == [[f"cell[{i}]" for i in range(4)], [f"found[{i}]" for i in range(4)],
+                                   [f"tab[{i}]" for i in range(8)]]
+    assert classes("canfield") == [["found[1]", "found[2]", "found[3]"]]  # the columns' triggers share the reserve
+    assert classes("spider-one-suit") == []  # its deal gives the first stock card to the first column
+
+
+def test_positions_that_differ_by_swapping_interchangeable_piles_share_a_key() -> None:
+    game = Game(build_design(design_of("freecell")))
+    state = game.new_initial_state(seed=4)
+    swapped = state.clone()
+    tab = game.members["tab"]
+    swapped.piles[tab[0]], swapped.piles[tab[5]] = state.piles[tab[5]], state.piles[tab[0]]
+    key = canonical_key_function(game)
+    assert key(state) == key(swapped)
+    assert canonical_key_function(game, symmetry=False)(state) != canonical_key_function(game, symmetry=False)(swapped)
+
+
+def test_designs_outside_the_dominance_shape_get_no_dominance_and_say_why() -> None:
+    assert not isinstance(safe_sink_moves(Game(build_design(classic_freecell()))), str)
+    assert "gives cards back" in str(safe_sink_moves(Game(build_design(design_of("klondike")))))
+    assert "reads more than" in str(safe_sink_moves(Game(build_design(design_of("freecell")))))  # its source tests
+    fewer_cells_more_room = classic_freecell()
+    fewer_cells_more_room["depots"][2]["acceptRule"]["when"] += " && count(Cell, empty(it)) < 3"
+    assert "more depots are empty" in str(safe_sink_moves(Game(build_design(fewer_cells_more_room))))
+    reads_foundations = classic_freecell()
+    reads_foundations["depots"][2]["acceptRule"]["when"] += " && count(Foundation) < 50"
+    assert isinstance(safe_sink_moves(Game(build_design(reads_foundations))), str)
+
+
+def test_a_deal_the_dead_card_test_proves_lost_is_decided_by_proof() -> None:
+    game = Game(build_design(design_of("black-hole")))
+    # 7♣ needs a Six or an Eight on the hole; all of them lie under it in its own fan.
+    buried = [c | FACE_UP for c in parse_deck("6C 6D 6H 6S 8C 8D 8H 8S 7C")]
+    piles: list[tuple[int, ...]] = [()] * len(game.names)
+    ace, king = (c | FACE_UP for c in parse_deck("AS KS"))
+    piles[game.index["fan[0]"]] = tuple(buried)
+    piles[game.index["fan[1]"]] = (king,)  # a King on the Ace of Spades: the position is not over
+    rest = [c | FACE_UP for c in standard_deck() if c | FACE_UP not in (*buried, ace, king)]
+    piles[game.index["hole"]] = (*rest, ace)
+    found = solve_deal(State(game, piles), 10_000)
+    assert (found.result, found.stage, found.nodes) == ("lost", "proof", 1)
+
+
+def test_the_json_report_gives_each_deals_result_nodes_seconds_and_stage() -> None:
+    text = json.dumps(design_of("freecell"))
+    report = solve(text, 2, seed=101, budget=400, workers=1, verbose=True)
+    for deal in report.to_dict()["per_deal"]:
+        assert {"result", "nodes", "seconds", "stage", "line"} <= set(deal)
+        assert deal["stage"] in ("quick", "search", "proof", None)
+        assert (deal["stage"] is None) == (deal["result"] == "unknown")
+    klondike = solve(json.dumps(design_of("klondike")), 1, seed=1, budget=50, workers=1, verbose=True)
+    assert "no safe moves: its win depot found[0] gives cards back" in klondike.to_text()
