@@ -52,6 +52,15 @@ def chunks(total: int, workers: int, target: int = 8) -> list[tuple[int, int]]:
     return [(start, min(total, start + size)) for start in range(0, total, size)]
 
 
+DEADLINE_CHUNK = 4
+"""Under a deadline, chunks hold at most this many items, so a run stops close to its deadline."""
+
+
+def _small_chunks(total: int) -> list[tuple[int, int]]:
+    size = max(1, min(-(-total // 64), DEADLINE_CHUNK))
+    return [(start, min(total, start + size)) for start in range(0, total, size)]
+
+
 def default_workers() -> int:
     """The number of CPUs this process may use."""
     try:
@@ -82,7 +91,7 @@ def run(
     workers = workers or default_workers()
     if deadline is not None:
         workers = 1
-    parts = chunks(total, workers, target=8 if deadline is None else 64)
+    parts = chunks(total, workers) if deadline is None else _small_chunks(total)
     if scheduler and deadline is None:
         yield from _run_dask(task, design_json, parts, seed, options, scheduler, on_progress)
         return
