@@ -13,6 +13,13 @@ For the tableau games (:data:`TABLEAU_GAMES`) every deal gets the same time per 
 with every pruning piece, and with each piece switched off in turn (the ablation table of
 Blake & Gent, JAIR 2026): deals decided, total time (an undecided deal counts its whole
 budget) and positions, and the ratio of the times of the plain and the pruned search.
+
+For the searches of issue 15 part 2 (``--only compact``) every deal gets the same budget and
+``--deal-seconds`` of CPU under the solver before them and now: the sink search with its
+rank-reachability test and restarts against the same search without them (Golf, Black
+Hole), the pair search (Pyramid) and the row search (Accordion) against the plain
+engine-state search. It prints deals decided, CPU seconds, deals decided per CPU second and
+the ratio of the times.
 """
 
 from __future__ import annotations
@@ -22,13 +29,17 @@ import dataclasses
 import pathlib
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
+from cardz_tools.analysis.pair_search import pair_solve  # noqa: E402
 from cardz_tools.analysis.playout import deal_seed  # noqa: E402
+from cardz_tools.analysis.row_search import row_solve  # noqa: E402
 from cardz_tools.analysis.runner import game_for  # noqa: E402
-from cardz_tools.analysis.sink_search import compact_solve  # noqa: E402
-from cardz_tools.analysis.solve import search_states  # noqa: E402
+from cardz_tools.analysis.sink_search import CompactSearch, compact_solve  # noqa: E402
+from cardz_tools.analysis.solve import MAX_POSITIONS, search_states  # noqa: E402
 from cardz_tools.analysis.tableau_search import Pruning, search  # noqa: E402
 from cardz_tools.loading import open_design  # noqa: E402
 
@@ -44,12 +55,14 @@ def main() -> None:
     parser.add_argument("--tableau-deals", type=int, default=3)
     parser.add_argument("--deal-seconds", type=float, default=5.0)
     parser.add_argument("--games", default=",".join(TABLEAU_GAMES), help="Tableau games, comma-separated.")
-    parser.add_argument("--only", choices=("sink", "tableau"))
+    parser.add_argument("--only", choices=("sink", "tableau", "compact"))
     args = parser.parse_args()
-    if args.only != "tableau":
+    if args.only in (None, "sink"):
         sink_games(args)
-    if args.only != "sink":
+    if args.only in (None, "tableau"):
         tableau_games(args)
+    if args.only in (None, "compact"):
+        compact_games(args)
 
 
 def sink_games(args: argparse.Namespace) -> None:
@@ -116,6 +129,70 @@ def tableau_games(args: argparse.Namespace) -> None:
             print(f"  {label:<26} {decided:>4}/{len(deals):<3} {spent:>9.1f} {nodes:>10,}")
         ratio = seconds["plain (as before)"] / max(seconds["all pieces"], 1e-9)
         print(f"  time ratio plain / all pieces: {ratio:.1f}x")
+
+
+Solver = Callable[[Any, int, "float | None"], "tuple[str, list[Any], int] | None"]
+
+
+def _as_before(state: Any, budget: int, deadline: float | None) -> tuple[str, list[Any], int] | None:
+    """The sink search as it was before issue 15: no rank-reachability test, no restarts."""
+    found = CompactSearch.of(state)
+    if found is None:
+        return None
+    found._unreachable = lambda *_: False  # type: ignore[method-assign]
+    return found.search(budget, deadline, restarts=False)
+
+
+def _engine(state: Any, budget: int, deadline: float | None) -> tuple[str, list[Any], int]:
+    """The plain search over engine states (its memory bound kept)."""
+    return search_states(state, min(budget, MAX_POSITIONS), deadline)
+
+
+NEW_AGAINST_OLD: tuple[tuple[str, Solver, Solver], ...] = (
+    ("golf-queen-on-king", compact_solve, _as_before),
+    ("black-hole", compact_solve, _as_before),
+    ("pyramid", pair_solve, _engine),
+    ("accordion", row_solve, _engine),
+)
+
+
+def compact_games(args: argparse.Namespace) -> None:
+    """The compact searches of issue 15 part 2 against the solver before them (module doc)."""
+    print(f"\nbudget {args.budget:,} positions and {args.deal_seconds:g} CPU s per deal, {args.deals} deals (seed 101)")
+    print(f"{'game':<20} {'before':>36} {'now':>36} {'time ratio':>10}")
+    for name, new, old in NEW_AGAINST_OLD:
+        game = game_for(open_design(GAMES / f"{name}.cardz").json_text)
+        totals = {"old": [0, 0.0], "new": [0, 0.0]}
+        for index in range(args.deals):
+            state = game.new_initial_state(seed=deal_seed(101, index))
+            answers = {}
+            for side, solver in (("old", old), ("new", new)):
+                started = time.process_time()
+                answer = _within_cpu(solver, state.clone(), args.budget, args.deal_seconds)
+                totals[side][1] += time.process_time() - started
+                totals[side][0] += answer != "unknown"
+                answers[side] = answer
+            if "unknown" not in answers.values():
+                assert answers["old"] == answers["new"], f"{name} deal {index}: {answers}"
+        cells = []
+        for side in ("old", "new"):
+            decided, seconds = totals[side]
+            cells.append(f"{decided:>2}/{args.deals} decided {seconds:7.1f} s {decided / seconds:6.2f} deals/s")
+        ratio = totals["old"][1] / totals["new"][1]
+        print(f"{name:<20} {cells[0]:>36} {cells[1]:>36} {ratio:>9.1f}x")
+
+
+def _within_cpu(solver: Solver, state: Any, budget: int, seconds: float) -> str:
+    """The solver's answer within ``seconds`` of CPU time.
+
+    The searches take a wall-clock deadline; on a shared machine that is a generous multiple
+    of ``seconds``, and an answer that took more CPU time than ``seconds`` counts as unknown.
+    """
+    started = time.process_time()
+    answer = solver(state, budget, time.monotonic() + seconds * 10)
+    assert answer is not None
+    result = answer[0]
+    return "unknown" if time.process_time() - started > seconds else result
 
 
 if __name__ == "__main__":

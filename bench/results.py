@@ -1,21 +1,28 @@
 """The results table: every shipped game played at random and solved, next to published figures.
 
-    python bench/results.py --write        # writes docs/results.md (about 10 minutes on 2 cores)
-    python bench/results.py --deals 4      # four times the default deal counts, printed only
-    python bench/results.py --only golf --only black-hole
+    python bench/results.py --write              # writes docs/results.md: the whole catalog, 2 games at a time
+    python bench/results.py --only spiderette    # one game (repeat --only for more), printed only
+    python bench/results.py --list               # the run sizes and the worst-case CPU time, without running
+    python bench/results.py --deals 4            # four times every deal and playout count
 
 For each game: random play (win rate with its Wilson 95% interval, mean moves, the share
 of positions that offer a choice) and the solver (``cardz solve``: won, lost or unknown per
 deal; winnability with the interval that counts unknown deals both ways; time per deal;
-positions per second). Where a published figure exists the verdict says whether it lies
-inside our interval (agree), outside it (disagree), or whether too many deals stayed
-undecided to say (undecided). The default deal counts and node budgets below keep the whole
-run near ten minutes on two cores; ``--deals K`` multiplies every count by K.
+positions per second). Games run in parallel (``--jobs``, one process per game), each deal
+bounded by its entry's positions and seconds, so the whole catalog stays within an hour on
+two cores whatever the solver's speed (``--list`` prints the bound).
+
+The verdict: *agree* when the published figure lies inside our interval; *differs* with the
+written reason when it does not and the entry documents a difference between our rules and
+the rules the figure was measured with; *undecided* when too few deals were decided. A figure
+outside our interval with no documented difference is an unexplained *disagree*: the run
+reports it and exits 1, since a row must never say that without a reason.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import dataclasses
 import os
 import pathlib
@@ -33,8 +40,15 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 GAMES = ROOT / "games"
 OUTPUT = ROOT / "docs" / "results.md"
 SEED = 0
+MAX_MOVES = 2000
+"""Random playouts stop (not won) after this many moves."""
 DECIDED_ENOUGH = 0.9
 """Below this share of decided deals the table prints no winnability, only the interval."""
+PLAYOUT_SECONDS = 0.08
+"""A generous CPU cost of one random playout of MAX_MOVES moves, for the worst-case estimate of ``--list``."""
+
+BLAKE_GENT = "Blake & Gent, JAIR 85 (2026), Solvitaire"
+ISSUE_9 = "brief for issue #9 (published solver surveys)"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,44 +61,120 @@ class Published:
     source: str
 
 
+def plus_minus(percent: str, half_width: str, source: str = BLAKE_GENT) -> Published:
+    """A figure published as ``percent ± half_width`` (both in percent, written as published)."""
+    value, width = float(percent), float(half_width)
+    return Published((value - width) / 100, (value + width) / 100, f"{percent}% ± {half_width}%", source)
+
+
 @dataclasses.dataclass(frozen=True)
 class Entry:
-    """One row: a shipped design (or None when it cannot be written yet) and its run sizes."""
+    """One row: a design in games/ (its file stem), its run sizes and the published figure.
 
-    title: str
-    file: str | None
-    playouts: int
-    deals: int
-    budget: int
+    ``differs`` documents how our rules differ from those the figure was measured with: the
+    verdict's written reason when the figure falls outside our interval.
+    """
+
+    file: str
+    playouts: int = 200
+    deals: int = 20
+    budget: int = 1_000_000
+    deal_seconds: float = 2.0
     published: Published | None = None
-    note: str = ""
+    differs: str = ""
+    playout_moves: int = MAX_MOVES
+    """How long a random game of this design lasts, at most (for the time estimate of ``--list`` only)."""
+
+    def worst_seconds(self, scale: int = 1) -> float:
+        """An upper estimate of this row's CPU time: every deal to its time bound, every playout to its length."""
+        playout = PLAYOUT_SECONDS * min(self.playout_moves, MAX_MOVES) / MAX_MOVES
+        return scale * (self.deals * self.deal_seconds + self.playouts * playout)
 
 
 ENTRIES = [
-    Entry("Golf (nothing on a King)", "golf", 2000, 150, 3_000_000,
-          Published(0.24, 0.28, "about 26%", "brief for issue #9 (published solver surveys)")),
-    Entry("Golf (Queen on a King)", "golf-queen-on-king", 2000, 120, 3_000_000,
-          Published(0.45, 0.49, "about 45–49%", "brief for issue #9 (published solver surveys)")),
-    Entry("Golf (ranks wrap)", "golf-wrap", 2000, 100, 3_000_000,
-          Published(0.92, 0.94, "about 93%", "brief for issue #9 (published solver surveys)")),
-    Entry("Black Hole", "black-hole", 2000, 80, 4_000_000,
-          Published(0.86941, 0.86941, "86.94% (869,413 of 1,000,000; 87.5% of ~2,500)",
-                    "Shlomi Fish's black-hole-solver on PySol deals 1..1,000,000; Gent et al.")),
-    Entry("Klondike (draw three)", "klondike", 200, 8, 20_000,
-          Published(0.81861, 0.82029, "81.945% ± 0.084%", "Blake & Gent, thoughtful Klondike")),
-    Entry("FreeCell", "freecell", 200, 8, 20_000,
-          Published(0.9999, 0.9999, "about 99.99%", "the FreeCell solver surveys (all but a handful of 32,000 deals)")),
-    Entry("Gaps (no redeal)", "gaps-no-redeal", 200, 6, 20_000,
-          Published(0.821, 0.895, "85.8% ± 3.7%", "Solvitaire (Blake & Gent)")),
-    Entry("Montana (two redeals)", "montana", 500, 4, 20_000),
-    Entry("Canfield", "canfield", 200, 8, 20_000),
-    Entry("Accordion", "accordion", 500, 8, 20_000),
-    Entry("Pyramid", "pyramid", 500, 8, 20_000),
-    Entry("Spider (one suit)", "spider-one-suit", 100, 4, 20_000),
-    Entry("Château de cartes", "chateau-de-cartes", 500, 8, 20_000),
-    Entry("Monte Carlo (seed)", "monte-carlo", 2000, 20, 50_000),
-    Entry("Weathervane (seed)", "weathervane", 2000, 20, 50_000),
-    Entry("Weathervane (six hidden)", "weathervane-6", 2000, 20, 50_000),
+    # Golf and Black Hole: the compact sink search decides deals in about a second.
+    Entry("golf", 2000, 150, 3_000_000, 6.0, Published(0.24, 0.28, "about 26%", ISSUE_9), playout_moves=60),
+    # Solvitaire's Golf puts a Queen on a King and a King on a Queen, as this design does.
+    Entry("golf-queen-on-king", 2000, 120, 3_000_000, 6.0, plus_minus("45.109", "0.032"), playout_moves=60),
+    Entry("golf-wrap", 2000, 100, 3_000_000, 6.0, Published(0.92, 0.94, "about 93%", ISSUE_9), playout_moves=60),
+    Entry("black-hole", 2000, 40, 4_000_000, 10.0, plus_minus("86.944", "0.022"), playout_moves=60),
+    Entry("worm-hole", 500, 20, 1_000_000, 5.0, playout_moves=60),
+    # Klondike and its relatives.
+    Entry("klondike", deals=20, published=plus_minus("81.945", "0.084")),
+    Entry("klondike-draw-one", deals=20, published=plus_minus("90.480", "0.116")),
+    Entry("trigon"),
+    Entry("gargantua", playouts=100, deals=10),
+    Entry("east-haven"),
+    Entry("northwest-territory"),
+    # The FreeCell family.
+    Entry("freecell", published=plus_minus("99.998881", "0.000207")),
+    Entry("freecell-three-cell"),
+    Entry("freecell-two-cell"),
+    Entry("freecell-one-cell"),
+    Entry("freecell-no-cell"),
+    Entry("one-cell"),
+    Entry("two-cell"),
+    Entry("bakers-game", published=plus_minus("75.053", "0.028")),
+    Entry("eight-off"),
+    Entry("eight-off-any-card"),
+    Entry("fore-cell"),
+    Entry("seahaven-towers"),
+    # Open games without cells or stock.
+    Entry("beleaguered-castle"),
+    Entry("streets-and-alleys"),
+    Entry("siegecraft"),
+    Entry("stronghold"),
+    Entry("spanish-patience"),
+    Entry("bakers-dozen"),
+    Entry("castles-of-spain"),
+    Entry("alina"),
+    Entry("king-albert"),
+    Entry("raglan"),
+    Entry("somerset"),
+    Entry("flower-garden"),
+    Entry("fan"),
+    Entry("scotch-patience"),
+    Entry("alpha-star"),
+    Entry("delta-star"),
+    Entry("american-canister"),
+    Entry("british-canister"),
+    Entry("thirty"),
+    # Stock games.
+    Entry("thirty-six"),
+    Entry("fortunes-favor"),
+    Entry("forty-thieves", playouts=100, deals=10),
+    Entry("lucas", playouts=100, deals=10),
+    Entry("maria", playouts=100, deals=10),
+    Entry("limited", playouts=100, deals=10),
+    Entry("streets", playouts=100, deals=10),
+    Entry("rank-and-file", playouts=100, deals=10),
+    # Canfield and its relatives.
+    Entry("canfield", published=plus_minus("71.245", "0.031"),
+          differs="the figure is for Solvitaire's Canfield (canfield-runs.cardz): any run moves and a column never "
+                  "builds across the foundations' base rank; this design has the book rules (the top card or the "
+                  "whole column moves, a column wraps from Ace to King)"),
+    Entry("canfield-runs", published=plus_minus("71.245", "0.031")),
+    Entry("american-toad", playouts=100, deals=10),
+    Entry("duchess"),
+    Entry("chameleon"),
+    # Spider and its relatives.
+    Entry("spider-one-suit", playouts=100, deals=10),
+    Entry("spider", playouts=100, deals=10),
+    Entry("spiderette", published=plus_minus("99.620", "0.018")),
+    Entry("will-o-the-wisp"),
+    Entry("simple-simon"),
+    Entry("mrs-mop", playouts=100, deals=10),
+    # Gaps, Accordion, Pyramid and the rest.
+    Entry("gaps-no-redeal", deals=10, published=plus_minus("85.815", "3.717"), playout_moves=100),
+    Entry("gaps-basic", published=plus_minus("24.902", "0.028"), playout_moves=100),
+    Entry("montana", playouts=500, deals=10, playout_moves=200),
+    Entry("accordion", playouts=500, published=plus_minus("99.99948", "0.00052"), playout_moves=60),
+    Entry("late-binding", playouts=500, playout_moves=40),
+    Entry("pyramid", playouts=500, playout_moves=100),
+    Entry("chateau-de-cartes", playouts=500, playout_moves=100),
+    Entry("monte-carlo", 2000, 20, 1_000_000, 2.0, playout_moves=60),
+    Entry("weathervane", 2000, 20, 1_000_000, 2.0, playout_moves=60),
+    Entry("weathervane-6", 2000, 20, 1_000_000, 2.0, playout_moves=60),
 ]
 
 
@@ -93,6 +183,7 @@ class Row:
     """The measured numbers of one entry."""
 
     entry: Entry
+    title: str
     random: str = "—"
     solver: str = "—"
     decided: str = "—"
@@ -101,32 +192,35 @@ class Row:
     per_deal: str = "—"
     speed: str = "—"
     verdict: str = "—"
+    seconds: float = 0.0
 
 
 def percent(value: float, digits: int = 1) -> str:
     return f"{100 * value:.{digits}f}%"
 
 
-def verdict(published: Published | None, low: float, high: float, enough: bool) -> str:
-    """agree / disagree / undecided: whether the published figure (or range) meets our interval."""
+def verdict(published: Published | None, low: float, high: float, enough: bool, differs: str = "") -> str:
+    """agree / differs: reason / disagree / undecided: whether the published figure (or range) meets our interval."""
     if published is None:
         return "—"
     if not enough:
         return "undecided"
-    return "agree" if published.low <= high and published.high >= low else "disagree"
+    if published.low <= high and published.high >= low:
+        return "agree"
+    return f"differs: {differs}" if differs else "disagree"
 
 
 def measure(entry: Entry, scale: int, workers: int) -> Row:
     """Simulate and solve one entry."""
-    if entry.file is None:
-        return Row(entry, verdict="not measured" if entry.published else "—")
-    text = open_design(GAMES / f"{entry.file}.cardz").json_text
-    sim = simulate(text, entry.playouts * scale, SEED, workers=workers, max_moves=2000)
+    began = time.perf_counter()
+    opened = open_design(GAMES / f"{entry.file}.cardz")
+    text, title = opened.json_text, opened.design.name
+    sim = simulate(text, entry.playouts * scale, SEED, workers=workers, max_moves=MAX_MOVES)
     sim_d = sim.to_dict()
     low, high = wilson_interval(sim_d["wins"], sim_d["playouts"])
     random = f"{percent(sim.win_rate, 2)} ({percent(low, 2)}–{percent(high, 2)})"
     deals = entry.deals * scale
-    report = solve(text, deals, SEED, entry.budget, workers=workers)
+    report = solve(text, deals, SEED, entry.budget, workers=workers, deal_seconds=entry.deal_seconds)
     won, lost, unknown = report.count("won"), report.count("lost"), report.count("unknown")
     s_low, s_high = bounded_interval(won, lost, unknown)
     enough = deals > 0 and (won + lost) / deals >= DECIDED_ENOUGH
@@ -134,102 +228,158 @@ def measure(entry: Entry, scale: int, workers: int) -> Row:
     if enough and report.winnability is not None:
         solver = f"{percent(report.winnability)} ({interval})"
     else:
-        solver = f"undecided: {unknown} of {deals} deals beyond {entry.budget:,} positions (interval {interval})"
+        solver = f"undecided: {unknown} of {deals} deals beyond the bound (interval {interval})"
     seconds = sum(v.seconds for v in report.verdicts)
     nodes = sum(v.nodes for v in report.verdicts)
     return Row(
         entry,
+        title,
         random=random,
         solver=solver,
         decided=f"{won} won, {lost} lost, {unknown} unknown",
         moves=f"{sim_d['mean_moves']:.0f}",
         decision=percent(sim.decision_share),
         per_deal=f"{seconds / max(1, deals):.2f} s",
-        speed=f"{deals / report.elapsed_s:.2f} deals/s, {nodes / seconds / 1000:.0f}k positions/s" if seconds > 0 else "—",
-        verdict=verdict(entry.published, s_low, s_high, enough),
+        speed=f"{deals / report.elapsed_s:.2f} deals/s, {nodes / seconds / 1000:.0f}k positions/s"
+        if seconds > 0 else "—",
+        verdict=verdict(entry.published, s_low, s_high, enough, entry.differs),
+        seconds=time.perf_counter() - began,
     )
 
 
-def render(rows: list[Row], scale: int, workers: int, elapsed: float) -> str:
+def _measure_alone(entry: Entry, scale: int) -> Row:
+    """One game in a worker process of its own (the pool runs games side by side)."""
+    return measure(entry, scale, workers=1)
+
+
+def run(entries: list[Entry], scale: int, jobs: int, workers: int) -> list[Row]:
+    """Measure every entry: one at a time with ``workers`` each, or ``jobs`` games side by side."""
+    rows: dict[str, Row] = {}
+
+    def done(row: Row) -> None:
+        rows[row.entry.file] = row
+        print(f"{row.title}: {row.solver}; {row.decided}; random {row.random}; {row.verdict} ({row.seconds:.0f} s)",
+              file=sys.stderr, flush=True)
+
+    if jobs <= 1:
+        for entry in entries:
+            done(measure(entry, scale, workers))
+    else:
+        # The slowest games first, so that the pool does not end on one long game alone.
+        ordered = sorted(entries, key=lambda e: -e.worst_seconds(scale))
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_measure_alone, entry, scale) for entry in ordered]
+            for future in concurrent.futures.as_completed(futures):
+                done(future.result())
+    return [rows[entry.file] for entry in entries]
+
+
+def render(rows: list[Row], scale: int, jobs: int, elapsed: float) -> str:
     """The markdown page."""
     lines = [
         "# Results: the shipped games, played and solved",
         "",
         "_Generated by `python bench/results.py --write` (see the README); do not edit by hand._",
         "",
-        f"Seed {SEED}, {workers} worker{'s' if workers != 1 else ''}, deal counts × {scale}, "
+        f"Seed {SEED}, {jobs} game{'s' if jobs != 1 else ''} at a time, deal counts × {scale}, "
         f"the whole run took {elapsed / 60:.1f} minutes.",
         "",
-        "- **Random play**: uniformly random legal moves, at most 2,000 per game; the win rate with its Wilson 95% interval.",
+        f"- **Random play**: uniformly random legal moves, at most {MAX_MOVES:,} per game; the win rate with its "
+        "Wilson 95% interval.",
         "- **Solver**: `cardz solve` (depth-first search with a transposition table, knowing every card: the "
         "\"thoughtful\" player of the literature; Golf and Black Hole are searched in the compact form of "
         "`cardz_tools/analysis/sink_search.py`, with sound dead-end tests). A deal is won, lost (every reachable "
-        "position searched) or "
-        "unknown (the position budget ran out). The interval counts unknown deals as lost at its low end and as won "
-        "at its high end. Below "
-        f"{percent(DECIDED_ENOUGH, 0)} decided deals the table prints no winnability.",
-        "- **Verdict**: *agree* when the published figure (or range) lies inside our interval, *disagree* when it "
-        "lies outside, *undecided* when the solver decided too few deals to say.",
+        "position searched) or unknown (the position or time bound of its row ran out). The interval counts unknown "
+        f"deals as lost at its low end and as won at its high end. Below {percent(DECIDED_ENOUGH, 0)} decided deals "
+        "the table prints no winnability.",
+        "- **Verdict**: *agree* when the published figure (or range) lies inside our interval; *differs* when it "
+        "lies outside and our rules differ from those it was measured with (the reason is written in the row); "
+        "*undecided* when the solver decided too few deals to say.",
         "- **Moves** and **choice** come from random play: mean moves per game, and the share of positions that "
         "offer more than one legal move.",
         "",
-        "| game | random win rate | solver winnability (95%) | deals | moves | choice | time per deal | solver speed | published | verdict |",
+        "| game | random win rate | solver winnability (95%) | deals | moves | choice | time per deal | solver speed "
+        "| published | verdict |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         e = row.entry
         published = e.published.text if e.published else "—"
-        size = f"{e.deals * scale} ({row.decided})" if e.file else "—"
-        solver = row.solver if e.file else e.note
         lines.append(
-            f"| {e.title} | {row.random} | {solver} | {size} | {row.moves} | {row.decision} | "
-            f"{row.per_deal} | {row.speed} | {published} | {row.verdict} |"
+            f"| {row.title} | {row.random} | {row.solver} | {e.deals * scale} ({row.decided}) | {row.moves} | "
+            f"{row.decision} | {row.per_deal} | {row.speed} | {published} | {row.verdict} |"
         )
-    undecided = [row.entry.title for row in rows if row.solver.startswith("undecided")]
     lines += ["", "## Run sizes and sources", "",
-              "| game | design | playouts | deals | budget (positions per deal) | published source |",
+              "| game | design | playouts | deals | bound per deal | published source |",
               "|---|---|---|---|---|---|"]
     for row in rows:
         e = row.entry
-        design = f"`games/{e.file}.cardz`" if e.file else "—"
         source = e.published.source if e.published else "—"
-        lines.append(f"| {e.title} | {design} | {e.playouts * scale:,} | {e.deals * scale} | {e.budget:,} | {source} |")
+        lines.append(f"| {row.title} | `games/{e.file}.cardz` | {e.playouts * scale:,} | {e.deals * scale} | "
+                     f"{e.budget:,} positions, {e.deal_seconds:g} s | {source} |")
+    undecided = [row.title for row in rows if row.solver.startswith("undecided")]
     lines += [
         "",
-        (f"Undecided rows ({', '.join(undecided)}): these games have far larger state spaces than this generic "
-         "solver searches within its budget, so the rows say how many deals it decided rather than guessing. "
-         if undecided else "")
+        (f"Undecided rows ({', '.join(undecided)}): the generic solver did not decide enough of their deals within "
+         "the bound, so the rows say how many it decided rather than guessing. " if undecided else "")
         + "`--deals K` multiplies every deal and playout count; `--only NAME` runs the named designs.",
+        "",
+        "Rows without a published figure: Blake & Gent's tables give a winnability for most of these games, but "
+        "those figures were not at hand when the catalog was written, and the table does not print a figure it "
+        "cannot cite.",
         "",
     ]
     return "\n".join(lines)
+
+
+def missing_entries() -> list[str]:
+    """Designs in games/ that have no row here."""
+    listed = {entry.file for entry in ENTRIES}
+    return sorted(path.stem for path in GAMES.glob("*.cardz") if path.stem not in listed)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help=f"write {OUTPUT.relative_to(ROOT)}")
     parser.add_argument("--deals", type=int, default=1, metavar="K", help="multiply every deal and playout count by K")
-    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                        help="games measured side by side, one process each (default: 2)")
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+                        help="worker processes per game when --jobs is 1")
     parser.add_argument("--only", action="append", default=[], metavar="NAME", help="only this design (file stem)")
+    parser.add_argument("--list", action="store_true", help="print the run sizes and the worst-case time, run nothing")
     args = parser.parse_args(argv)
-    if args.deals < 1:
-        parser.error("--deals must be at least 1")
+    if args.deals < 1 or args.jobs < 1 or args.workers < 1:
+        parser.error("--deals, --jobs and --workers must be at least 1")
+    known = {entry.file for entry in ENTRIES}
+    unknown = [name for name in args.only if name not in known]
+    if unknown:
+        parser.error(f"no results entry for {', '.join(unknown)} (the names are the file stems in games/)")
+    if args.write and args.only:
+        parser.error("--write writes the whole table: leave out --only")
+    entries = [entry for entry in ENTRIES if not args.only or entry.file in args.only]
+    if missing_entries():
+        print(f"warning: no results entry for {', '.join(missing_entries())}", file=sys.stderr)
+    if args.list:
+        worst = sum(entry.worst_seconds(args.deals) for entry in entries)
+        for entry in entries:
+            print(f"{entry.file:24} {entry.playouts * args.deals:6} playouts {entry.deals * args.deals:5} deals "
+                  f"{entry.deal_seconds:5g} s per deal   at most {entry.worst_seconds(args.deals):6.0f} CPU-s")
+        print(f"at most {worst / 60:.0f} CPU-minutes: {worst / 60 / args.jobs:.0f} minutes with {args.jobs} jobs")
+        return 0
     started = time.perf_counter()
-    rows = []
-    for entry in ENTRIES:
-        if args.only and entry.file not in args.only:
-            continue
-        began = time.perf_counter()
-        row = measure(entry, args.deals, args.workers)
-        rows.append(row)
-        print(f"{entry.title}: {row.solver}; {row.decided}; random {row.random}; {row.verdict} "
-              f"({time.perf_counter() - began:.0f} s)", file=sys.stderr, flush=True)
-    page = render(rows, args.deals, args.workers, time.perf_counter() - started)
+    rows = run(entries, args.deals, args.jobs, args.workers)
+    page = render(rows, args.deals, args.jobs, time.perf_counter() - started)
     if args.write:
         OUTPUT.write_text(page, encoding="utf-8")
         print(f"wrote {OUTPUT.relative_to(ROOT)}", file=sys.stderr)
     else:
         print(page)
+    unexplained = [row.title for row in rows if row.verdict == "disagree"]
+    if unexplained:
+        print(f"unexplained disagreement (document the rules difference in the entry): {', '.join(unexplained)}",
+              file=sys.stderr)
+        return 1
     return 0
 
 

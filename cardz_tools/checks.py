@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from . import diagnostics as dx
+from .cards import Rank
 from .diagnostics import Diagnostic, Span
 from .model import (
     DEAL_RULE_KEYS, EFFECT_KEYS, SELF, DealRule, Depot, DepotSpec, DepotType, Design, Effect, EffectKind, Expr,
@@ -225,6 +226,10 @@ class _Checks:
         dealt = 0
         exact = True
         for rule in self.design.deal_rules:
+            if rule.kind == "remove" and dealt == 0:
+                # Removed before anything is dealt: those cards are no longer the deal's to place.
+                deck -= self._removed_cards(rule)
+                continue
             per_depot, known = self._dealt_per_depot(rule)
             exact = exact and known
             before = dealt
@@ -246,6 +251,12 @@ class _Checks:
                 hint="add a depot of type Stock, or deal every card",
                 part="key",
             )
+
+    def _removed_cards(self, rule: DealRule) -> int:
+        """Cards of the whole deck that a ``remove`` rule takes (jokers for the Joker rank)."""
+        ranks = set(rule.ranks)
+        per_deck = len(self.design.suits) * self.design.decks
+        return sum(self.design.jokers if rank is Rank.JOKER else per_deck for rank in ranks)
 
     @staticmethod
     def _dealt_per_depot(rule: DealRule) -> tuple[int, bool]:

@@ -165,14 +165,18 @@ def sim(
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
     max_moves: Annotated[int, typer.Option("--max-moves", min=1, max=10_000_000, help="Step bound per playout.")] = 5_000,
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format.")] = ReportFormat.TEXT,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write .cardz_cache.")] = False,
 ) -> None:
     """Random playouts: win rate with its interval, moves, scores, rule use and findings."""
-    from .analysis.sim import simulate
+    from .analysis.stored import cached_simulate
+    from .cache import Cache
 
     opened = _open_for_play(file)
     try:
+        cache = Cache.for_paths(file, enabled=not no_cache)
         with _progress(playouts, "playouts") as advance:
-            report = simulate(opened.json_text, playouts, seed, workers, scheduler, max_moves, on_progress=advance)
+            report = cached_simulate(cache, opened.data, opened.json_text, playouts, seed, workers, scheduler, max_moves,
+                                     on_progress=advance)
     except (RuntimeError, OSError) as exc:
         raise fail(str(exc)) from None
     _finish_analysis(report, format)
@@ -189,10 +193,13 @@ def solve(
     workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format.")] = ReportFormat.TEXT,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write .cardz_cache.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also say which search pruning does not apply, and why.")] = False,
 ) -> None:
     """A solver that knows every card: won (with the line), lost (proven) or unknown, per deal."""
     from .analysis.solve import solve as run_solve
+    from .analysis.stored import cached_solve
+    from .cache import Cache
     from .cards import CardSyntaxError, parse_deck
     from .engine.deal import DeckError, deck_for
 
@@ -204,8 +211,14 @@ def solve(
         except (OSError, UnicodeDecodeError, CardSyntaxError, DeckError) as exc:
             raise fail(f"{deck}: {exc}") from None
     try:
+        cache = Cache.for_paths(file, enabled=not no_cache)
         with _progress(1 if order else deals, "deals") as advance:
-            report = run_solve(opened.json_text, deals, seed, budget, order, workers, scheduler, on_progress=advance, deal_seconds=deal_seconds, verbose=verbose)
+            if verbose:  # the pruning notes are not kept in the cache
+                report = run_solve(opened.json_text, deals, seed, budget, order, workers, scheduler, on_progress=advance,
+                                   deal_seconds=deal_seconds, verbose=verbose)
+            else:
+                report = cached_solve(cache, opened.data, opened.json_text, deals, seed, budget, order, workers, scheduler,
+                                      on_progress=advance, deal_seconds=deal_seconds)
     except (RuntimeError, OSError) as exc:
         raise fail(str(exc)) from None
     _finish_analysis(report, format)
@@ -216,30 +229,67 @@ def check(
     paths: Annotated[list[Path], typer.Argument(help="Design files, or directories to search for *.cardz.")],
     format: Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")] = OutputFormat.TEXT,
     strict: Annotated[Optional[bool], typer.Option("--strict/--no-strict", help="Warnings fail the run too.")] = None,
-    playouts: Annotated[Optional[int], typer.Option("--playouts", min=0, max=1_000_000, help="Random playouts per file.")] = None,
+    playouts: Annotated[Optional[int], typer.Option("--playouts", min=0, max=1_000_000, help="Random playouts per file (at most, under a time budget).")] = None,
     deals: Annotated[Optional[int], typer.Option("--deals", min=0, max=100_000, help="Deals the solver tries per file.")] = None,
     budget: Annotated[Optional[int], typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")] = None,
+    seconds: Annotated[Optional[float], typer.Option("--seconds", min=0, max=86_400, help="Time budget per file (0: the fixed counts alone).")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write .cardz_cache.")] = False,
     output_file: Annotated[Optional[Path], typer.Option("--output-file", "-o", help="Write the report to this file.")] = None,
 ) -> None:
     """Lint plus a short simulation and solve per file, findings as diagnostics: the command for CI."""
-    import dataclasses as _dc
-
-    from .analysis.check import CheckOptions, check_paths
+    from .analysis.check import check_paths
+    from .cache import Cache
 
     try:
         config = load_config(paths[0]).with_overrides(strict=strict)
-        options = CheckOptions.from_config(config)
-        options = _dc.replace(
-            options,
-            playouts=options.playouts if playouts is None else playouts,
-            deals=options.deals if deals is None else deals,
-            budget=options.budget if budget is None else budget,
-        )
-        result = check_paths(paths, config, options)
+        options = _check_options(config, playouts, deals, budget, seconds)
+        cache = Cache.for_paths(paths[0], enabled=not no_cache)
+        with _progress_of_files("checking") as on_progress:
+            result = check_paths(paths, config, options, cache=cache, workers=workers, scheduler=scheduler, on_progress=on_progress)
         _write_report(result, format, output_file)
     except (ConfigError, LintPathError, SchemaUnavailable) as exc:
         raise fail(str(exc)) from None
+    except (RuntimeError, OSError) as exc:
+        raise fail(str(exc)) from None
     raise typer.Exit(result.exit_code)
+
+
+def _check_options(config, playouts, deals, budget, seconds, base=None):  # type: ignore[no-untyped-def]
+    """``[tool.cardz.check]`` (or ``base``) with the command line's counts and seconds applied."""
+    import dataclasses as _dc
+
+    from .analysis.check import CheckOptions
+
+    options = base or CheckOptions.from_config(config)
+    changes = {"playouts": playouts, "deals": deals, "budget": budget}
+    options = _dc.replace(options, **{key: value for key, value in changes.items() if value is not None})
+    if seconds is not None:
+        options = _dc.replace(options, seconds=seconds or None)
+    return options
+
+
+def _progress_of_files(label: str):  # type: ignore[no-untyped-def]
+    """A bar over files on stderr, shown once a run has taken a second (``on_progress(done, total)``)."""
+    import contextlib
+
+    from .analysis.progress import progress_bar
+
+    @contextlib.contextmanager
+    def bar():  # type: ignore[no-untyped-def]
+        state: dict[str, object] = {}
+        with contextlib.ExitStack() as stack:
+            def on_progress(done: int, total: int) -> None:
+                if "advance" not in state:
+                    state["advance"] = stack.enter_context(progress_bar(total, label, delay=1.0))
+                    state["done"] = 0
+                state["advance"](done - state["done"])  # type: ignore[operator]
+                state["done"] = done
+
+            yield on_progress
+
+    return bar()
 
 
 class SweepFormat(str, enum.Enum):
@@ -500,26 +550,31 @@ def publish_command(
     deals: Annotated[Optional[int], typer.Option("--deals", min=0, max=100_000, help="Deals the solver tries per game.")] = None,
     budget: Annotated[Optional[int], typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")] = None,
     seed: Annotated[Optional[int], typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the analysis and of the deal pictured.")] = None,
+    seconds: Annotated[Optional[float], typer.Option("--seconds", min=0, max=86_400, help="Time budget per game (0: the fixed counts alone, the same bytes anywhere).")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write .cardz_cache.")] = False,
     winnable: Annotated[int, typer.Option("--winnable", min=0, max=1_000, help="List this many proven-winnable deals per game.")] = 0,
 ) -> None:
     """Write a folder of game pages: each design flattened and formatted, its page, an index and catalog.json."""
     import dataclasses as _dc
 
+    from .cache import Cache
     from .publish import DEFAULT_OPTIONS, GateError, PublishError, parse_gate, publish
+    from .publish.build import DEFAULT_SECONDS
 
-    check_options = _dc.replace(
-        DEFAULT_OPTIONS,
-        playouts=DEFAULT_OPTIONS.playouts if playouts is None else playouts,
-        deals=DEFAULT_OPTIONS.deals if deals is None else deals,
-        budget=DEFAULT_OPTIONS.budget if budget is None else budget,
-        seed=DEFAULT_OPTIONS.seed if seed is None else seed,
-    )
     try:
         kinds = parse_gate(gate or [])
         config = load_config(paths[0])
-        on_design = (lambda name: typer.echo(f"playing {name}…", err=True)) if sys.stderr.isatty() else None
-        result = publish(paths, out, options=check_options, gate=kinds, config=config, on_design=on_design, winnable=winnable)
+        base = _dc.replace(DEFAULT_OPTIONS, thresholds=_check_thresholds(config), seed=DEFAULT_OPTIONS.seed if seed is None else seed)
+        check_options = _check_options(config, playouts, deals, budget, DEFAULT_SECONDS if seconds is None else seconds, base)
+        cache = Cache.for_paths(paths[0], enabled=not no_cache)
+        with _progress_of_files("playing") as on_progress:
+            result = publish(paths, out, options=check_options, gate=kinds, config=config, cache=cache,
+                             workers=workers, scheduler=scheduler, on_progress=on_progress, winnable=winnable)
     except (GateError, ConfigError, LintPathError, SchemaUnavailable, PublishError) as exc:
+        raise fail(str(exc)) from None
+    except (RuntimeError, OSError) as exc:
         raise fail(str(exc)) from None
     options = ReportOptions(color=sys.stderr.isatty() and "NO_COLOR" not in os.environ)
     if result.refused is not None:
@@ -529,6 +584,13 @@ def publish_command(
     if result.warnings is not None and result.warnings.diagnostics:
         typer.echo(render(result.warnings, "text", options), nl=False, err=True)
     typer.echo(f"published {len(result.games)} game{'s' if len(result.games) != 1 else ''} to {out}")
+
+
+def _check_thresholds(config):  # type: ignore[no-untyped-def]
+    """The finding thresholds of ``[tool.cardz.check]``."""
+    from .analysis.check import CheckOptions
+
+    return CheckOptions.from_config(config).thresholds
 
 
 # ---------------------------------------------------------------- lsp (issue #11)

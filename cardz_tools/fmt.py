@@ -257,8 +257,10 @@ class FileResult:
         )
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str | bytes) -> None:
     """Replace a file's content in one step, keeping its permission bits (a new file gets the umask's).
+
+    ``text`` is written as UTF-8 with ``\n`` line ends; ``bytes`` are written as they are.
 
     The text goes to a temporary file in the same directory, is flushed to disk,
     then renamed over the original, so a crash leaves the old or the new file,
@@ -270,8 +272,8 @@ def write_atomic(path: Path, text: str) -> None:
         mode = 0o666 & ~_umask()
     fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as temp:
-            temp.write(text)
+        with os.fdopen(fd, "wb") as temp:
+            temp.write(text.encode("utf-8") if isinstance(text, str) else text)
             temp.flush()
             os.fsync(temp.fileno())
         os.chmod(temp_name, mode)

@@ -3,7 +3,9 @@
 Per file: read (:mod:`.source`) -> schema (:mod:`.schema`) -> model
 (:mod:`.model`) -> semantic checks (:mod:`.checks`) -> rule expressions. A stage
 runs only when the one before it left usable input: a file that is not JSON has
-no schema errors, a design that fails the schema is not modelled.
+no schema errors. A design that fails the schema is modelled from the parts the
+schema accepted (:mod:`.salvage`), so its reference and expression mistakes are
+reported in the same run, each once.
 
 A variant (a design with ``extends``) is linted as the standalone design it
 stands for (:mod:`.variants`); each finding is moved, through the provenance of
@@ -24,6 +26,7 @@ from .config import LintConfig
 from .diagnostics import RULES, Diagnostic, Rule, Severity
 from .expr import check_design
 from .model import Design, ModelError, build_design
+from .salvage import salvage, value_at
 from .schema import SchemaChecker, check_source
 from .todos import TODO_MARKER, todo_markers
 from .source import SourceFile, load_source, parent_pointer
@@ -182,6 +185,8 @@ def lint_source(source: SourceFile, *, checker: SchemaChecker | None = None) -> 
             if design is not None:
                 found.extend(run_checks(design, source))
                 found.extend(_expression_diagnostics(design, source))
+        else:
+            found.extend(_salvaged_diagnostics(source, schema_found))
         found.extend(_todo_diagnostics(source))
     return sorted(found, key=Diagnostic.sort_key)
 
@@ -229,6 +234,26 @@ def _without_repeats(reports: list[FileReport]) -> tuple[FileReport, ...]:
         )
         for report in reports
     )
+
+
+def _salvaged_diagnostics(source: SourceFile, schema_found: list[Diagnostic]) -> list[Diagnostic]:
+    """Reference and expression findings on the parts the schema accepted, follow-ons left out (:mod:`.salvage`)."""
+    try:
+        salvaged = salvage(source.data, schema_found)
+        if salvaged is None:
+            return []
+        later = [*run_checks(salvaged.design, source), *_expression_diagnostics(salvaged.design, source)]
+    except Exception:  # noqa: BLE001 - the checks assume schema-valid input; the schema errors are reported anyway
+        return []
+    return [d for d in later if salvaged.keeps(d, value_at(source.data, d.pointer), _underlined(source, d))]
+
+
+def _underlined(source: SourceFile, diagnostic: Diagnostic) -> str:
+    """The text a diagnostic underlines (its first line only)."""
+    span = diagnostic.span
+    line = source.line_text(span.line)
+    end = span.end_column - 1 if span.end_line == span.line else len(line)
+    return line[span.column - 1 : end]
 
 
 def _model(source: SourceFile, found: list[Diagnostic]) -> Design | None:

@@ -99,6 +99,7 @@ EFFECT_KEYS: Mapping[EffectKind, frozenset[str]] = {
 DEAL_RULE_KEYS: Mapping[str, frozenset[str]] = {
     "dealGroup": frozenset({"to", "faceDown", "faceUp", "roundRobin", "match"}),
     "remove": frozenset({"ranks", "to"}),
+    "toBottom": frozenset({"ranks", "to"}),
 }
 """The keys each deal rule kind reads besides ``kind`` (docs/format.md, The deal)."""
 

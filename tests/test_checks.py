@@ -195,6 +195,38 @@ def test_dealing_every_card_needs_no_stock() -> None:
     assert run(data)[1] == []
 
 
+@pytest.mark.parametrize(
+    ("ranks", "face_up", "left"),
+    [
+        (["Nine", "Ten", "Jack", "Queen", "King"], 8, None),  # Thirty: 32 cards left, all dealt
+        (["King"], 12, None),  # 48 left, all dealt
+        (["King"], 10, 8),  # 48 left, 40 dealt: 8 have no stock
+        (["King", "King"], 12, None),  # a rank named twice is removed once
+    ],
+)
+def test_cards_removed_before_the_deal_are_not_left_for_a_stock(
+    ranks: list[str], face_up: int, left: int | None
+) -> None:
+    data = mini()
+    data["depots"][0] = {"name": "stock", "type": "Reserve", "col": 0, "row": 0, "acceptRule": "any"}
+    data["depots"][1]["acceptRule"] = "any"
+    data["dealRules"] = [{"kind": "remove", "ranks": ranks}, {"kind": "dealGroup", "to": "tab", "faceUp": face_up}]
+    found = run(data)[1]
+    if left is None:
+        assert found == []
+    else:
+        (diagnostic,) = found
+        assert diagnostic.code == "CZ306" and f"the other {left}" in diagnostic.message
+
+
+def test_cards_removed_after_the_deal_still_count_as_dealt() -> None:
+    data = mini()
+    data["depots"][0]["type"] = "Reserve"
+    data["dealRules"].append({"kind": "remove", "ranks": ["King"]})
+    (diagnostic,) = run(data)[1]
+    assert diagnostic.code == "CZ306" and "the other 40" in diagnostic.message
+
+
 def _tap(*effects: dict[str, Any]) -> dict[str, Any]:
     return {"actions": [{"name": "go", "do": list(effects)}]}
 

@@ -1,7 +1,7 @@
 """The engine's format extensions, each on a small design written for it, with explicit decks.
 
 suits, ``move`` from a group (``where``, ``faceUp``), the ``deal`` and ``redeal``
-effects, ``flip``'s ``depot``, ``dealGroup.match``, ``remove.to`` and the Joker rank.
+effects, ``flip``'s ``depot``, ``dealGroup.match``, ``remove.to``, ``toBottom`` and the Joker rank.
 """
 
 from __future__ import annotations
@@ -301,6 +301,23 @@ def test_remove_to_puts_the_cards_there_face_up_in_the_order_found() -> None:
     assert pile(game, state, "col[0]") == up(deck[1:13])
     assert len(pile(game, state, "stock")) == 52 - 28 - 1
     assert state.cards_in_play == 52
+
+
+def test_to_bottom_moves_the_ranks_under_each_piles_other_cards_keeping_order_and_facing() -> None:
+    game = game_of(
+        [STOCK, {"name": "col", "type": "Tableau", "repeat": 2, "col": 1}],
+        dealRules=[
+            {"kind": "dealGroup", "to": "col", "faceDown": 2, "faceUp": 12},
+            {"kind": "toBottom", "ranks": ["King", "Queen"], "to": "col[0]"},
+        ],
+    )
+    deck = standard_deck()
+    state = game.new_initial_state(deck=deck)
+    # col[0] holds deck[0..13]: A♣..K♣ (Q♣, K♣ face up) and A♦; col[1] is left as dealt.
+    dealt = down(deck[0:2]) + up(deck[2:14])
+    assert pile(game, state, "col[0]") == (dealt[11], dealt[12]) + dealt[:11] + dealt[13:]
+    assert pile(game, state, "col[1]") == down(deck[14:16]) + up(deck[16:28])
+    assert len(pile(game, state, "stock")) == 52 - 28  # undealt Kings stay where they are
 
 
 def test_removing_jokers_and_a_joker_as_wild_rank() -> None:

@@ -6,6 +6,8 @@ deal cannot reach the position cheaply, with piles laid out card by card.
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 
 import pytest
@@ -253,11 +255,20 @@ def test_accordion_pile_moves_only_whole() -> None:
 
 def test_endless_play_in_a_game_that_can_be_won_is_a_warning_not_a_design_error() -> None:
     # Random Klondike cycles the stock for ever once nothing else helps: from there no move wins
-    # or loses (a warning), but every examined deal can still end (so not an error).
-    report = simulate((GAMES / "klondike.cardz").read_text(encoding="utf-8"), 4, workers=1, max_moves=300)
+    # or loses (a warning), but every examined deal can still end (so not an error) ...
+    design = json.loads((GAMES / "klondike.cardz").read_text(encoding="utf-8"))
+    del design["lossCondition"]
+    report = simulate(json.dumps(design), 4, workers=1, max_moves=300)
     finding = next(f for f in report.findings if f.kind.value == "non-terminating")
     assert finding.severity == "warning"
-    assert "until the player gives up" in finding.message
+    assert "until the player gives up" in finding.message and '"noProgress"' in finding.message
+
+
+def test_klondike_says_when_the_player_gives_up_so_endless_play_is_a_loss() -> None:
+    # ... and with its loss condition noProgress those same playouts are losses, proven by a search.
+    report = simulate((GAMES / "klondike.cardz").read_text(encoding="utf-8"), 4, workers=1, max_moves=300)
+    assert not [f for f in report.findings if f.kind.value == "non-terminating" and f.severity != "info"]
+    assert report.aggregate.non_terminating < 4
 
 
 # ------------------------------------------------------------------ docs/deals.md

@@ -202,3 +202,17 @@ def test_one_value_rejected_by_several_keywords_is_reported_once() -> None:
     assert [d.code for d in found] == ["CZ203", "CZ201"]
     assert '"b", "c"' in found[0].message and '"a"' not in found[0].message and '"x"' not in found[0].message
     assert found[0].hint == "did you mean 'b'?"
+
+
+@pytest.mark.parametrize(
+    ("rule", "missing"),
+    [
+        ('{ "kind": "toBottom", "ranks": ["King"], "to": "tab" }', []),
+        ('{ "kind": "toBottom", "ranks": ["King"] }', ["to"]),
+        ('{ "kind": "toBottom", "to": "tab" }', ["ranks"]),
+    ],
+)
+def test_to_bottom_needs_its_ranks_and_piles(checker: SchemaChecker, rule: str, missing: list[str]) -> None:
+    source, found = check(checker, '"dealRules": [', f'"dealRules": [{rule}, ')
+    assert sorted(d.message.split("'")[-2] for d in found if d.code == "CZ202") == missing
+    assert [d for d in found if d.code != "CZ202"] == []

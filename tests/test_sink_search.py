@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cardz_tools.analysis import sink_search
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.analysis.sink_search import CompactSearch
 from cardz_tools.analysis.solve import search_states, solve_state
@@ -65,7 +66,7 @@ def late_positions(game: Game, rng: random.Random, wanted: int) -> list[State]:
         result, line, _ = solve_state(state.clone(), 20_000)
         if result != "won":
             continue
-        for back in (6, 10, 14):
+        for back in (6, 10, 14, 18):
             if back >= len(line):
                 continue
             on_line = state.clone()
@@ -80,21 +81,33 @@ def late_positions(game: Game, rng: random.Random, wanted: int) -> list[State]:
 
 
 @pytest.mark.parametrize("name", SINK_GAMES)
-def test_the_dead_end_tests_never_cut_a_winnable_position(name: str) -> None:
-    """Late positions, searched with and without the cuts, get the same verdict; a dead one is lost."""
+def test_the_dead_end_tests_never_cut_a_winnable_position(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Late positions, searched with and without the cuts, get the same verdict; a dead one is lost.
+
+    So do they with restarts every few dozen positions (and the positions restarts keep as lost).
+    """
     game = game_of(name)
     rng = random.Random(name)
     verdicts = {"won": 0, "lost": 0}
     nodes = {"plain": 0, "cut": 0}
-    for state in late_positions(game, rng, 40):
+    positions = late_positions(game, rng, 40)
+    monkeypatch.setattr(sink_search, "FIRST_RUN", 32)
+    for state in positions:
         if state.is_terminal():
             continue
         search = CompactSearch.of(state)
         assert search is not None
-        plain, _, plain_nodes = search.search(300_000, None, prune=False)
-        cut, _, cut_nodes = search.search(300_000, None)
+        plain, _, plain_nodes = search.search(300_000, None, prune=False, restarts=False)
+        cut, _, cut_nodes = search.search(300_000, None, restarts=False)
+        restarted, line, _ = search.search(300_000, None)
         assert plain != "unknown"
         assert cut == plain, f"{name}: {state.piles}"
+        assert restarted == plain, f"{name} with restarts: {state.piles}"
+        if line:
+            replay = state.clone()
+            for move in line:
+                replay.apply(move)
+            assert replay.outcome().won
         verdicts[plain] += 1
         if plain == "lost":
             nodes["plain"] += plain_nodes
@@ -132,6 +145,8 @@ def test_designs_outside_the_model_keep_the_engine_search() -> None:
 
 
 def test_the_budget_bounds_the_compact_search() -> None:
-    state = game_of("black-hole").new_initial_state(seed=deal_seed(0, 2))  # a deal that needs about two million positions
+    # A deal that needs about two million positions.
+    state = game_of("black-hole").new_initial_state(seed=deal_seed(0, 2))
     result, _, nodes = solve_state(state, budget=2_000)
     assert result == "unknown" and nodes <= 2_001
+

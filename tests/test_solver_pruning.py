@@ -6,6 +6,7 @@ from pathlib import Path
 
 from cardz_tools.analysis.dead_cards import dead_card_check
 from cardz_tools.analysis.position_key import key_function, order_blind_sinks
+from cardz_tools.analysis.sink_search import CompactSearch
 from cardz_tools.analysis.solve import solve_state
 from cardz_tools.cards import FACE_UP, Card, parse_deck, standard_deck
 from cardz_tools.engine import Drag, Game, State
@@ -85,4 +86,31 @@ def test_the_pruned_solver_still_finds_a_short_win() -> None:
     replay = state.clone()
     for move in line:
         replay.apply(move)
-    assert replay.outcome().won and line == [Drag("fan[0]", 1, "hole")] * 2 + [Drag(f"fan[{i}]", 1, "hole") for i in (1, 2)]
+    assert replay.outcome().won
+    assert line == [Drag("fan[0]", 1, "hole")] * 2 + [Drag(f"fan[{i}]", 1, "hole") for i in (1, 2)]
+
+
+def ace_on_top(state: State) -> State:
+    """``state`` with the Ace of Spades moved to the top of the hole."""
+    hole = state.game.index["hole"]
+    ace = parse_deck("AS")[0]
+    state.piles[hole] = tuple(c for c in state.piles[hole] if c & ~FACE_UP != ace) + cards("AS")
+    return state
+
+
+def test_a_rank_the_hole_can_never_reach_loses_the_position() -> None:
+    """5♣ and 6♦ could each follow the other, but no Two, Three or Four (nor Queen … Eight) is left to lead there."""
+    game = game_of("black-hole")
+    state = ace_on_top(position(game, {"fan[0]": "5C", "fan[1]": "6D"}))
+    search = CompactSearch.of(state)
+    assert search is not None
+    packed = search.pack(state)
+    assert search.dead(packed)
+    assert search.search(10_000, None, prune=False)[0] == "lost"
+    # A Two and a Three and a Four in the fans join the Ace to the Five: no longer provably dead.
+    layout = {"fan[0]": "5C", "fan[1]": "6D", "fan[2]": "4H", "fan[3]": "3S", "fan[4]": "2C"}
+    bridged = ace_on_top(position(game, layout))
+    bridged_search = CompactSearch.of(bridged)
+    assert bridged_search is not None
+    assert not bridged_search.dead(bridged_search.pack(bridged))
+    assert bridged_search.search(10_000, None)[0] == "won"

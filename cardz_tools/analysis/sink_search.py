@@ -21,12 +21,17 @@ Two sound tests cut positions that cannot be won (they never cut a winnable one)
   the cards to play into those that accept them, counted by class; and at most one card
   (the last) plus one per draw left may have no card to follow it.
 
+A won deal's search time is heavy-tailed in the order moves are tried, so the search
+restarts with doubling limits and new tie-break orders, keeping what earlier runs proved
+lost (:meth:`CompactSearch.search`).
+
 The search answers like :func:`.solve.solve_state`; a winning line is replayed
 through the engine before it is returned, so a bug here cannot report a false win.
 """
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -38,6 +43,9 @@ from .sink_games import SinkShape, sink_shape
 
 MAX_POSITIONS = 8_000_000
 """The most positions one compact search holds (an int and a set slot each: about 0.5 GB)."""
+
+FIRST_RUN = 20_000
+"""Positions of the search's first run; each restart gets twice as many (see :meth:`CompactSearch.search`)."""
 
 CLOCK_EVERY = 4096
 """Positions between two reads of the clock."""
@@ -126,6 +134,25 @@ class CompactSearch:
         self.classes = [[self.top_class[c] for c in cards] for cards in self.pile_cards]
         self.needs = [[self.need_class.get(c, 0) for c in cards] for cards in self.pile_cards]
         self.successor_masks = [[self.class_accepts[self.top_class[c]][0] for c in cards] for cards in self.pile_cards]
+        self._tie_break: list[int] = list(range(len(self.piles)))
+        # For the reachability test: per class, its cards as a mask and the cards the first sink takes on it.
+        self.class_members = [0] * classes
+        for card, k in self.top_class.items():
+            self.class_members[k] |= bit[card]
+        self.class_successors = [accepts[0] for accepts in self.class_accepts]
+        self.class_of_bit = [self.top_class[c] for c in shape.cards]
+        self.every_class = (1 << classes) - 1
+        self.any_successor = 0
+        for successors in self.class_successors:
+            self.any_successor |= successors
+        # Per stock, per count left: the classes of the cards still in it, as a bit set.
+        self.stock_classes: list[list[int]] = []
+        for cards in self.stock_cards:
+            sets, seen_classes = [0], 0
+            for card in cards:
+                seen_classes |= 1 << self.top_class[card]
+                sets.append(seen_classes)
+            self.stock_classes.append(sets)
 
     @classmethod
     def of(cls, state: Any) -> CompactSearch | None:
@@ -220,7 +247,7 @@ class CompactSearch:
 
     def _dead_one_sink(self, packed: int) -> bool:
         """:meth:`dead` for one sink that is not empty (Golf, Black Hole): the hot path."""
-        heights = [(packed >> s) & m for s, m in zip(self.pile_shift, self.pile_mask)]
+        heights = [(packed >> s) & m for s, m in zip(self.pile_shift, self.pile_mask, strict=True)]
         below = self.below
         in_piles = 0
         for i, h in enumerate(heights):
@@ -233,7 +260,7 @@ class CompactSearch:
         need = [0] * self.need_classes
         supply = [0] * len(self.class_card)
         supply[self.top_class[top]] += 1
-        without_successor = 0
+        without_successor = pending_cards = 0
         allowance = draws_left + 1
         for i, h in enumerate(heights):
             if not h:
@@ -247,6 +274,7 @@ class CompactSearch:
                     supply[classes[j]] += 1
             if not self.pending[i]:
                 continue
+            pending_cards |= mine
             needs, successors = self.needs[i], self.successor_masks[i]
             # The card played just before a pile's card is the card right above it, a card of
             # another pile or a stock, or (for the pile's top) the sink's top now.
@@ -264,6 +292,10 @@ class CompactSearch:
                     without_successor += 1
                     if without_successor > allowance:
                         return True
+        # Drawn cards restart the chain anywhere: with a stock left the test seldom cuts (Golf), and costs more
+        # than it saves there (bench/bench_solve.py), so it runs once the stocks are empty.
+        if not in_stocks and self._unreachable(in_piles, pending_cards, top, packed):
+            return True
         if not matching:
             return False
         for j, cards in enumerate(self.stock_cards):
@@ -271,11 +303,46 @@ class CompactSearch:
                 supply[self.top_class[card]] += 1
         return not _matching_exists(need, supply, self.feeders, self.fed)
 
+    def _unreachable(self, in_piles: int, pending: int, top: Card, packed: int) -> bool:
+        """Whether some card of a pending pile can never be played (one sink: the rank-reachability test).
+
+        Every card played lands on the top then: the top now, a drawn card or a card played
+        before. So, forgetting the order in the piles, the classes a top can ever have are
+        those reached from the top's and the stock cards' classes through cards still in the
+        piles that a reached class accepts (in Black Hole: the ranks joined to the hole's by
+        ranks still in the fans). A pending card no reached class accepts is dead.
+        """
+        classes = 1 << self.top_class[top]
+        for j, sets in enumerate(self.stock_classes):
+            classes |= sets[(packed >> self.stock_shift[j]) & self.stock_mask[j]]
+        if classes == self.every_class:  # a stock holding every class (early in Golf): nothing to follow
+            return bool(pending & ~self.any_successor)
+        members, successors = self.class_members, self.class_successors
+        reached = playable = 0
+        while classes:
+            low = classes & -classes
+            k = low.bit_length() - 1
+            reached |= members[k]
+            playable |= successors[k]
+            classes ^= low
+        if not pending & ~playable:
+            return False
+        class_of_bit = self.class_of_bit
+        todo = playable & in_piles & ~reached
+        while todo:
+            k = class_of_bit[(todo & -todo).bit_length() - 1]
+            reached |= members[k]
+            playable |= successors[k]
+            if not pending & ~playable:
+                return False
+            todo = playable & in_piles & ~reached
+        return True
+
     def _dead_many_sinks(self, packed: int) -> bool:
         """:meth:`dead` with several sinks or an empty one: the dead-card test of :mod:`.dead_cards`."""
         bit = self.shape.bit
         on_top, on_empty = self.shape.on_top, self.shape.on_empty
-        heights = [(packed >> s) & m for s, m in zip(self.pile_shift, self.pile_mask)]
+        heights = [(packed >> s) & m for s, m in zip(self.pile_shift, self.pile_mask, strict=True)]
         outside, _ = self._stock_state(packed)
         for i, h in enumerate(heights):
             outside |= self.below[i][h]
@@ -303,18 +370,55 @@ class CompactSearch:
 
     # ------------------------------------------------------------ the search
 
-    def search(self, budget: int, deadline: float | None, prune: bool = True) -> tuple[str, list[Move], int]:
+    def search(
+        self, budget: int, deadline: float | None, prune: bool = True, restarts: bool = True
+    ) -> tuple[str, list[Move], int]:
         """("won", engine moves, nodes) / ("lost", [], nodes) / ("unknown", [], nodes).
 
-        ``prune=False`` skips the dead-end tests (for checking that they are sound).
+        A won deal's search time is heavy-tailed in the order piles of one height are tried
+        (a Black Hole deal took 1.4 million positions in one order): so the search runs with
+        :data:`FIRST_RUN` positions, then restarts with twice as many and another tie-break
+        order, until what is left of the budget is one run. The positions a run searched to
+        the end (every child lost or dead) are kept as lost for the runs after it, so a
+        restart does not search them again. Every run is a complete search within its limit,
+        so a run that ends without reaching it answers for the deal ("lost" included);
+        ``nodes`` counts the positions of every run. ``prune=False`` skips the dead-end tests
+        (for checking that they are sound); ``restarts=False`` runs one search.
         """
         budget = min(budget, MAX_POSITIONS)
+        used, limit, run = 0, FIRST_RUN, 0
+        lost: set[int] = set()
+        while True:
+            left = budget - used
+            last = not restarts or limit >= left
+            result, line, nodes = self._run(left if last else limit, deadline, prune, run, lost)
+            used += nodes
+            if result != "unknown" or last or (deadline is not None and time.monotonic() > deadline):
+                return result, line, used
+            limit *= 2
+            run += 1
+
+    def _run(
+        self, budget: int, deadline: float | None, prune: bool, run: int, lost: set[int]
+    ) -> tuple[str, list[Move], int]:
+        """One depth-first search: run 0 breaks ties between piles of one height by pile, later runs at random.
+
+        ``lost`` holds positions proven lost (by earlier runs too); a position joins it when it
+        is left with every child lost or dead, none skipped for having been seen unfinished.
+        """
+        order = list(range(len(self.piles)))
+        if run:
+            random.Random(run).shuffle(order)
+        self._tie_break = order
         root = self.pack(self.state)
         if not root & self.win_zero:
             return "won", [], 1
         seen = {root}
         path: list[tuple[int, int]] = []
-        stack = [self._children(root, seen, budget, deadline)]
+        children, complete = self._children(root, seen, lost, budget, deadline)
+        stack = [children]
+        frames = [root]
+        whole = [complete]
         try:
             while stack:
                 options = stack[-1]
@@ -322,14 +426,23 @@ class CompactSearch:
                     return "won", self._engine_line([*path, options]), len(seen)
                 if not options:
                     stack.pop()
+                    node = frames.pop()
+                    if whole.pop():
+                        lost.add(node)
+                    elif whole:
+                        whole[-1] = False
                     if path:
                         path.pop()
                     continue
                 _, packed, move = options.pop()
                 if prune and self.dead(packed):
+                    lost.add(packed)
                     continue
                 path.append(move)
-                stack.append(self._children(packed, seen, budget, deadline))
+                children, complete = self._children(packed, seen, lost, budget, deadline)
+                stack.append(children)
+                frames.append(packed)
+                whole.append(complete)
         except _Budget:
             return "unknown", [], len(seen)
         return "lost", [], len(seen)
@@ -343,8 +456,8 @@ class CompactSearch:
         bit = self.shape.bit
         on_top, on_empty = self.shape.on_top, self.shape.on_empty
         targets = self.targets
-        tops = [(packed >> s) & m for s, m in zip(self.top_shift, self.top_mask)]
-        for i, (s, m) in enumerate(zip(self.pile_shift, self.pile_mask)):
+        tops = [(packed >> s) & m for s, m in zip(self.top_shift, self.top_mask, strict=True)]
+        for i, (s, m) in enumerate(zip(self.pile_shift, self.pile_mask, strict=True)):
             h = (packed >> s) & m
             if not h:
                 continue
@@ -360,7 +473,7 @@ class CompactSearch:
                 shift = self.top_shift[k]
                 child = (lowered & ~(self.top_mask[k] << shift)) | ((self.top_class[card] + 1) << shift)
                 expanded.append((h, child, (i, k)))
-        for j, (s, m) in enumerate(zip(self.stock_shift, self.stock_mask)):
+        for j, (s, m) in enumerate(zip(self.stock_shift, self.stock_mask, strict=True)):
             left = (packed >> s) & m
             if not left:
                 continue
@@ -373,24 +486,32 @@ class CompactSearch:
         return expanded
 
     def _children(
-        self, packed: int, seen: set[int], budget: int, deadline: float | None
-    ) -> list[tuple[int, int, tuple[int, int]]] | tuple[int, int]:
-        """The children not seen before, the best last (popped first); a won child's step alone.
+        self, packed: int, seen: set[int], lost: set[int], budget: int, deadline: float | None
+    ) -> tuple[list[tuple[int, int, tuple[int, int]]] | tuple[int, int], bool]:
+        """(the children not seen before, the best last (popped first), or a won child's step alone;
+        whether no child was skipped unfinished: seen in this run but not known lost).
 
         A child is tested for a dead end only when it is popped: most children of a won
         search never are.
         """
         fresh = []
+        complete = True
         for entry in self._expand(packed):
             child = entry[1]
-            if self._admit(child, seen, budget, deadline):
-                if not child & self.win_zero:
-                    return entry[2]
-                fresh.append(entry)
+            if child in lost:
+                continue
+            if child in seen:
+                complete = False
+                continue
+            self._admit(child, seen, budget, deadline)
+            if not child & self.win_zero:
+                return entry[2], complete
+            fresh.append(entry)
         # Play from the fullest pile first (piles left tall are what strands cards in Black Hole),
-        # draws last; between piles of one height, the later pile first (an arbitrary tie-break).
-        fresh.sort(key=lambda entry: (entry[0], entry[2][0]))
-        return fresh
+        # draws last; between piles of one height, the run's tie-break (in the first, the later pile first).
+        tie = self._tie_break
+        fresh.sort(key=lambda entry: (entry[0], tie[entry[2][0]] if entry[2][0] >= 0 else -1))
+        return fresh, complete
 
     def _admit(self, child: int, seen: set[int], budget: int, deadline: float | None) -> bool:
         """Record ``child``; False when it was seen before. Raises :class:`_Budget` past the limits."""

@@ -20,11 +20,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..cards import Card
+from .compact import compact_solve
 from .dead_cards import dead_card_check
 from .findings import Finding, Thresholds, solver_findings
 from .playout import deal_seed
 from .runner import game_for, run
-from .sink_search import compact_solve
 from .stats import bounded_interval
 from .tableau_search import KEPT_CHILDREN, MAX_LINE, Pruning, SearchResult, plan_for, search
 

@@ -6,12 +6,12 @@ Needs matplotlib (the optional ``plot`` extra); :func:`write_chart` says so in a
 
 from __future__ import annotations
 
+import io
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from ..fmt import write_atomic
 from .sweep import SweepReport
 
 FORMATS = (".svg", ".png")
@@ -100,15 +100,13 @@ def write_chart(report: SweepReport, path: Path) -> None:
         scores.set_xticks(xs, [_label(r.values, pointers) for r in rows], rotation=30, ha="right")
     figure.suptitle(f"{report.game}: sweep of {', '.join(pointers)}")
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
-    os.close(handle)
+    drawn = io.BytesIO()
     try:
-        figure.savefig(temporary, format=path.suffix.lower().lstrip("."))
-        os.replace(temporary, path)
-    except OSError as exc:
-        raise ChartError(f"{path}: {exc.strerror or exc}") from None
+        figure.savefig(drawn, format=path.suffix.lower().lstrip("."))
     finally:
         plt.close(figure)
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, drawn.getvalue())
+    except OSError as exc:
+        raise ChartError(f"{path}: {exc.strerror or exc}") from None

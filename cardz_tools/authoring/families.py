@@ -56,6 +56,8 @@ from .usual_rules import (
 )
 
 Json = dict[str, Any]
+MAX_DECKS = 8
+"""The format's bound on ``decks``."""
 
 # ------------------------------------------------------------------ shared parts
 
@@ -599,7 +601,11 @@ def _freecell(draft: Draft, design: Json) -> None:
             "row": 0,
             "repeat": cells,
             "ejectRule": "topOnly",
-            "acceptRule": {"single": True, "when": "empty(depot)", "reason": "A free cell holds one card"},
+            "acceptRule": {
+                "single": True,
+                "when": "empty(depot) && !(source in Cell)",
+                "reason": "A free cell holds one card, from a column",
+            },
         },
         {
             "name": "found",
@@ -732,6 +738,12 @@ def _spider(draft: Draft, design: Json) -> None:
     suits = str(draft.stated(Aspect.SUITS, "how many suits", "four", key="suits", quiet=True))
     spider_suits = {"one": ["Spades"], "two": ["Spades", "Hearts"]}.get(suits)
     decks = text_decks * 4 // len(spider_suits) if spider_suits else text_decks
+    if decks > MAX_DECKS:
+        draft.open(
+            f"{text_decks} decks of {suits} suit(s) need {decks} decks of those suits; the format allows {MAX_DECKS}, "
+            f"so {MAX_DECKS} were used — decide."
+        )
+        decks = MAX_DECKS
     columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 10, "tableau columns", valid=_between(1, 13)))
     down = draft.number(Quantity.FACE_DOWN, "col(depot) < 4 ? 5 : 4", "face-down cards per column")
     columns, down, _ = _fit_columns(
@@ -762,7 +774,10 @@ def _spider(draft: Draft, design: Json) -> None:
             "row": 1,
             "repeat": columns,
             "autoFlipTop": True,
-            "acceptRule": {"when": build_on(mode, direction, empty), "reason": build_reason(mode, direction, empty)},
+            "acceptRule": {
+                "when": build_on(mode, direction, empty, whole_columns=True),
+                "reason": build_reason(mode, direction, empty),
+            },
             "ejectRule": {"when": SPIDER_RUN, "reason": "Only a run down in one suit moves together"},
             "triggers": [{"when": SPIDER_DONE, "do": [{"kind": "move", "from": "@self", "to": "done", "count": 13}]}],
         },
@@ -893,6 +908,7 @@ def _pyramid(draft: Draft, design: Json) -> None:
     rows = int(draft.number(Quantity.GRID_ROWS, 7, "pyramid rows", valid=_between(2, 9)))
     redeals = _passes(draft, 2)
     draft.notes.append("board: a pyramid of rows 1..n, stock, waste and a discard pile")
+    below = 0.5 * (rows - 1) + 1.5  # the row under the pyramid's last row (rows are half a card apart)
     design["decks"], design["jokers"] = decks, jokers
     design["depots"] = [
         {
@@ -910,8 +926,8 @@ def _pyramid(draft: Draft, design: Json) -> None:
                 {"when": "count(depot) == 2", "do": [{"kind": "move", "from": "@self", "to": "discard", "count": 2}]}
             ],
         },
-        _stock(0, rows - 2.5, "waste", 1, redeals),
-        {"name": "waste", "type": "Waste", "col": 1, "row": rows - 2.5, "acceptRule": "none", "ejectRule": "topOnly"},
+        _stock(0, below, "waste", 1, redeals),
+        {"name": "waste", "type": "Waste", "col": 1, "row": below, "acceptRule": "none", "ejectRule": "topOnly"},
         {
             "name": "discard",
             "type": "Foundation",

@@ -19,16 +19,26 @@ MATCH = {
 }
 
 
-def build_on(mode: str, direction: str, empty: str, wrap: bool = False) -> str:
-    """A tableau accept rule: build ``direction`` in ``mode``; an empty column takes ``empty`` (King, any, nothing)."""
+NOT_A_WHOLE_COLUMN = "!(source in Tableau && count(cards) == count(source))"
+"""A whole column moving into another empty one changes nothing: the shipped designs leave that move out (issue #22)."""
+
+
+def build_on(mode: str, direction: str, empty: str, wrap: bool = False, whole_columns: bool = False) -> str:
+    """A tableau accept rule: build ``direction`` in ``mode``; an empty column takes ``empty`` (King, any, nothing).
+
+    Unless ``whole_columns``, a whole column does not move into an empty one (a move that changes nothing).
+    """
     step = (WRAP_STEP if wrap else STEP)[direction]
     match = MATCH[mode]
     on_card = f"{match} && {step}" if match else step
     if empty == "King":
-        return f"empty(depot) ? card.rank == King : {on_card}"
+        king = "card.rank == King" if whole_columns else f"card.rank == King && {NOT_A_WHOLE_COLUMN}"
+        return f"empty(depot) ? {king} : {on_card}"
     if empty == "nothing":
         return f"!empty(depot) && {on_card}"
-    return f"empty(depot) || {on_card}"
+    if whole_columns:
+        return f"empty(depot) || {on_card}"
+    return f"empty(depot) ? {NOT_A_WHOLE_COLUMN} : {on_card}"
 
 
 def build_reason(mode: str, direction: str, empty: str) -> str:

@@ -141,6 +141,11 @@ class DealPlan:
                         raise RuleError(f"'{rule.to}' must name one depot", f"{rule.pointer}/to")
                     to = named[0]
                 steps.append(DealStep(kind=rule.kind, ranks=frozenset(int(r) for r in rule.ranks), to=to))
+            elif rule.kind == "toBottom":
+                targets = design.resolve(rule.to or "")
+                if targets is None:
+                    raise RuleError(f"'{rule.to}' names no depot, group or type", f"{rule.pointer}/to")
+                steps.append(DealStep(kind=rule.kind, targets=targets, ranks=frozenset(int(r) for r in rule.ranks)))
             else:
                 raise RuleError(f"the engine does not know the deal rule kind {rule.kind!r}", f"{rule.pointer}/kind")
         stock = next((d.index for d in design.depots if d.type is DepotType.STOCK), None)
@@ -154,7 +159,8 @@ class DealPlan:
         ``match`` a depot gets the first matching cards left, fewer if there are
         none. ``remove`` takes the ranks from the piles (depot order, each bottom
         to top) and then from the undealt cards (deck order), and puts them face
-        up on its ``to`` in that order, or out of play.
+        up on its ``to`` in that order, or out of play. ``toBottom`` moves each
+        ``to`` pile's cards of its ranks under the pile's other cards.
 
         :raises DeckError: when cards are left over and the design has no Stock.
         """
@@ -180,6 +186,13 @@ class DealPlan:
                 undealt[position:] = [c for c in undealt[position:] if c & 0x0F not in step.ranks]
                 if step.to is not None:
                     piles[step.to].extend(c | FACE_UP for c in removed)
+                continue
+            if step.kind == "toBottom":
+                # Each pile's cards of these ranks go under the others; both keep their order and facing.
+                for depot in step.targets:
+                    pile = piles[depot]
+                    sunk = [c for c in pile if c & 0x0F in step.ranks]
+                    pile[:] = sunk + [c for c in pile if c & 0x0F not in step.ranks]
                 continue
             if step.order is None or step.match is not None:
                 sync()

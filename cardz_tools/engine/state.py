@@ -31,6 +31,7 @@ class Termination(enum.Enum):
     WON = "won"
     LOST_NO_MOVES = "no legal moves"
     LOST_CONDITION = "the loss condition holds"
+    LOST_NO_PROGRESS = "no sequence of moves ends the game any more"
     CASCADE = "trigger cascade did not settle"
 
 
@@ -453,6 +454,22 @@ class State:
             status = self.status()
         return status is not _ONGOING
 
+    def give_up_if_no_progress(self, budget: int | None = None) -> bool:
+        """End the game as lost when the design's loss is ``noProgress`` and nothing ends it any more.
+
+        Searches the positions reachable from here (at most ``budget``, default
+        :data:`~.progress.NO_PROGRESS_BUDGET`); only a complete search ends the game, so a
+        position that might still lead somewhere is never called lost. Whether it ended.
+        """
+        from .progress import NO_PROGRESS_BUDGET, can_end
+
+        if not self.game.loss_no_progress or self.is_terminal():
+            return False
+        if can_end(self, NO_PROGRESS_BUDGET if budget is None else budget) is not False:
+            return False
+        self._status = Termination.LOST_NO_PROGRESS
+        return True
+
     def score(self) -> int:
         """The scoring rule's value now."""
         return int(self.game.score_rule(self.piles, self))
@@ -461,7 +478,7 @@ class State:
         """Won or lost, the score, and the reason."""
         status = self.status()
         won = status is Termination.WON
-        lost = status in (Termination.LOST_NO_MOVES, Termination.LOST_CONDITION)
+        lost = status in (Termination.LOST_NO_MOVES, Termination.LOST_CONDITION, Termination.LOST_NO_PROGRESS)
         return Outcome(won=won, lost=lost, score=self.score(), reason=status.value, termination=status)
 
     def returns(self) -> list[float]:

@@ -221,11 +221,16 @@ def preview_page(path: Path, *, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS,
     )
 
 
+PREVIEW_SOLVE_BUDGET = 10_000
+PREVIEW_SOLVE_SECONDS = 2.0
+"""The preview looks for a winning line this long at most: a page is written in seconds, whatever the design."""
+
+
 def preview_replays(design: Design | None, seed: int) -> tuple[tuple[str, Replay], ...]:
     """A winning line of deal ``seed`` when the solver finds one quickly, and one random playout."""
     if design is None:
         return ()
     game = Game(design)
-    found = winning_replay(game, seed)
+    found = winning_replay(game, seed, budget=PREVIEW_SOLVE_BUDGET, seconds=PREVIEW_SOLVE_SECONDS)
     random = ("A random playout of this deal", random_replay(game, seed))
     return ((("A winning line of this deal", found),) if found else ()) + (random,)

@@ -12,8 +12,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from ..analysis.sim import SimReport
-from ..analysis.solve import SolveReport
+from ..analysis.check import PlaySummary
 from ..analysis.stats import bounded_interval, wilson_interval
 from ..model import Design, DepotType
 
@@ -167,13 +166,10 @@ def _rounded(pair: Sequence[float]) -> tuple[float, float]:
     return (round(pair[0], ROUND), round(pair[1], ROUND))
 
 
-def analysis_of(sim: SimReport | None, solved: SolveReport | None) -> Analysis:
-    """The rounded numbers of a simulation and a solve (zeros for a part that was skipped)."""
-    playouts = sim.playouts if sim else 0
-    wins = sim.aggregate.wins if sim else 0
-    won = solved.count("won") if solved else 0
-    lost = solved.count("lost") if solved else 0
-    unknown = solved.count("unknown") if solved else 0
+def analysis_of(played: PlaySummary) -> Analysis:
+    """The rounded numbers of a play analysis (zeros for a part that was skipped)."""
+    playouts, wins = played.playouts, played.wins
+    won, lost, unknown = played.won, played.lost, played.unknown
     winnability = won / (won + lost) if won + lost else None
     return Analysis(
         playouts=playouts,

@@ -1,0 +1,57 @@
+"""bench/results.py: a row for every shipped game, and the verdict rule (issue 20)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import results
+
+
+def test_every_design_in_games_has_a_results_entry_and_no_entry_is_stale() -> None:
+    assert results.missing_entries() == []
+    files = [entry.file for entry in results.ENTRIES]
+    assert len(files) == len(set(files))
+    assert all((results.GAMES / f"{name}.cardz").exists() for name in files)
+
+
+def test_the_whole_catalog_is_bounded_within_an_hour_on_two_cores() -> None:
+    worst = sum(entry.worst_seconds() for entry in results.ENTRIES)
+    assert worst / 2 < 3600
+
+
+FIGURE = results.plus_minus("75.053", "0.028")
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "enough", "differs", "expected"),
+    [
+        (0.60, 0.80, True, "", "agree"),
+        (0.7505, 0.7506, True, "", "agree"),  # overlaps the published ± range
+        (0.80, 0.95, False, "", "undecided"),
+        (0.80, 0.95, True, "", "disagree"),
+        (0.80, 0.95, True, "a rules difference", "differs: a rules difference"),
+    ],
+)
+def test_the_verdict_agrees_only_inside_our_interval_and_never_disagrees_without_a_reason(
+    low: float, high: float, enough: bool, differs: str, expected: str
+) -> None:
+    assert results.verdict(FIGURE, low, high, enough, differs) == expected
+    assert results.verdict(None, low, high, enough, differs) == "—"
+
+
+def test_a_figure_is_printed_as_published() -> None:
+    assert results.plus_minus("90.480", "0.116").text == "90.480% ± 0.116%"
+
+
+def test_only_names_a_known_design(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        results.main(["--only", "no-such-game", "--list"])
+    assert exit_info.value.code == 2
+    assert "no results entry for no-such-game" in capsys.readouterr().err
+
+
+def test_list_prints_one_line_per_design_and_the_bound(capsys: pytest.CaptureFixture[str]) -> None:
+    assert results.main(["--only", "spiderette", "--only", "gaps-basic", "--list"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in out[:-1]] == ["spiderette", "gaps-basic"]  # in the table's order
+    assert out[-1].startswith("at most")
