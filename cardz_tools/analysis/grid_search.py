@@ -281,6 +281,12 @@ class GridSearch:
         columns = shape.columns
         self.left = [i - 1 if i % columns else -1 for i in range(len(shape.cells))]
         self.column = [i % columns for i in range(len(shape.cells))]
+        self.placeable = [[frozenset(card for card, _ in by_left) for by_left in cell] for cell in shape.fills]
+        """``placeable[cell][left]``: the cards a gap at ``cell`` takes after ``left``, from any column."""
+        codes = sorted(identity(state.piles[d][0]) for d in shape.cells if state.piles[d])
+        self.markers = {code >> 4: bytes([code]) for code in reversed(codes)}
+        """Each suit's lowest card in the grid (cards never leave it): where it lies orders the suits."""
+        self.suits = tuple(sorted(self.markers))
         self.renames: dict[tuple[int, ...], bytes] = {}
         """Suit renamings of :meth:`key`, by the order in which the suits first appear."""
 
@@ -307,15 +313,12 @@ class GridSearch:
             columns = shape.columns
             cells = bytearray(b"".join(sorted(bytes(cells[i : i + columns]) for i in range(0, len(cells), columns))))
         if shape.suits_alike:
-            order: list[int] = []
-            for code in cells:
-                if code and (code >> 4) not in order:
-                    order.append(code >> 4)
-                    if len(order) == 4:
-                        break
-            rename = self.renames.get(tuple(order))
+            # Any renaming maps a position to one of its own class, so any rule of choosing one is sound.
+            found = cells.find
+            order = tuple(sorted(self.suits, key=lambda suit: found(self.markers[suit])))
+            rename = self.renames.get(order)
             if rename is None:
-                rename = self.renames[tuple(order)] = bytes(
+                rename = self.renames[order] = bytes(
                     (code & 0x0F) | (order.index(code >> 4) << 4) if code and (code >> 4) in order else code
                     for code in range(256)
                 )
@@ -341,14 +344,14 @@ class GridSearch:
 
     def _runs(self, cells: bytearray) -> list[int]:
         """1 for a cell in (or just after) an unbroken run of placeable cards from its row's left edge."""
-        fills, columns = self.shape.fills, self.shape.columns
+        placeable, columns = self.placeable, self.shape.columns
         runs = [0] * len(cells)
         for start in range(0, len(cells), columns):
             previous = 0
             for i in range(start, start + columns):
                 code = cells[i]
                 runs[i] = 1
-                if not code or all(card != code for card, _ in fills[i][previous]):
+                if not code or code not in placeable[i][previous]:
                     break
                 previous = code
         return runs
