@@ -130,3 +130,19 @@ def test_the_solver_wins_full_deals_with_a_line_the_engine_replays() -> None:
             won += 1
             assert replays_to_a_win(state, answer[1])
     assert won >= 2
+
+
+def test_the_key_merges_swapped_rows_and_renamed_suits_only_where_the_rules_allow() -> None:
+    for name, merged in (("gaps-no-redeal", True), ("gaps-basic", False)):
+        state = game_of(name).new_initial_state(seed=deal_seed(101, 0))
+        search = GridSearch.of(state)
+        assert search is not None
+        cells = search.pack(state.piles)
+        swapped_rows = cells[13:26] + cells[:13] + cells[26:]
+        renamed = bytearray(code ^ 0x10 if code else 0 for code in cells)  # clubs <-> diamonds, hearts <-> spades
+        assert (search.key(swapped_rows) == search.key(cells)) is merged, name
+        assert (search.key(renamed) == search.key(cells)) is merged, name
+        moved = bytearray(cells)
+        gap, full = cells.index(0), next(i for i, code in enumerate(cells) if code)
+        moved[gap], moved[full] = moved[full], 0
+        assert search.key(moved) != search.key(cells)
