@@ -7,6 +7,7 @@ import hashlib
 import json
 import re
 import shutil
+import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 
