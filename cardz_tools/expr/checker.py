@@ -17,11 +17,30 @@ from typing import Any
 from ..diagnostics import RULES, Severity, did_you_mean
 from ..model import Design, Effect, EffectKind
 from .ast import (
-    Binary, BoolLit, Call, Conditional, Field, Index, IntLit, Name, Node, NodeVisitor, Unary,
-    iter_child_nodes, to_source, walk,
+    Binary,
+    BoolLit,
+    Call,
+    Conditional,
+    Field,
+    Index,
+    IntLit,
+    Name,
+    Node,
+    NodeVisitor,
+    Unary,
+    iter_child_nodes,
+    to_source,
+    walk,
 )
 from .builtins import (
-    BINDER_VARIABLE, CONSTANTS, FIELDS, FUNCTIONS, MAX_POW_EXPONENT, PREVIOUS_VARIABLE, Overload, bounded_pow,
+    BINDER_VARIABLE,
+    CONSTANTS,
+    FIELDS,
+    FUNCTIONS,
+    MAX_POW_EXPONENT,
+    PREVIOUS_VARIABLE,
+    Overload,
+    bounded_pow,
     field_names,
 )
 from .cost import MAX_EVALUATION_STEPS, evaluation_steps
@@ -29,7 +48,17 @@ from .env import DesignEnv
 from .parser import ExprSyntaxError, parse
 from .sites import Site
 from .types import (
-    ABSENT_DEPOT, BOOL, CARD_OPT, DEPOT, DEPOT_OPT, ERROR, GROUP, INT, RANK, Kind, Type,
+    ABSENT_DEPOT,
+    BOOL,
+    CARD_OPT,
+    DEPOT,
+    DEPOT_OPT,
+    ERROR,
+    GROUP,
+    INT,
+    RANK,
+    Kind,
+    Type,
 )
 
 __all__ = ["ExprIssue", "Checked", "NodeInfo", "check", "check_design", "NOT_CONST", "design_sites"]
@@ -205,7 +234,9 @@ class _Checker(NodeVisitor):
         if not (isinstance(left, Call) and left.func == "count" and len(left.args) == 1 and isinstance(right, IntLit)):
             return frozenset()
         n = right.value
-        nonempty = (op == ">" and n >= 0) or (op == ">=" and n >= 1) or (op == "!=" and n == 0) or (op == "==" and n >= 1)
+        nonempty = (
+            (op == ">" and n >= 0) or (op == ">=" and n >= 1) or (op == "!=" and n == 0) or (op == "==" and n >= 1)
+        )
         if nonempty and self.kind_of(left.args[0]) is Kind.DEPOT:
             return _nonempty_keys(left.args[0])
         return frozenset()
@@ -222,7 +253,9 @@ class _Checker(NodeVisitor):
         if not (isinstance(left, Call) and left.func == "col" and len(left.args) == 1 and isinstance(right, IntLit)):
             return frozenset()
         n = right.value
-        positive = (op == ">" and n >= 0) or (op == ">=" and n >= 1) or (op == "!=" and n == 0) or (op == "==" and n >= 1)
+        positive = (
+            (op == ">" and n >= 0) or (op == ">=" and n >= 1) or (op == "!=" and n == 0) or (op == "==" and n >= 1)
+        )
         if positive and self.kind_of(left.args[0]) is Kind.DEPOT:
             return frozenset({f"left({to_source(left.args[0])})"})
         return frozenset()
@@ -306,7 +339,8 @@ class _Checker(NodeVisitor):
                 self.report(_issue("CZ402", f"{_an(receiver.type.present)} has no fields", name_span, hint))
             else:
                 hint = did_you_mean(node.name, fields) or "fields: " + ", ".join(fields)
-                self.report(_issue("CZ402", f"{_an(receiver.type.present)} has no field `{node.name}`", name_span, hint))
+                message = f"{_an(receiver.type.present)} has no field `{node.name}`"
+                self.report(_issue("CZ402", message, name_span, hint))
             return NodeInfo(ERROR)
         self.require_present(node.value, receiver, f"reading `.{node.name}`")
         const = NOT_CONST
@@ -483,7 +517,7 @@ class _Checker(NodeVisitor):
             self.report(_issue("CZ406", f"`{node.func}` is only available in {where}", name_span,
                                f"{overload.sites[0].value} expressions are {overload.sites[0].where}"))
         infos = [first] if first is not None else []
-        for position, (param, arg) in enumerate(zip(overload.params, node.args)):
+        for position, (param, arg) in enumerate(zip(overload.params, node.args, strict=False)):
             if position == 0:
                 continue
             if param.binder:
@@ -491,14 +525,14 @@ class _Checker(NodeVisitor):
                 infos.append(self.visit_binder(node, arg, item or ERROR, overload.pairs))
             else:
                 infos.append(self.visit(arg))
-        for param, arg, info in zip(overload.params, node.args, infos):
+        for param, arg, info in zip(overload.params, node.args, infos, strict=False):
             assert info is not None
             if info.type.is_error:
                 continue
             if info.type.kind not in param.kinds:
                 want = " or ".join(k.value for k in param.kinds)
-                self.report(_issue("CZ405", f"`{param.name}` of `{node.func}` is {_an(want)}, not {_an(info.type)}", arg,
-                                   overload.signature(node.func)))
+                message = f"`{param.name}` of `{node.func}` is {_an(want)}, not {_an(info.type)}"
+                self.report(_issue("CZ405", message, arg, overload.signature(node.func)))
             elif not param.maybe_ok:
                 self.require_present(arg, info, f"passed to `{node.func}`")
         if overload.impl == "pow" and len(infos) == 2 and infos[1] is not None and isinstance(infos[1].const, int) \
