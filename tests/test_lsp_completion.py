@@ -97,3 +97,30 @@ def test_enum_values_and_depot_references() -> None:
 def test_no_expression_names_in_a_plain_string() -> None:
     text = SEED.read_text(encoding="utf-8")
     assert _labels(text, text.index('"Monte Carlo"') + 3) == []
+
+
+def test_it_is_not_offered_in_the_collection_of_a_binder_where_it_is_not_bound_yet() -> None:
+    # Issue 21: inside `sum(|Tableau, ...)` in scoring, `it` was offered first and the checker then said CZ407.
+    text = _with_rule("scoring", "sum(T, count(it))")
+    collection = _labels(text, text.index("sum(T") + 5)
+    body = _labels(text, text.index("count(it") + 8)
+    assert "it" not in collection and "Tableau" in collection
+    assert "it" in body
+
+
+def test_a_named_binder_offers_its_name_and_chain_offers_prev() -> None:
+    named = _with_rule("scoring", "count(c in cell, empty(c")
+    labels = _labels(named, named.rindex("empty(c") + 7)  # the scoring's, not the action's
+    assert "c" in labels and "it" not in labels
+    chain = _with_rule("accept", "chain(cards, it.rank == p")
+    labels = _labels(chain, chain.index("== p") + 4)
+    assert {"it", "prev"} <= set(labels)
+
+
+def test_top_is_offered_once_in_an_accept_rule_with_both_meanings() -> None:
+    # Issue 21: `top` appeared twice at an accept site (the site's top card and the function top(d)).
+    text = _with_rule("accept", "empty(depot) && to")
+    snapshot = Snapshot.of(text, SEED)
+    items = [item for item in complete(snapshot, snapshot.index.position(text.index("&& to") + 5)) if item.label == "top"]
+    assert len(items) == 1
+    assert items[0].kind is ItemKind.VARIABLE and "top(" in (items[0].documentation or "")

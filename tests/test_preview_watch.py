@@ -154,6 +154,9 @@ def test_survives_deletion_rename_save_and_a_half_written_file(tmp_path: Path, r
     design.unlink()
     _, gone = log.wait(lambda f: "CZ100" in codes(f), after=saved)
     assert gone.board is not None and gone.board.design.name == "Weathervane" and not gone.board_is_current
+    # A deleted file is not "a save with errors" (issue 21).
+    assert "last good board: the file was deleted" in _render(gone) and "this save has errors" not in _render(gone)
+    assert "The file was deleted: showing the last board that loaded" in gone.page()
 
     # An editor's atomic save: write a temporary file, rename it over the design.
     saved = time.perf_counter()

@@ -145,6 +145,29 @@ def test_syntax_errors_report_the_parsers_exact_position(text: str) -> None:
         assert (span.line, span.column) == (caught.value.lineno, caught.value.colno)
 
 
+def test_every_deleted_closing_brace_gets_a_hint_about_a_missing_brace() -> None:
+    # Issue 21: after deleting a `}`, CZ104's hint said "keys are written in double quotes".
+    text = SEEDS[0].read_text(encoding="utf-8")
+    hints = set()
+    for at in [i for i, char in enumerate(text) if char == "}"]:
+        source = SourceFile.from_text(text[:at] + text[at + 1 :], "t")
+        assert codes(source) == ["CZ104"], at
+        hints.add(source.diagnostics[0].hint)
+    assert hints and all("double quotes" not in hint and "comma is missing" not in hint for hint in hints), hints
+    assert all("'}'" in hint or "closed" in hint for hint in hints)
+
+
+@pytest.mark.parametrize(("text", "hint"), [
+    ("{'a': 1}", "keys are written in double quotes"),
+    ('{"a": 1 "b": 2}', "a comma is missing"),
+    ('{"a": [1, 2}', "a ']' is missing before this '}'"),
+    ('[{"a": 1, {"b": 2}]', "a '}' is missing before the ','"),
+])
+def test_syntax_hints_say_what_is_missing(text: str, hint: str) -> None:
+    source = SourceFile.from_text(text, "t")
+    assert hint in (source.diagnostics[0].hint or "")
+
+
 def test_trailing_comma_points_at_the_comma() -> None:
     source = SourceFile.from_text('{\n  "a": [1, 2,\n  ]\n}', "t")
     diagnostic = source.diagnostics[0]

@@ -14,11 +14,11 @@ import json
 from collections.abc import Callable
 
 from ..expr import Site
-from ..expr.builtins import BINDER_VARIABLE, CONSTANTS, FUNCTIONS
+from ..expr.builtins import CONSTANTS, FUNCTIONS, PREVIOUS_VARIABLE
 from ..expr.env import DEPOT_TYPE_NAMES
 from ..model import SELF
 from .document import DesignContext, Snapshot
-from .expressions import describe_depots, describe_function, fields_for, in_binder, receiver_kind, word_at
+from .expressions import bound_names, describe_depots, describe_function, fields_for, receiver_kind, word_at
 from .locate import Location, Where, locate
 from .positions import Position, Range
 from .schemadoc import SchemaPlace, schema_root
@@ -121,15 +121,20 @@ def _expression(snapshot: Snapshot, location: Location, site: Site) -> list[Comp
         return [Completion(spec.name, ItemKind.FIELD, spec.name, replace, f"{spec.receiver.value}.{spec.name}: {spec.result}",
                            spec.description) for spec in fields_for(kind)]
     items: list[Completion] = []
-    if in_binder(location.text, location.cursor):
-        items.append(Completion(BINDER_VARIABLE, ItemKind.VARIABLE, BINDER_VARIABLE, replace,
-                                "the member being looked at", None))
+    for name in bound_names(location.text, location.cursor):
+        what = "the member before `it`" if name == PREVIOUS_VARIABLE else "the member being looked at"
+        items.append(Completion(name, ItemKind.VARIABLE, name, replace, what, None))
     for name, spec in site.names.items():
-        items.append(Completion(name, ItemKind.VARIABLE, name, replace, f"{spec.type} ({site.value} rules)", spec.description))
+        # A site name that is also a function (`top` in an accept rule, `top(d)`) is offered once, with both meanings.
+        also = f"\n\n{describe_function(FUNCTIONS[name])}" if name in FUNCTIONS else ""
+        items.append(Completion(name, ItemKind.VARIABLE, name, replace, f"{spec.type} ({site.value} rules)",
+                                spec.description + also))
     if context is not None:
         for name in [*context.env.depots, *context.env.group_names, *(t for t in DEPOT_TYPE_NAMES if context.env.groups.get(t))]:
             items.append(Completion(name, ItemKind.DEPOT, name, replace, None, describe_depots(name, context)))
     for name, function in FUNCTIONS.items():
+        if name in site.names:
+            continue
         items.append(Completion(name, ItemKind.FUNCTION, name, replace, function.overloads[0].signature(name),
                                 describe_function(function)))
     for name, constant in CONSTANTS.items():

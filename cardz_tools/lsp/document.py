@@ -14,6 +14,7 @@ import functools
 from collections.abc import Mapping
 from pathlib import Path
 
+from .. import jsoncst
 from ..config import ConfigError, LintConfig, load_config
 from ..diagnostics import Diagnostic, Severity
 from ..expr import DesignEnv, Site, design_sites
@@ -25,6 +26,7 @@ from .positions import Encoding, Range, TextIndex
 
 __all__ = [
     "EditorDiagnostic", "Related", "DesignContext", "Target", "Snapshot", "lint_document", "design_context", "target_range",
+    "json_tree",
 ]
 
 UNTITLED = "untitled.cardz"
@@ -56,6 +58,19 @@ class Target:
 
     pointer: str
     file: Path | None = None
+
+
+@functools.lru_cache(maxsize=8)
+def json_tree(text: str) -> jsoncst.Node | None:
+    """The strict-JSON tree of a text, or None when it is not strict JSON.
+
+    Cached: the requests that follow an edit (outline, folding, semantic tokens, the
+    lens) all read the same text. Trees are immutable, so sharing one is safe.
+    """
+    try:
+        return jsoncst.parse(text)
+    except jsoncst.JsonSyntaxError:
+        return None
 
 
 def _message(diagnostic: Diagnostic) -> str:

@@ -11,14 +11,17 @@ from __future__ import annotations
 import dataclasses
 import enum
 import re
+from collections.abc import Iterator
 
 from ..expr import Kind, Site, check
-from ..expr.builtins import BINDER_VARIABLE, CONSTANTS, FIELDS, FUNCTIONS, FieldSpec, Function
+from ..expr.ast import Call, Name, Node, iter_child_nodes
+from ..expr.builtins import BINDER_VARIABLE, CONSTANTS, FIELDS, FUNCTIONS, PREVIOUS_VARIABLE, FieldSpec, Function
 from ..expr.env import DEPOT_TYPE_NAMES
 from .document import DesignContext
 
 __all__ = ["Word", "word_at", "receiver_kind", "fields_for", "NameKind", "name_kind", "describe_name",
-           "describe_function", "describe_field", "in_binder"]
+           "describe_function", "describe_field", "bound_names",
+           "name_bindings"]
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _IDENT_CHAR = re.compile(r"[A-Za-z0-9_]")
@@ -104,10 +107,16 @@ def fields_for(kind: Kind | None) -> tuple[FieldSpec, ...]:
     return tuple(spec for (receiver, _), spec in FIELDS.items() if kind is None or receiver is kind)
 
 
-def in_binder(expression: str, cursor: int) -> bool:
-    """Whether ``cursor`` is inside the arguments of a call that binds ``it`` (``any(cell, |)``)."""
-    binders = {name for name, function in FUNCTIONS.items() if any(o.is_binder for o in function.overloads)}
+def bound_names(expression: str, cursor: int) -> tuple[str, ...]:
+    """The names quantifiers bind at ``cursor``, innermost first.
+
+    A quantifier binds ``it`` (or the name of ``any(c in cell, ...)``) only in its
+    later arguments: in ``sum(|Tableau, ...)`` the cursor is in the collection, where
+    nothing is bound yet (the checker would say CZ407). ``chain`` binds ``prev`` too.
+    """
+    names: list[str] = []
     depth = 0
+    commas = 0  # top-level commas seen so far between the cursor and the innermost open bracket
     for pos in range(min(cursor, len(expression)) - 1, -1, -1):
         char = expression[pos]
         if char in ")]":
@@ -117,9 +126,17 @@ def in_binder(expression: str, cursor: int) -> bool:
                 depth -= 1
                 continue
             match = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", expression[:pos])
-            if char == "(" and match and match.group(1) in binders:
-                return True
-    return False
+            function = FUNCTIONS.get(match.group(1)) if char == "(" and match else None
+            if function is not None and commas and any(o.is_binder for o in function.overloads):
+                first = expression[pos + 1 :]
+                named = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\b", first)
+                names.append(named.group(1) if named else BINDER_VARIABLE)
+                if any(o.pairs for o in function.overloads):
+                    names.append(PREVIOUS_VARIABLE)
+            commas = 0
+        elif char == "," and not depth:
+            commas += 1
+    return tuple(dict.fromkeys(names))
 
 
 class NameKind(enum.Enum):
@@ -152,6 +169,32 @@ def name_kind(name: str, site: Site, context: DesignContext | None) -> NameKind:
     if name in FUNCTIONS:
         return NameKind.FUNCTION
     return NameKind.UNKNOWN
+
+
+def name_bindings(root: Node, site: Site, context: DesignContext | None) -> Iterator[tuple[Name, NameKind]]:
+    """Every name of a parsed expression with what it stands for, without type-checking it.
+
+    A name a quantifier binds around it (``c`` in ``any(c in cell, empty(c))``, ``it``,
+    ``prev``) is :attr:`NameKind.BINDER` whatever else it could mean, as in the checker;
+    the rest follow :func:`name_kind`.
+    """
+    stack: list[tuple[Node, frozenset[str]]] = [(root, frozenset())]
+    while stack:
+        node, bound = stack.pop()
+        if isinstance(node, Name):
+            yield node, NameKind.BINDER if node.name in bound else name_kind(node.name, site, context)
+            continue
+        if isinstance(node, Call):
+            function = FUNCTIONS.get(node.func)
+            overloads = function.overloads if function is not None else ()
+            pairs = any(o.pairs for o in overloads)
+            binds = frozenset([node.var or BINDER_VARIABLE] + ([PREVIOUS_VARIABLE] if pairs else []))
+            for position, arg in reversed(list(enumerate(node.args))):
+                is_body = position > 0 and any(
+                    position < len(o.params) and o.params[position].binder for o in overloads)
+                stack.append((arg, bound | binds if is_body else bound))
+            continue
+        stack.extend((child, bound) for child in reversed(list(iter_child_nodes(node))))
 
 
 def describe_function(function: Function) -> str:

@@ -66,7 +66,9 @@ class Range:
 
 def utf16_length(text: str) -> int:
     """How many UTF-16 code units ``text`` takes."""
-    return len(text) + sum(1 for char in text if ord(char) > _ASTRAL)
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", errors="surrogatepass")) // 2
 
 
 class TextIndex:

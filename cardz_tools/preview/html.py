@@ -163,7 +163,10 @@ def render_page(
     """The whole page. ``live`` adds the script that reloads it when the server says the file changed."""
     design = checked.design or (board.design if board else None)
     title = design.name if design and design.name else checked.path.name
-    why = escape(board_problem) if board_problem and not checked.has_errors else "This save has errors"
+    if checked.missing:
+        why = "The file was deleted"
+    else:
+        why = escape(board_problem) if board_problem and not checked.has_errors else "This save has errors"
     if board is None:
         board_part = f'<p class="stale">No board yet. {why}.</p>' if board_problem else (
             '<p class="muted">No board yet: the design does not load.</p>'

@@ -50,6 +50,8 @@ class CheckedFile:
     """How diagnostics name this file."""
     other_texts: Mapping[str, str] = dataclasses.field(default_factory=dict)
     """The text of the other files a variant's diagnostics lie in, by the name diagnostics use."""
+    missing: bool = False
+    """Whether the file is gone (deleted, or renamed away) rather than unreadable or broken."""
 
     @property
     def lines(self) -> list[str]:
@@ -104,7 +106,8 @@ def check_file(path: Path, config: LintConfig | None = None) -> CheckedFile:
                                  span=source.head_span("")))
     design_json = json.dumps(data, sort_keys=True, ensure_ascii=False) if design is not None else None
     others = {name: other.text for name, other in report.sources.items() if name != source.filename}
-    return CheckedFile(path, text, tuple(reported), design, design_json, source.filename, others)
+    missing = text is None and not path.exists()
+    return CheckedFile(path, text, tuple(reported), design, design_json, source.filename, others, missing)
 
 
 def diagnose(path: Path, config: LintConfig | None = None) -> list[Diagnostic]:

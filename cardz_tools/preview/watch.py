@@ -447,7 +447,10 @@ def frame_renderable(frame: Frame | None, footer: str = "") -> RenderableType:
         board_parts.append(board_renderable(frame.board))
     if frame.board_problem and not frame.checked.has_errors:  # otherwise the diagnostics say it
         board_parts.append(Text(frame.board_problem, style="yellow"))
-    stale = "this save has errors" if frame.checked.has_errors else "the engine cannot deal this save"
+    if frame.checked.missing:
+        stale = "the file was deleted"
+    else:
+        stale = "this save has errors" if frame.checked.has_errors else "the engine cannot deal this save"
     board_panel = Panel(
         Group(*board_parts),
         title=Text(f"{name} · {frame.path.name} · deal {frame.seed}"),  # Text: a design name is no markup
