@@ -241,6 +241,98 @@ def check(
     raise typer.Exit(result.exit_code)
 
 
+class SweepFormat(str, enum.Enum):
+    """Output formats of ``cardz sweep``."""
+
+    TEXT = "text"
+    JSON = "json"
+    CSV = "csv"
+
+
+@app.command()
+def sweep(
+    file: Annotated[Path, typer.Argument(help="The design to vary.")],
+    set_: Annotated[
+        list[str],
+        typer.Option("--set", help="POINTER=VALUES: a range 4..7, a list 4,5,6 or true,false, or expressions. Repeat for more."),
+    ],
+    playouts: Annotated[int, typer.Option("--playouts", "-n", min=1, max=10_000_000, help="Random playouts per variant.")] = 1000,
+    deals: Annotated[int, typer.Option("--deals", min=0, max=1_000_000, help="Deals the solver tries per variant (0: none).")] = 0,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run: every variant gets the same deals.")] = 0,
+    budget: Annotated[int, typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")] = 50_000,
+    deal_seconds: Annotated[Optional[float], typer.Option("--deal-seconds", min=0.001, help="Solver time bound per deal.")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
+    format: Annotated[SweepFormat, typer.Option("--format", "-f", help="Report format.")] = SweepFormat.TEXT,
+    chart: Annotated[Optional[Path], typer.Option("--output", "-o", help="Also draw the chart to FILE.svg or FILE.png (the 'plot' extra).")] = None,
+) -> None:
+    """Play every combination of the --set values with the same deals: one row per variant."""
+    from .analysis.sweep import Parameter, SweepError, sweep as run_sweep, variants
+    from .analysis.sweep_chart import ChartError, write_chart
+
+    opened = _open_for_play(file)
+    try:
+        parameters = [Parameter.parse(text) for text in set_]
+        total = len(variants(opened.data, parameters)) * (playouts + deals)
+        with _progress(total, "variants") as advance:
+            report = run_sweep(
+                opened.data, parameters, playouts=playouts, deals=deals, seed=seed, budget=budget,
+                deal_seconds=deal_seconds, workers=workers, scheduler=scheduler, filename=str(file), on_progress=advance,
+            )
+        if chart is not None:
+            write_chart(report, chart)
+    except (SweepError, ChartError, RuntimeError, OSError) as exc:
+        raise fail(str(exc)) from None
+    text = {SweepFormat.TEXT: report.to_text, SweepFormat.JSON: report.to_json, SweepFormat.CSV: report.to_csv}[format]()
+    typer.echo(text, nl=not text.endswith("\n"))
+    if chart is not None:
+        typer.echo(f"wrote {chart}", err=True)
+    raise typer.Exit(0 if any(row.playable for row in report.rows) else 1)
+
+
+class DifficultyOption(str, enum.Enum):
+    """The bands of ``cardz deals --difficulty`` (see cardz_tools.analysis.deals)."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+@app.command("deals")
+def deals_command(
+    file: Annotated[Path, typer.Argument(help="The design.")],
+    winnable: Annotated[int, typer.Option("--winnable", min=1, max=10_000, help="How many winnable deals to list.")],
+    difficulty: Annotated[Optional[DifficultyOption], typer.Option("--difficulty", help="Only deals of this band.")] = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run (deal i is the same as in sim).")] = 0,
+    budget: Annotated[int, typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")] = 50_000,
+    deal_seconds: Annotated[Optional[float], typer.Option("--deal-seconds", min=0.001, help="Solver time bound per deal.")] = 10.0,
+    max_tries: Annotated[int, typer.Option("--max-tries", min=1, max=100_000, help="The most deals to look at.")] = 2_000,
+    playouts: Annotated[int, typer.Option("--playouts", "-n", min=1, max=100_000, help="Random playouts per deal for its difficulty.")] = 60,
+    workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the deals as JSON to this file (atomically).")] = None,
+    format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format on stdout.")] = ReportFormat.TEXT,
+) -> None:
+    """List deals the solver proves winnable, each with its difficulty, seed, deck and winning line."""
+    from .analysis.deals import Difficulty, winnable_deals
+    from .fmt import write_atomic
+
+    opened = _open_for_play(file)
+    wanted = None if difficulty is None else Difficulty(difficulty.value)
+    try:
+        with _progress(winnable, "winnable deals") as advance:
+            report = winnable_deals(
+                opened.json_text, winnable, seed, wanted, budget, deal_seconds, playouts,
+                max_tries=max_tries, workers=workers, scheduler=scheduler, on_progress=advance,
+            )
+        if output is not None:
+            write_atomic(output, report.to_json() + "\n")
+    except (RuntimeError, OSError) as exc:
+        raise fail(str(exc)) from None
+    typer.echo(report.to_json() if format is ReportFormat.JSON else report.to_text(), nl=format is ReportFormat.JSON)
+    raise typer.Exit(0 if len(report.deals) == winnable else 1)
+
+
 # ---------------------------------------------------------------- publishing: fmt, flatten (issue 8)
 
 
@@ -324,14 +416,16 @@ def play(
 
 @app.command("from-rules")
 def from_rules(
-    rules: Annotated[Path, typer.Argument(help="A rules text (UTF-8) in English, French, Russian or German.")],
+    rules: Annotated[Path, typer.Argument(help="A rules text (UTF-8) in English, French, Russian, German, Spanish or Italian.")],
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the design to this file (atomically) instead of stdout.")] = None,
-    lang: Annotated[str, typer.Option("--lang", help="The text's language: auto, en, fr, ru or de.")] = "auto",
+    lang: Annotated[str, typer.Option("--lang", help="The text's language: auto, en, fr, ru, de, es or it.")] = "auto",
+    compare: Annotated[Optional[Path], typer.Option("--compare", help="A design to compare with: report where the two play differently (exit 1).")] = None,
+    deals: Annotated[int, typer.Option("--deals", min=1, max=1000, help="Deals played by both designs with --compare.")] = 6,
 ) -> None:
     """Turn a rules text into a .cardz design template; every open decision is a TODO (CZ601)."""
     from .authoring.rules_text import run_from_rules
 
-    raise typer.Exit(run_from_rules(rules, output, lang))
+    raise typer.Exit(run_from_rules(rules, output, lang, compare=compare, deals=deals))
 
 
 @app.command("new")
@@ -405,6 +499,7 @@ def publish_command(
     deals: Annotated[Optional[int], typer.Option("--deals", min=0, max=100_000, help="Deals the solver tries per game.")] = None,
     budget: Annotated[Optional[int], typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")] = None,
     seed: Annotated[Optional[int], typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the analysis and of the deal pictured.")] = None,
+    winnable: Annotated[int, typer.Option("--winnable", min=0, max=1_000, help="List this many proven-winnable deals per game.")] = 0,
 ) -> None:
     """Write a folder of game pages: each design flattened and formatted, its page, an index and catalog.json."""
     import dataclasses as _dc
@@ -422,7 +517,7 @@ def publish_command(
         kinds = parse_gate(gate or [])
         config = load_config(paths[0])
         on_design = (lambda name: typer.echo(f"playing {name}…", err=True)) if sys.stderr.isatty() else None
-        result = publish(paths, out, options=check_options, gate=kinds, config=config, on_design=on_design)
+        result = publish(paths, out, options=check_options, gate=kinds, config=config, on_design=on_design, winnable=winnable)
     except (GateError, ConfigError, LintPathError, SchemaUnavailable, PublishError) as exc:
         raise fail(str(exc)) from None
     options = ReportOptions(color=sys.stderr.isatty() and "NO_COLOR" not in os.environ)

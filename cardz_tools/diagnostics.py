@@ -167,6 +167,7 @@ RULES: dict[str, Rule] = _rules(
     ("CZ506", "non-terminating", E, "A playout or a trigger cascade hit its bound."),
     ("CZ507", "rule-never-fires", I, "A rule, action or draw that no playout used."),
     ("CZ508", "skill-gap", I, "How much a thoughtful player beats random play."),
+    ("CZ509", "pointless-move", W, "A legal move that only swaps two interchangeable piles: it changes nothing."),
     # CZ6xx: authoring
     ("CZ601", "todo", W, "A decision the author still has to make."),
     # CZ65x: variants (`extends`)

@@ -73,7 +73,7 @@ KEY_ORDER: dict[Context, tuple[str, ...]] = {
         "acceptRule", "ejectRule",
         "autoFlipTop", "draw", "actions", "triggers",
     ),
-    Context.ACCEPT: ("single", "follow", "wildRank", "wildDeclares", "when", "reason"),
+    Context.ACCEPT: ("single", "follow", "wildRank", "wildDeclares", "when", "reason", "allow"),
     Context.EJECT: ("when", "reason"),
     Context.DRAW: ("to", "count", "redeals", "faceUp"),
     Context.TRIGGER: ("when", "do"),

@@ -140,6 +140,8 @@ class AcceptRule:
     wild_rank: Rank | None = None
     wild_declares: str = "none"
     pointer: str = ""
+    allow: tuple[str, ...] = ()
+    """Findings this rule asks not to be told about (``"pointless-move"``: CZ509 for moves onto it)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -480,6 +482,7 @@ def _accept(value: object, pointer: str) -> AcceptRule:
         wild_rank=_rank(wild, f"{pointer}/wildRank") if wild is not None else None,
         wild_declares=str(value.get("wildDeclares", "none")),
         pointer=pointer,
+        allow=tuple(str(name) for name in value.get("allow", ())),
     )
 
 

@@ -67,7 +67,7 @@ def test_a_field_replaces_what_is_typed_of_it_and_nothing_else() -> None:
 def test_keys_are_those_of_the_object_at_the_cursor_less_those_it_has() -> None:
     text = SEED.read_text(encoding="utf-8")
     accept = text.replace('"single": true,', '"single": true, "",')
-    assert _labels(accept, accept.index('""') + 1) == ["when", "reason", "follow", "wildRank", "wildDeclares"]
+    assert _labels(accept, accept.index('""') + 1) == ["when", "reason", "follow", "wildRank", "wildDeclares", "allow"]
     depot = text.replace('"perRow": 5,', '"perRow": 5, "",')
     labels = _labels(depot, depot.index('""') + 1)
     assert {"acceptRule", "triggers", "draw", "ejectRule"} <= set(labels)

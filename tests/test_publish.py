@@ -80,8 +80,9 @@ def test_every_game_has_a_page_with_its_board_and_a_download_that_exists(publish
     for slug, path in shipped.items():
         page = (published / f"{slug}.html").read_text(encoding="utf-8")
         design = build_design(flatten_file(path).design)
-        assert "<svg" in page
-        assert page.count('class="cz-pile"') == len(design.depots)
+        board = page[page.index('<figure class="board">') : page.index("</figure>")]
+        assert "<svg" in board
+        assert board.count('class="cz-pile"') == len(design.depots)
         links = re.findall(r'<a [^>]*href="([^"]+)"[^>]*\bdownload="([^"]+)"', page)
         assert (f"{slug}.cardz", f"{slug}.cardz") in links
         assert (published / f"{slug}.cardz").is_file()
@@ -174,7 +175,11 @@ def test_pages_are_self_contained_well_formed_html5(published: Path) -> None:
         parser.close()
         assert parser.doctype == "DOCTYPE html" and not parser.problems and not parser.stack, page.name
         assert '<meta charset="utf-8">' in text and "<style>" in text
-        assert "<script" not in text and "<link" not in text
+        assert "<link" not in text and "<script src" not in text
+        # The only scripts: the replay's data (inert JSON) and the replay script itself, which loads nothing.
+        scripts = re.findall(r"<script[^>]*>", text)
+        assert set(scripts) <= {'<script type="application/json" class="cz-replay-data">', "<script>"}, page.name
+        assert text.count("<script>") <= 1 and (text.count("<script>") == 1) == ('class="cz-replay"' in text)
         assert not re.search(r'(src|href)="(https?:|//|/)', text), page.name
         assert "/work/" not in text and str(published) not in text
 
@@ -192,7 +197,8 @@ def test_designer_strings_are_escaped(tmp_path: Path) -> None:
     assert slug == "evil-script-alert-1-script-co"
     for page in (out / f"{slug}.html", out / "index.html"):
         text = page.read_text(encoding="utf-8")
-        assert "<script" not in text and "<img" not in text and "<b>bold" not in text and "<i>" not in text
+        assert "<script>alert" not in text and "<img" not in text and "<b>bold" not in text and "<i>" not in text
+        assert set(re.findall(r"<script[^>]*>", text)) <= {'<script type="application/json" class="cz-replay-data">', "<script>"}
         assert "Evil &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Co&quot;" in text
 
 
@@ -364,7 +370,8 @@ def test_the_browser_shows_the_index_and_every_game_page(published: Path) -> Non
         assert f'href="{entry["page"]}"' in index
         dom = dump_dom((published / entry["page"]).as_uri())
         design = build_design(json.loads((published / entry["file"]).read_text(encoding="utf-8")))
-        assert "<svg" in dom and dom.count('class="cz-pile"') == len(design.depots)
+        board = dom[dom.index('<figure class="board">') : dom.index("</figure>")]
+        assert "<svg" in board and board.count('class="cz-pile"') == len(design.depots)
         assert set(re.findall(r'data-depot="([^"]+)"', dom)) == {d.name for d in design.depots}
         assert f'href="{entry["file"]}" download="{entry["file"]}"' in dom
         assert f"<h1>{entry['name']}</h1>" in dom and "<strong>Goal:</strong>" in dom

@@ -18,6 +18,7 @@ class FindingKind(enum.Enum):
     NON_TERMINATING = "non-terminating"
     RULE_NEVER_FIRES = "rule-never-fires"
     SKILL_GAP = "skill-gap"
+    POINTLESS_MOVE = "pointless-move"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from ..cards import SplitMix64
+from .pointless import PointlessMoves
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -70,6 +71,12 @@ class Aggregate:
     repeating_example: tuple[str, ...] = ()
     bound_indexes: tuple[int, ...] = ()
     """The lowest indexes (at most :data:`ENDLESS_CHECKS`) of playouts that hit the step bound."""
+    pointless_moves: Counter[str] = dataclasses.field(default_factory=Counter)
+    """Moves that changed nothing (CZ509), by the accept rule that allowed them (``accept:found``)."""
+    pointless_playouts: Counter[str] = dataclasses.field(default_factory=Counter)
+    """How many playouts made at least one such move, by rule."""
+    pointless_examples: dict[str, tuple[int, int, str]] = dataclasses.field(default_factory=dict)
+    """Per rule, the first such move: (playout index, move number, the move and its piles)."""
 
     def merge(self, other: Aggregate) -> Aggregate:
         """Add ``other`` into this aggregate and return it."""
@@ -83,6 +90,10 @@ class Aggregate:
                     self.repeating_example = theirs
             elif name == "bound_indexes":
                 self.bound_indexes = tuple(sorted(set(mine) | set(theirs)))[:ENDLESS_CHECKS]
+            elif name == "pointless_examples":
+                for rule, example in theirs.items():
+                    if rule not in mine or example < mine[rule]:
+                        mine[rule] = example
             else:
                 setattr(self, name, mine + theirs)
         return self
@@ -104,6 +115,9 @@ def play_random(game: Game, index: int, base_seed: int, aggregate: Aggregate, ma
     rng = SplitMix64(play_seed(base_seed, index))
     moves = 0
     history: list[str] = []
+    pointless = PointlessMoves.of(game)
+    candidates = pointless.candidates if pointless is not None else {}
+    met: set[str] = set()
     if not state.non_terminating and not state.legal_moves() and not state.outcome().won:
         aggregate.stuck_at_deal += 1
     while not state.is_terminal():
@@ -120,6 +134,19 @@ def play_random(game: Game, index: int, base_seed: int, aggregate: Aggregate, ma
         move = legal[rng.below(count)]
         if moves >= max_moves - 64:
             history.append(str(move))
+        if pointless is not None:
+            found = candidates.get(id(move), _UNKNOWN)
+            if found is _UNKNOWN:
+                found = pointless.classify(move)
+            # a swap of two piles needs the target to hold what the source keeps: test the sizes first
+            if found is not None and len(state.piles[found[0]]) - found[2] == len(state.piles[found[1]]):
+                changed_nothing = pointless.apply(state, move, found)
+                if changed_nothing is not None:
+                    rule, text = changed_nothing
+                    where = f"{text}; the deal is `cardz play --seed {state.seed}`"
+                    _count_pointless(aggregate, rule, where, index, moves, met)
+                moves += 1
+                continue
         state.apply(move)
         moves += 1
     outcome = state.outcome()
@@ -141,6 +168,19 @@ def play_random(game: Game, index: int, base_seed: int, aggregate: Aggregate, ma
     aggregate.scores[outcome.score] += 1
     aggregate.moves[moves] += 1
     state.stats = None
+
+
+_UNKNOWN: Any = object()
+
+
+def _count_pointless(aggregate: Aggregate, rule: str, text: str, index: int, step: int, met: set[str]) -> None:
+    aggregate.pointless_moves[rule] += 1
+    if rule not in met:
+        met.add(rule)
+        aggregate.pointless_playouts[rule] += 1
+        example = (index, step, text)
+        if rule not in aggregate.pointless_examples or example < aggregate.pointless_examples[rule]:
+            aggregate.pointless_examples[rule] = example
 
 
 def position_at_bound(game: Game, index: int, base_seed: int, max_moves: int = DEFAULT_MAX_MOVES) -> Any:

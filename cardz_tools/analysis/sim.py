@@ -10,6 +10,7 @@ from typing import Any
 
 from .findings import Finding, Thresholds, playout_findings
 from .playout import DEFAULT_MAX_MOVES, Aggregate, can_end, deal_seed, play_range, position_at_bound
+from .pointless import pointless_findings
 from .runner import default_workers, game_for, run
 from .stats import mean_and_stdev, render_histogram, wilson_interval
 
@@ -145,6 +146,7 @@ def simulate(
         cascades=total.cascades,
         endless=(never_from_deal, never_from_stop, len(total.bound_indexes)),
     )
+    findings += pointless_findings(game, total)
     return SimReport(
         game=game.design.name,
         seed=seed,

@@ -1,4 +1,4 @@
-"""Word tables for reading solitaire rules in English, French, Russian and German.
+"""Word tables for reading solitaire rules in English, French, Russian, German, Spanish and Italian.
 
 Everything here is data: stop words for telling the languages apart, number words
 (with Russian case forms), and regular-expression fragments for the nouns and verbs
@@ -37,6 +37,8 @@ class Language(enum.Enum):
     FR = "fr"
     RU = "ru"
     DE = "de"
+    ES = "es"
+    IT = "it"
 
 
 def normalise(text: str) -> str:
@@ -68,12 +70,22 @@ STOP_WORDS: dict[Language, frozenset[str]] = {
         "и в не на с что по из к как а но за от до это все при если или у же только можно "
         "его ее их они он она".split()
     ),
+    Language.ES: frozenset(
+        "el la los las del y en que es se por con para al lo su sus no como más pero sobre cada "
+        "puede puedes cuando cartas carta hay una un son está".split()
+    ),
+    Language.IT: frozenset(
+        "il lo gli le di del della dei delle e è che per con non si al alla sul sulla ogni può "
+        "quando sono da dal carte carta una un ci".split()
+    ),
 }
 """Frequent short words per language; their counts tell Latin-script languages apart."""
 
 LETTERS_ONLY_IN: dict[Language, str] = {
     Language.FR: "éèêàâçîïôûùœë",
     Language.DE: "äöüß",
+    Language.ES: "ñ¿¡óá",
+    Language.IT: "òìù",
 }
 """Letters that only one of the Latin-script languages uses (supporting evidence)."""
 
@@ -115,66 +127,123 @@ NUMBER_WORDS: dict[Language, dict[str, int]] = {
         ("шестнадцать шестнадцати", 16), ("двадцать двадцати", 20), ("тридцать тридцати", 30),
         ("сорок сорока", 40), ("пятьдесят пятидесяти", 50),
     ),
+    Language.ES: _forms(
+        ("dos", 2), ("tres", 3), ("cuatro", 4), ("cinco", 5), ("seis", 6), ("siete", 7),
+        ("ocho", 8), ("nueve", 9), ("diez", 10), ("once", 11), ("doce", 12), ("trece", 13),
+        ("catorce", 14), ("quince", 15), ("dieciséis", 16), ("diecisiete", 17), ("veinte", 20),
+        ("veinticuatro", 24), ("veinticinco", 25), ("veintiocho", 28), ("treinta", 30),
+        ("cuarenta", 40), ("cincuenta", 50),
+    ),
+    Language.IT: _forms(
+        ("due", 2), ("tre", 3), ("quattro", 4), ("cinque", 5), ("sei", 6), ("sette", 7),
+        ("otto", 8), ("nove", 9), ("dieci", 10), ("undici", 11), ("dodici", 12), ("tredici", 13),
+        ("quattordici", 14), ("quindici", 15), ("sedici", 16), ("diciassette", 17), ("venti", 20),
+        ("ventiquattro", 24), ("venticinque", 25), ("ventotto", 28), ("trenta", 30),
+        ("quaranta", 40), ("cinquanta", 50), ("cinquantadue", 52),
+    ),
 }
 """Number words by language (normalised spelling); multiplicative adverbs count too (twice = 2).
 
-French ``un``/``une`` and German ``ein``/``eine`` are left out: they are mostly articles
-("un joker" in "si vous recevez un joker" is not a count). ``a joker per deck`` is read
+French ``un``/``une``, German ``ein``/``eine``, Spanish and Italian ``un``/``una`` are left out:
+they are mostly articles ("un joker" in "si vous recevez un joker" is not a count). ``a joker per deck`` is read
 by a pattern of its own."""
 
-TIMES_WORDS: frozenset[str] = frozenset(
-    "once twice thrice einmal zweimal dreimal viermal fünfmal дважды трижды".split()
-)
-"""Number words that already mean "N times" (``twice``), so ``redeal twice`` is 2 redeals."""
+TIMES_WORDS: dict[Language, frozenset[str]] = {
+    Language.EN: frozenset("once twice thrice".split()),
+    Language.DE: frozenset("einmal zweimal dreimal viermal fünfmal".split()),
+    Language.RU: frozenset("дважды трижды".split()),
+}
+"""Number words that already mean "N times" (``twice``), so ``redeal twice`` is 2 redeals (by language:
+Spanish ``once`` is eleven)."""
 
 # ------------------------------------------------------------------ noun and verb classes
 # Each is a regex fragment (no groups of its own) matched on normalised text.
 
-CARD = r"(?:cards?|cartes?|карт\w*|karten?)"
-DECK = r"(?:decks?|packs?|paquets?|jeux de cartes|колод\w*|kartenspiel\w*|kartendecks?)"
-JOKER = r"(?:jokers?|jokern|джокер\w*)"
-ROW = r"(?:rows?|rangees?|rangées?|lignes?|ряд\w*|строк\w*|reihen?|zeilen?)"
-COLUMN = r"(?:columns?|piles?|stacks?|colonnes?|столб\w*|стопк\w*|колонк\w*|spalten?|stapeln?)"
-BY = r"(?:by|x|×|х|на|sur|par|mal)"
-OF_EACH = r"(?:of|with|de|à|по|из|zu|mit|je|zu je|mit je)"
-STOCK = r"(?:stock|draw pile|talon|pioche|прикуп\w*|запас\w*|nachziehstapel\w*|vorrat\w*)"
+CARD = r"(?:cards?|cartes?|карт\w*|karten?|cartas?|carte)"
+DECK = r"(?:decks?|packs?|paquets?|jeux de cartes|колод\w*|kartenspiel\w*|kartendecks?|barajas?|mazz[oi])"
+JOKER = r"(?:jokers?|jokern|джокер\w*|comod[ií]n\w*|jolly|matt[oi])"
+ROW = r"(?:rows?|rangees?|rangées?|lignes?|ряд\w*|строк\w*|reihen?|zeilen?|filas?|file|righe?)"
+COLUMN = (
+    r"(?:columns?|piles?|stacks?|colonnes?|столб\w*|стопк\w*|колонк\w*|spalten?|stapeln?|columnas?|montones|"
+    r"colonn[ae]|mucchi)"
+)
+BY = r"(?:by|x|×|х|на|sur|par|mal|por|per)"
+OF_EACH = r"(?:of|with|de|à|по|из|zu|mit|je|zu je|mit je|di|con|da)"
+STOCK = (
+    r"(?:stock|draw pile|talon|pioche|прикуп\w*|запас\w*|nachziehstapel\w*|vorrat\w*|tal[oó]n|mazo|tallone|pozzo|mazzo)"
+)
 REDEAL = (
     r"(?:re[\s-]?deal\w*|re[\s-]?shuffl\w*|redistribu\w*|nouvelle donne|пересда\w*|перетасов\w* заново|"
-    r"neu\s?(?:aus)?geteilt|neu (?:aus)?teil\w*|neuverteil\w*|neu geben|neugeben)"
+    r"neu\s?(?:aus)?geteilt|neu (?:aus)?teil\w*|neuverteil\w*|neu geben|neugeben|volver a repartir|"
+    r"ridistribu\w*|rimescol\w*)"
 )
-TIMES = r"(?:times|fois|раз\w*|mal)"
-UNLIMITED = r"(?:unlimited|as many times|any number of times|illimit\w*|à volonté|сколько угодно|без ограничен\w*|unbegrenzt\w*|beliebig\w*)"
-FACE_DOWN = r"(?:face[\s-]?down|faces? cach\w+|faces? contre\w*|рубашкой вверх|закрыт\w*|verdeckt\w*)"
-OPEN = r"(?:open|visible|découvert\w*|открыт\w*|offen\w*|aufgedeckt\w*)"
-FIRST = r"(?:first|premi[eè]re?|перв\w*|erste\w*)"
-FREE_CELL = r"(?:free ?cells?|cellules? libres?|свободн\w* ячейк\w*|ячейк\w*|freie\w* zell\w*|freizell\w*)"
-REMOVE = r"(?:remov\w*|take out|taken out|discard\w*|retir\w*|enlev\w*|ôt\w*|убира\w*|убра\w*|убер\w*|удал\w*|entfern\w*|herausgenommen|heraus\w*|aussortier\w*)"
-DRAW = r"(?:draw\w*|turn\w*|retourn\w*|tir\w*|перевора\w*|переверн\w*|сда\w*|zieh\w*|umdreh\w*|aufdeck\w*)"
+TIMES = r"(?:times|fois|раз\w*|mal|veces|vez|volte|volta)"
+UNLIMITED = (
+    r"(?:unlimited|as many times|any number of times|as often as|illimit\w*|à volonté|autant de fois|сколько угодно|"
+    r"без ограничен\w*|unbegrenzt\w*|beliebig\w*|so oft\w*|"
+    r"no limit|without limit|sans limite|ohne (?:begrenzung|limit)|ilimitad\w*|sin l[ií]mite|cuantas veces\w*|"
+    r"illimitat\w*|senza limit\w*|quante volte\w*|tutte le volte)"
+)
+FACE_DOWN = (
+    r"(?:face[\s-]?down|faces? cach\w+|faces? contre\w*|рубашкой вверх|закрыт\w*|verdeckt\w*|boca abajo|"
+    r"coperte?|coperta)"
+)
+OPEN = r"(?:open|visible|découvert\w*|открыт\w*|offen\w*|aufgedeckt\w*|boca arriba|descubiert\w*|scopert\w*)"
+FIRST = r"(?:first|premi[eè]re?|перв\w*|erste\w*|primer[ao]?|prim[ao])"
+FREE_CELL = (
+    r"(?:free ?cells?|cellules? libres?|свободн\w* ячейк\w*|ячейк\w*|freie\w* zell\w*|freizell\w*|"
+    r"celdas? libres?|celdas?|celle libere|cell[ae])"
+)
+REMOVE = (
+    r"(?:remov\w*|take out|taken out|discard\w*|retir\w*|enlev\w*|ôt\w*|убира\w*|убра\w*|убер\w*|удал\w*|"
+    r"entfern\w*|herausgenommen|heraus\w*|aussortier\w*|retira\w*|quita\w*|elimin\w*|rimuov\w*|togli\w*)"
+)
+DRAW = (
+    r"(?:draw\w*|turn\w*|retourn\w*|tir\w*|перевора\w*|переверн\w*|сда\w*|zieh\w*|umdreh\w*|aufdeck\w*|deckt|"
+    r"voltea\w*|gira\w*|descubr\w*|roba\w*|pesca\w*|scopr\w*|scopre|sacan?)"
+)
 
 RANK_WORDS: dict[str, str] = {
-    "Ace": r"(?:aces?|as|туз\w*|asse?|ass)",
-    "King": r"(?:kings?|rois?|корол\w*|könig\w*)",
-    "Two": r"(?:twos|deuces|deux|двойк\w*|zweien)",
+    "Ace": r"(?:aces?|as|туз\w*|asse?|ass|ases|assi|asso)",
+    "King": r"(?:kings?|rois?|корол\w*|könig\w*|reyes|rey|re)",
+    "Two": r"(?:twos|deuces|deux|двойк\w*|zweien|doses|dos|due)",
 }
 """Rank names (as designs write them) and how rules texts name those cards."""
 
-PAIR = r"(?:pairs?|paired|paires?|пар[аыуе]?|парами|парой|paare?n?|paarweise|same rank|equal ranks?|matching[\s-]rank|même valeur|одного достоинства|gleiche\w* (?:rang|wert))"
-TOUCH = r"(?:touch\w*|adjacent\w*|neighbo\w*|diagonal\w*|voisin\w*|contigu\w*|сосед\w*|диагонал\w*|benachbart\w*|angrenz\w*|nachbar\w*)"
-COMPACT = r"(?:compact\w*|consolidat\w*|slide|close (?:up|the gaps)|tass\w*|regroup\w*|сдвига\w*|сдвинут\w*|уплотн\w*|zusammenschieb\w*|aufrück\w*|nachrück\w*)"
-REFILL = r"(?:refill\w*|from (?:the )?stock|rempli\w*|complét\w*|заполн\w*|добав\w*|auffüll\w*)"
+PAIR = (
+    r"(?:pairs?|paired|paires?|пар[аыуе]?|парами|парой|paare?n?|paarweise|same rank|equal ranks?|"
+    r"matching[\s-]rank|même valeur|одного достоинства|gleiche\w* (?:rang|wert)|"
+    r"parejas?|mismo valor|coppi[ae]|stesso valore)"
+)
+TOUCH = (
+    r"(?:touch\w*|adjacent\w*|neighbo\w*|diagonal\w*|voisin\w*|contigu\w*|сосед\w*|диагонал\w*|benachbart\w*|"
+    r"angrenz\w*|nachbar\w*|adyacent\w*|vecin\w*|"
+    r"adiacent\w*|vicin\w*|contigu\w*)"
+)
+COMPACT = (
+    r"(?:compact\w*|consolidat\w*|slide|close (?:up|the gaps)|tass\w*|regroup\w*|сдвига\w*|сдвинут\w*|уплотн\w*|"
+    r"zusammenschieb\w*|aufrück\w*|nachrück\w*|"
+    r"rück\w*|compactan|desplaz\w*|compatt\w*)"
+)
+REFILL = (
+    r"(?:refill\w*|from (?:the )?stock|rempli\w*|complét\w*|заполн\w*|добав\w*|auffüll\w*|aufgefüllt|rellen\w*|"
+    r"riemp\w*)"
+)
 
-GOAL_HEADINGS = r"(?:goal|object|aim|objective|but|objectif|цель|ziel|spielziel)"
+GOAL_HEADINGS = r"(?:goal|object|aim|objective|but|objectif|цель|ziel|spielziel|objetivo|obiettivo|scopo)"
 """Headings that introduce the goal of the game."""
 RULE_HEADINGS = (
     r"(?:rules?|how to play|play|playing|setup|set-up|deal|scoring|goal|object|"
-    r"règles?|fonctionnement|mise en place|déroulement|points|but|правила|подготовк\w*|ход игры|"
+    r"règles?|fonctionnement|mise en place|déroulement|points|but|правила|подготовк\w*|ход игры|reglas|preparaci[oó]n|"
+    r"objetivo|juego|puntuaci[oó]n|regole|preparazione|obiettivo|gioco|punteggio|"
     r"карты|цель|подсчет\w*|особые|regeln?|spielregeln|aufbau|vorbereitung|spielablauf|wertung|punkte|ziel)"
 )
 """Headings under which a text states rules (they end a strategy or history section)."""
 SIDE_HEADINGS = (
     r"(?:strateg\w*|tips?|hints?|questions?|faq|history|origin\w*|variants?|variations?|"
     r"conseils?|astuces?|histoire|origine|variantes?|советы?|стратег\w*|вопрос\w*|истори\w*|"
-    r"происхожд\w*|вариант\w*|кратко|tipps?|fragen|geschichte|herkunft|varianten)"
+    r"происхожд\w*|вариант\w*|кратко|tipps?|fragen|geschichte|herkunft|varianten|consejos|historia|variantes|"
+    r"consigli|storia|varianti)"
 )
 """Headings of sections that are not rules: strategy, questions, history, variants."""
 RULE_WORDS = (
@@ -191,12 +260,14 @@ GOAL_LABEL: dict[Language, str] = {
     Language.FR: "**But :**",
     Language.RU: "**Цель:**",
     Language.DE: "**Ziel:**",
+    Language.ES: "**Objetivo:**",
+    Language.IT: "**Obiettivo:**",
 }
 """How the seed designs' ``**Goal:**`` line reads in each language."""
 
 GENERIC_TITLE_WORDS = (
     r"(?:solitaire|patience|rules?|règles?( du jeu)?|правила( игры)?|пасьянс|regeln|spielregeln|"
-    r"spielanleitung|how to play)"
+    r"spielanleitung|how to play|reglas|solitario|regole)"
 )
 """Words a title line adds to the game's name ("Monte Carlo Solitaire", "Монтана – Правила")."""
 
@@ -213,15 +284,16 @@ FAMILY_KEYWORDS: dict[Family, tuple[tuple[str, float], ...]] = {
     Family.CASTLE: (
         (r"ch[aâ]teaux? de cartes?", NAME_WEIGHT), (r"house of cards", NAME_WEIGHT),
         (r"карточн\w* (?:домик\w*|замок|замка)", NAME_WEIGHT), (r"kartenhaus\w*", NAME_WEIGHT),
-        (r"étages?|floors?|этаж\w*|stockwerk\w*|etage\w*", 1.0),
-        (r"triangles?|треугольник\w*|dreieck\w*", 1.0),
+        (r"castell\w* di carte|castillo de (?:naipes|cartas)|casa de (?:naipes|cartas)", NAME_WEIGHT),
+        (r"étages?|floors?|этаж\w*|stockwerk\w*|etage\w*|pisos?|pian[oi]", 1.0),
+        (r"triangles?|треугольник\w*|dreieck\w*|tri[aá]ngulos?|triangol[oi]", 1.0),
     ),
     Family.GAPS: (
         (r"montana|монтан\w*|addiction|blue moon|rangoon", NAME_WEIGHT),
         (r"gaps?|spaces?|trous?|espaces? vides?|cases? vides?|пробел\w*|lücke\w*", 1.0),
     ),
     Family.PYRAMID: (
-        (r"monte[\s-]carlo|монте[\s-]карло|weddings|pyramid\w*|пирамид\w*", NAME_WEIGHT),
+        (r"monte[\s-]?carlo|монте[\s-]карло|weddings|pyramid\w*|pir[aá]mid\w*|пирамид\w*", NAME_WEIGHT),
         (PAIR, 1.0), (TOUCH, 0.5),
     ),
     Family.KLONDIKE: (
@@ -231,16 +303,20 @@ FAMILY_KEYWORDS: dict[Family, tuple[tuple[str, float], ...]] = {
         (r"foundations?|fondations?|база|базы|базу|ablage\w*|tableau", 0.5),
     ),
     Family.FREECELL: (
-        (r"freecell|free cells?|cellules? libres?|свободн\w* ячейк\w*|freie\w* zell\w*|freizell\w*", NAME_WEIGHT),
+        (
+            r"freecell|free cells?|cellules? libres?|свободн\w* ячейк\w*|freie\w* zell\w*|freizell\w*|celdas? libres?|"
+            r"celle libere",
+            NAME_WEIGHT,
+        ),
         (r"cells?|cellules?|ячейк\w*|zellen?", 1.0),
         (r"foundations?|fondations?|база|базы|базу|ablage\w*", 0.5),
     ),
     Family.GOLF: (
-        (r"golf|гольф\w*", NAME_WEIGHT),
+        (r"golf|гольф\w*|black hole|trou noir|schwarze\w* loch|черн\w* дыр\w*|agujero negro|buco nero", NAME_WEIGHT),
         (r"(?:one )?(?:rank )?higher or lower|plus haute? ou plus basse?|на (?:одно|единицу) (?:больше|выше) или (?:меньше|ниже)|höher oder niedriger", 1.0),
     ),
     Family.SPIDER: (
-        (r"spider\w*|araignée|паук\w*|spinne\w*", NAME_WEIGHT),
+        (r"spider\w*|araignée|паук\w*|spinne\w*|araña|ragno", NAME_WEIGHT),
         (r"king (?:down )?to ace|du roi à l'as|от короля до туза|vom könig bis zum ass", 1.0),
     ),
     Family.CANFIELD: (
@@ -248,7 +324,7 @@ FAMILY_KEYWORDS: dict[Family, tuple[tuple[str, float], ...]] = {
         (r"reserve|réserve|резерв\w*", 1.0),
     ),
     Family.ACCORDION: (
-        (r"accordion|accordéon|аккордеон\w*|akkordeon\w*", NAME_WEIGHT),
+        (r"accordion|accordéon|аккордеон\w*|akkordeon\w*|acorde[oó]n|fisarmonica", NAME_WEIGHT),
         (r"one or three|un ou trois|одну или три|eins oder drei", 1.0),
     ),
     Family.CLOCK: (

@@ -1,4 +1,4 @@
-"""Read a rules text (English, French, Russian or German) into facts for a design.
+"""Read a rules text (English, French, Russian, German, Spanish or Italian) into facts for a design.
 
 ``cardz from-rules`` (:mod:`.rules_text`) works in three offline, deterministic steps:
 
@@ -193,7 +193,7 @@ def detect_language(text: str) -> LanguageGuess:
     letters_seen = collections.Counter(lowered)
     scores: dict[Language, int] = {}
     details: list[str] = []
-    for language in (Language.EN, Language.FR, Language.DE):
+    for language in (Language.EN, Language.FR, Language.DE, Language.ES, Language.IT):
         stop_words = lx.STOP_WORDS[language]
         counts = collections.Counter(w for w in words if w in stop_words)
         special = sum(letters_seen[c] for c in lx.LETTERS_ONLY_IN.get(language, ""))
@@ -215,7 +215,7 @@ _FAMILY_PATTERNS: dict[Family, tuple[tuple[re.Pattern[str], float], ...]] = {
     family: tuple((compile_pattern(fragment), weight) for fragment, weight in keywords)
     for family, keywords in lx.FAMILY_KEYWORDS.items()
 }
-_PYRAMID_WORD = compile_pattern(r"pyramid\w*|пирамид\w*")
+_PYRAMID_WORD = compile_pattern(r"pyramid\w*|пирамид\w*|pir[aá]mid\w*")
 MIN_FAMILY_SCORE = 2.0
 """Below this keyword score the family is Other."""
 
@@ -277,10 +277,18 @@ def detect_family(sentences: Sequence[Sentence]) -> tuple[FamilyGuess, frozenset
 # ------------------------------------------------------------------ numbers
 
 _TENS = {20, 30, 40, 50}
-_TIMES_AS = {Language.EN: "times", Language.FR: "fois", Language.RU: "раз", Language.DE: "mal"}
-_SINGLE = re.compile(r"(?<!\w)(?:un seul|une seule|ein einzige[snmr]?|eine einzige|nur eine[mnrs]?)(?!\w)")
+_TIMES_AS = {
+    Language.EN: "times", Language.FR: "fois", Language.RU: "раз",
+    Language.DE: "mal", Language.ES: "veces", Language.IT: "volte",
+}
+_SINGLE = re.compile(
+    r"(?<!\w)(?:un seul|une seule|ein einzige[snmr]?|eine einzige|nur eine[mnrs]?|una sola|un solo|uno solo|"
+    r"una única|un único)(?!\w)"
+)
 """Where French and German articles are numbers after all: "un seul paquet", "nur ein Kartenspiel"."""
-_GERMAN_COMPOUND = re.compile(r"(?<!\w)(ein|zwei|drei|vier|fünf|sechs|sieben|acht|neun)und(zwanzig|dreißig|vierzig|fünfzig)(?!\w)")
+_GERMAN_COMPOUND = re.compile(
+    r"(?<!\w)(ein|zwei|drei|vier|fünf|sechs|sieben|acht|neun)und(zwanzig|dreißig|vierzig|fünfzig)(?!\w)"
+)
 
 
 def _number_words(language: Language | None) -> dict[str, tuple[int, Language]]:
@@ -312,11 +320,11 @@ def numberise(text: str, language: Language | None = None) -> str:
 
     def replace(match: re.Match[str]) -> str:
         value, lang = table[match.group(1)]
-        return f"{value} {_TIMES_AS[lang]}" if match.group(1) in lx.TIMES_WORDS else str(value)
+        return f"{value} {_TIMES_AS[lang]}" if match.group(1) in lx.TIMES_WORDS.get(lang, ()) else str(value)
 
     text = pattern.sub(replace, text)
     return re.sub(
-        r"(?<!\d)(20|30|40|50)\s+(?:et\s+|und\s+|and\s+)?([1-9])(?!\d)",
+        r"(?<!\d)(20|30|40|50)\s+(?:et\s+|und\s+|and\s+|y\s+)?([1-9])(?!\d)",
         lambda m: str(int(m.group(1)) + int(m.group(2))),
         text,
     )
@@ -325,6 +333,8 @@ def numberise(text: str, language: Language | None = None) -> str:
 _N = r"(\d+)"
 _W = r"(?:[^\W\d_][\w']*\s+)"
 """One word (no digits) and the space after it."""
+_WP = r"(?:[^\W\d_][\w']*[,;:]?\s+)"
+"""One word, perhaps with a comma after it, and the space after it."""
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
@@ -339,11 +349,18 @@ _COLUMNS = _rx(rf"(?<!\d){_N}\s+{_W}?{lx.COLUMN}(?!\w)")
 _DECKS = _rx(rf"(?<!\d){_N}\s+{_W}?{lx.DECK}(?!\w)")
 _DECK_CARDS = _rx(rf"(?<!\d){_N}\s+{_W}?{lx.CARD}(?!\w)")
 _JOKERS = _rx(rf"(?<!\d){_N}\s+{_W}?{lx.JOKER}(?!\w)")
-_ARTICLE_JOKER = _rx(rf"(?<!\w)(?:a|an|un|une|ein|eine|einen)\s+{lx.JOKER}(?!\w)")
+_ARTICLE_JOKER = _rx(rf"(?<!\w)(?:a|an|un|une|una|uno|ein|eine|einen|einem)\s+{lx.JOKER}(?!\w)")
+_EACH_OF_THEM = _rx(r"(?<!\w)(?:jede[sr]?|each|chacun\w*|cada un[oa]|ognuno|каждая)(?!\w)")
+"""'Two decks, each with a joker': each deck, where the deck word came before."""
 """An article before "joker": one joker, but only trusted with "each deck" (articles are not numbers)."""
 _PER_DECK = _rx(rf"(?:each|every|per|chaque|par|кажд\w*|jede\w*|pro)\s+{_W}?{lx.DECK}")
 _FACE_DOWN = _rx(rf"(?<!\d){_N}\s+{_W}{{0,3}}{lx.FACE_DOWN}")
-_STOCK = _rx(rf"(?<!\d){_N}\s+{_W}{{0,4}}{lx.STOCK}(?!\w)")
+_PASS_AFTER = (
+    r"(?!\s+(?:pass\w*|times?|fois|mal|раз\w*|veces|vez|volte|volta|tours?|passages?|durchg\w*|durchl\w*|проход\w*|"
+    r"pasad\w*|passat\w*))"
+)
+"""Not "1 pass through the stock": a count of passes, not of cards."""
+_STOCK = _rx(rf"(?<!\d){_N}{_PASS_AFTER}\s+{_W}{{0,4}}{lx.STOCK}(?!\w)")
 _REDEAL = _rx(rf"(?<!\w){lx.REDEAL}")
 _REDEAL_TIMES = _rx(rf"(?<!\d){_N}\s+(?:{lx.TIMES}(?!\w)|{_W}?{lx.REDEAL})")
 _UNLIMITED = _rx(rf"(?<!\w){lx.UNLIMITED}")
@@ -351,6 +368,18 @@ _OPEN_CARDS = _rx(rf"(?<!\d){_N}\s+(?:{_W}?{lx.CARD}\s+{lx.OPEN}|{lx.OPEN}\s+{lx
 _FREE_CELLS = _rx(rf"(?<!\d){_N}\s+{lx.FREE_CELL}")
 _FIRST_ROW = _rx(rf"{lx.FIRST}\s+{lx.ROW}\s+{_W}{{0,5}}{_N}\s+{lx.CARD}")
 _DRAW_COUNT = _rx(rf"(?<!\w){lx.DRAW}\s+{_W}{{0,2}}{_N}\s+{lx.CARD}")
+_STAIRCASE = _rx(
+    rf"{lx.FIRST}\s+(?:{_WP}){{0,4}}?(?:1|one|une?|eine?[mn]?|одн\w*|una?|uno)\s+(?:{_WP}){{0,4}}?"
+    rf"(?:second\w*|deuxième|zweite\w*|втор\w*|segund\w*)\s+(?:{_WP}){{0,3}}?2(?!\d)"
+)
+"""A staircase deal: "the first gets one card, the second two" (each column one card more than the one before)."""
+_DRAW_AT_ONCE = _rx(
+    rf"(?<!\d){_N}\s+{lx.CARD}\s+(?:at a time|at once|à la fois|auf einmal|за раз|a la vez|de una vez|alla volta|"
+    rf"per volta|"
+    rf"insieme|zugleich)"
+)
+_ONE_CARD = _rx(rf"(?<!\w)(?:a|une?|una|eine?)\s+(?={lx.CARD}(?!\w))")
+"""An article before "card" is one card where cards are counted per draw ("voltea una carta")."""
 _REMOVE = compile_pattern(lx.REMOVE)
 _RANKS = {rank: compile_pattern(words) for rank, words in lx.RANK_WORDS.items()}
 _PAIR = compile_pattern(lx.PAIR)
@@ -358,6 +387,8 @@ _TOUCH = compile_pattern(lx.TOUCH)
 _COMPACT = compile_pattern(lx.COMPACT)
 _REFILL = compile_pattern(lx.REFILL)
 _STOCK_WORD = compile_pattern(lx.STOCK)
+_DECK_WORD = compile_pattern(lx.DECK)
+_DRAW_WORD = compile_pattern(lx.DRAW)
 
 
 def _in(value: int, low: int, high: int) -> bool:
@@ -393,13 +424,15 @@ def extract(sentence: Sentence, language: Language | None) -> list[Extraction]:
         add(Quantity.DECKS, int(decks[1]), decks)
     elif (cards := _DECK_CARDS.search(text)) and int(cards[1]) % 52 == 0 and _in(int(cards[1]) // 52, 1, 8):
         add(Quantity.DECKS, int(cards[1]) // 52, cards)
-    per_deck = bool(_PER_DECK.search(text))
+    per_deck = bool(_PER_DECK.search(text) or (_DECK_WORD.search(text) and _EACH_OF_THEM.search(text)))
     if (jokers := _JOKERS.search(text)) and _in(int(jokers[1]), 0, 16):
         add(Quantity.JOKERS_PER_DECK if per_deck else Quantity.JOKERS, int(jokers[1]), jokers)
     elif per_deck and (article := _ARTICLE_JOKER.search(normalise(sentence.text))):
         add(Quantity.JOKERS_PER_DECK, 1, article)
     if (down := _FACE_DOWN.search(text)) and _in(int(down[1]), 0, 30):
         add(Quantity.FACE_DOWN, int(down[1]), down)
+    elif staircase := _STAIRCASE.search(text):
+        add(Quantity.FACE_DOWN, "col(depot)", staircase)
     stock = list(_STOCK.finditer(text))
     if stock and _in(int(stock[-1][1]), 1, 8 * 52):
         add(Quantity.STOCK, int(stock[-1][1]), stock[-1])
@@ -414,7 +447,14 @@ def extract(sentence: Sentence, language: Language | None) -> list[Extraction]:
         add(Quantity.FREE_CELLS, int(cells[1]), cells)
     if (first := _FIRST_ROW.search(text)) and _in(int(first[1]), 1, 52):
         add(Quantity.FIRST_ROW_CARDS, int(first[1]), first)
-    if (draw := _DRAW_COUNT.search(text)) and _in(int(draw[1]), 1, 5):
+    draw_text = _ONE_CARD.sub("1 ", text)
+    if (draw := _DRAW_COUNT.search(draw_text)) and _in(int(draw[1]), 1, 5):
+        add(Quantity.DRAW_COUNT, int(draw[1]), draw)
+    elif (
+        (draw := _DRAW_AT_ONCE.search(draw_text))
+        and _in(int(draw[1]), 1, 5)
+        and (_STOCK_WORD.search(text) or _DRAW_WORD.search(text))
+    ):
         add(Quantity.DRAW_COUNT, int(draw[1]), draw)
     if remove := _REMOVE.search(text):
         for rank, pattern in _RANKS.items():

@@ -20,13 +20,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..model import build_design
 from ..fmt import format_text, write_atomic
+from ..model import build_design
+from ..todos import find_todos
+from .compare import DEFAULT_DEALS, compare_designs, format_comparison
 from .files import InputError, read_text_file
 from .lexicon import Language
 from .reading import Analysis, SentenceKind, analyse
 from .skeletons import build
-from ..todos import find_todos
 
 LANGUAGE_CHOICES: tuple[str, ...] = ("auto",) + tuple(language.value for language in Language)
 """Values of ``--lang``."""
@@ -77,6 +78,11 @@ def _quote(text: str, width: int = 100) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _sets_a_key(note: str) -> bool:
+    """Whether a sentence's outcome set a key of the design (not only a description line or a note)."""
+    return not note.startswith(("description:", "about another game", "heading", "name")) and "(not used)" not in note
+
+
 def format_report(conversion: Conversion, source: str = "") -> str:
     """A plain-text report: language, family, name, decisions, each sentence and what it became, TODOs."""
     analysis = conversion.analysis
@@ -93,6 +99,7 @@ def format_report(conversion: Conversion, source: str = "") -> str:
     lines.append("sentences:")
     if not analysis.sentences:
         lines.append("  (the text is empty)")
+    unused: list[int] = []
     for sentence in analysis.sentences:
         became = list(conversion.outcomes.get(sentence.index, ()))
         if sentence.index in analysis.other_games:
@@ -102,8 +109,15 @@ def format_report(conversion: Conversion, source: str = "") -> str:
         if sentence.kind is SentenceKind.HEADING and analysis.name_source == f"title line {sentence.line}":
             became.insert(0, "name")
         summary = "; ".join(became) if became else "not understood"
+        if sentence.kind is SentenceKind.SENTENCE and sentence.index not in analysis.other_games:
+            if not any(_sets_a_key(note) for note in became):
+                unused.append(sentence.index)
+                if became:
+                    summary += " (no key set)"
         lines.append(f"  [{sentence.index}] line {sentence.line}: {_quote(sentence.text)}")
         lines.append(f"      -> {summary}")
+    if unused:
+        lines.append(f"sentences that set no key (rules the tool could not use): {', '.join(map(str, unused))}")
     lines.append("")
     lines.append(f"TODO ({len(conversion.todos)}): decisions left to the author (cardz lint reports them as CZ601)")
     for pointer, message in conversion.todos:
@@ -115,17 +129,42 @@ def format_report(conversion: Conversion, source: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
+def compare_with(conversion: Conversion, reference: str | Path, deals: int = DEFAULT_DEALS) -> tuple[str, int]:
+    """The comparison report of the converted design against the design file ``reference``, and its exit code.
+
+    0: plays the same game on the deals compared; 1: plays differently; 2: ``reference`` cannot be played.
+    """
+    from ..lint import LintPathError
+    from ..loading import DesignError, open_design
+
+    try:
+        opened = open_design(Path(reference))
+    except LintPathError as exc:
+        return f"cardz: {exc}\n", 2
+    except DesignError as exc:
+        first = next((d for d in exc.result.diagnostics if d.severity.value == "error"), None)
+        detail = f": {first.code} {first.message}" if first is not None else ""
+        return f"cardz: {reference} cannot be played ({exc}){detail}\n", 2
+    comparison = compare_designs(build_design(conversion.design), opened.design, deals=deals)
+    return format_comparison(comparison, "the design from the text", str(reference)), 0 if comparison.same else 1
+
+
 def run_from_rules(
     rules: str | Path,
     output: str | Path | None = None,
     lang: str = "auto",
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
+    compare: str | Path | None = None,
+    deals: int = DEFAULT_DEALS,
 ) -> int:
-    """The ``cardz from-rules`` command; returns the exit code (0 done, 2 bad input).
+    """The ``cardz from-rules`` command; returns the exit code.
+
+    0: done; 1: the design plays differently from ``compare``; 2: bad input.
 
     Without ``output`` the design goes to stdout and the report to stderr; with it the
-    design is written atomically to ``output`` and the report goes to stdout.
+    design is written atomically to ``output`` and the report goes to stdout. With
+    ``compare`` (a design file) the report ends with where the two designs play differently.
     """
     out = stdout or sys.stdout
     err = stderr or sys.stderr
@@ -140,10 +179,17 @@ def run_from_rules(
     language = None if lang == "auto" else Language(lang)
     conversion = convert(text, str(rules), language)
     report = format_report(conversion, str(rules))
+    code = 0
+    if compare is not None:
+        compared, code = compare_with(conversion, compare, deals)
+        if code == 2:
+            err.write(compared)
+            return 2
+        report += "\n" + compared
     if output is None:
         out.write(conversion.to_json())
         err.write(report)
-        return 0
+        return code
     try:
         write_atomic(Path(output), conversion.to_json())
     except OSError as exc:
@@ -151,4 +197,4 @@ def run_from_rules(
         return 2
     out.write(report)
     out.write(f"wrote {output}\n")
-    return 0
+    return code

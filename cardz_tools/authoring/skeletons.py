@@ -1,606 +1,38 @@
-"""Per-family design skeletons, filled in from what :mod:`.reading` found in a rules text.
+"""A design from an analysed rules text: the family's board and rules (:mod:`.families`), then the description.
 
-A skeleton is the family's usual board (a gaps grid, a castle, a builder with stock and
-waste ...) written only with features of ``docs/format.md``. Numbers the text states
-replace the family's defaults; a default the text does not confirm, and every rule
-expression that cannot be derived from a recognised sentence, is marked ``TODO:``
-(:mod:`.todos`). A rule expression that cannot be derived is the placeholder ``"true"``
-together with a TODO in the same rule's ``reason`` naming exactly what to write.
-
-Policy, so that nothing is a silent guess:
+A design is the family's usual board (a gaps grid, a castle, a builder with stock and
+waste ...) written only with features of ``docs/format.md``. Policy, so that nothing is a
+silent guess and nothing plays a looser game than the text:
 
 * the board layout (positions) and the family's structure (which depots exist) come from
   the family; the report says so;
 * a count the text states is used, and the sentence is recorded; a count it does not
   state is the family's default with a TODO, except ``decks`` 1 and ``jokers`` 0 (the
   format's own defaults), which are only reported;
-* an expression is written only for a rule the text states and :mod:`.reading` recognises
-  (a pairing grid's "equal ranks that touch", "close the gaps and refill from the stock");
-  the expressions are those of the seed design ``monte-carlo.cardz``.
+* a rule the text states (:mod:`.play_rules`) is written as its expression; a rule it
+  leaves unsaid is the family's usual rule (:mod:`.usual_rules`, the shipped designs')
+  with a TODO saying so; a rule that cannot be written at all is the placeholder
+  ``"false"`` (accepts nothing, never everything) with a TODO in its ``reason``;
+* :func:`describe` writes the description in the text's language: the goal, the rule
+  sentences, then a bullet per TODO.
 """
 
 from __future__ import annotations
 
-import collections
-import dataclasses
 import re
-from collections.abc import Callable
 from typing import Any
 
-from . import lexicon as lx
-from .lexicon import Family, Language, compile_pattern
-from .reading import Analysis, Mechanism, Quantity, SentenceKind
 from ..todos import todo
+from . import lexicon as lx
+from .draft import LABEL, MAX_BULLET_CHARS, MAX_BULLETS, MAX_NAME, NEVER, PLACEHOLDER, RULE_WORDS, SCORE_WORDS, Draft
+from .families import build_family
+from .lexicon import Family, Language
+from .play_rules import Aspect, read_play_rules
+from .reading import Analysis, SentenceKind
+
+__all__ = ["NEVER", "PLACEHOLDER", "build", "describe"]
 
 Json = dict[str, Any]
-
-PAIR_WHEN = "adjacent(source, depot) && !empty(depot) && card.rank == top.rank"
-CONSOLIDATE_WHEN = "any(cell, empty(it) && (!empty(stock) || any(c in cell, index(c) > index(it) && !empty(c))))"
-PLACEHOLDER = "true"
-"""The placeholder of an expression that still has to be written (always with a TODO)."""
-NEVER = "false"
-"""The placeholder of a win condition that still has to be written (always with a TODO)."""
-
-PAIR_REASON: dict[Language, str] = {
-    Language.EN: "A card pairs with one of its rank that touches it",
-    Language.FR: "Une carte fait la paire avec une carte de même rang qui la touche",
-    Language.RU: "Карта составляет пару с картой того же достоинства, которая её касается",
-    Language.DE: "Eine Karte bildet ein Paar mit einer angrenzenden Karte gleichen Rangs",
-}
-
-MAX_BULLETS = 10
-MAX_BULLET_CHARS = 400
-MAX_REASON = 200
-"""The schema's bound on ``reason``."""
-MAX_NAME = 80
-"""The schema's bound on ``name``."""
-
-SEE_ALSO: dict[Family, str] = {
-    Family.KLONDIKE: "How to express Klondike",
-    Family.FREECELL: "How to express FreeCell",
-    Family.GOLF: "How to express Golf",
-    Family.SPIDER: "How to express Spider",
-    Family.CANFIELD: "How to express Canfield",
-    Family.GAPS: "How to express Montana",
-    Family.PYRAMID: "How to express Pyramid",
-    Family.CASTLE: "How to express Château de cartes",
-}
-"""The worked design in docs/format.md that shows a family's rules written out."""
-_RULE_WORDS = compile_pattern(lx.RULE_WORDS)
-_SCORE_WORDS = compile_pattern(r"scor\w*|points?|очк\w*|punkte?|wertung")
-_LABEL = re.compile(r"^([^\W\d_][\w'-]*(?: [\w'-]+)?)\s?:\s+(.+)$")
-
-
-@dataclasses.dataclass
-class Draft:
-    """A design being built: what each sentence became, and the open decisions."""
-
-    analysis: Analysis
-    outcomes: dict[int, list[str]] = dataclasses.field(default_factory=lambda: collections.defaultdict(list))
-    todos: list[str] = dataclasses.field(default_factory=list)
-    notes: list[str] = dataclasses.field(default_factory=list)
-    examples: list[str] = dataclasses.field(default_factory=list)
-    """Expressions to start from for the placeholders (shown in the report)."""
-
-    @property
-    def family(self) -> Family:
-        return self.analysis.family.family
-
-    @property
-    def language(self) -> Language:
-        return self.analysis.language.language
-
-    def open(self, text: str) -> None:
-        """Record a decision the author still has to make (a description TODO bullet)."""
-        self.todos.append(text)
-
-    def number(
-        self,
-        quantity: Quantity,
-        default: int | str,
-        what: str,
-        *,
-        quiet_default: bool = False,
-        valid: Callable[[int | str], bool] = lambda value: True,
-    ) -> int | str:
-        """The value the text states for ``quantity``, else ``default`` with a TODO (or a note if ``quiet_default``)."""
-        values = self.analysis.values(quantity)
-        usable = [e for e in values if valid(e.value)]
-        for rejected in (e for e in values if not valid(e.value)):
-            self.outcomes[rejected.sentence].append(f"{what} = {rejected.value} (rejected: impossible here)")
-        if not usable:
-            if values:
-                self.open(f"{what}: the text's value does not fit this board; {default} was used — decide.")
-            elif quiet_default:
-                self.notes.append(f"{what} = {default} (the text does not say; format default)")
-            else:
-                self.open(f"{what}: the text does not say; {default} is the {self.family.value} default — confirm or change it.")
-            return default
-        chosen = usable[0]
-        self.outcomes[chosen.sentence].append(f"{what} = {chosen.value}")
-        for other in usable[1:]:
-            if other.value == chosen.value:
-                self.outcomes[other.sentence].append(f"{what} = {other.value} (agrees)")
-            else:
-                self.outcomes[other.sentence].append(f"{what} = {other.value} (conflicts; not used)")
-        conflicts = sorted({str(e.value) for e in usable if e.value != chosen.value})
-        if conflicts:
-            self.open(
-                f"{what}: the text says {chosen.value} (sentence {chosen.sentence}) but also "
-                f"{', '.join(conflicts)}; {chosen.value} was used — check."
-            )
-        return chosen.value
-
-    def placeholder_rule(
-        self,
-        depot: str,
-        key: str,
-        what: str,
-        example: str | None = None,
-        like: str | None = None,
-        **extra: Any,
-    ) -> Json:
-        """A rule object whose ``when`` is the placeholder, with a TODO in its ``reason``.
-
-        The reason (at most :data:`MAX_REASON` characters, as the schema allows) says what the
-        expression must express; ``example`` (an expression to start from) goes to the report
-        and, with the docs section of the family, to :attr:`examples`. ``like`` names a depot
-        whose TODO already explains the same rule (a castle's rows).
-        """
-        head = f"write when (\"{PLACEHOLDER}\" is a placeholder): "
-        body = f"as for '{like}'." if like else f"{what}."
-        if example and not like:
-            self.examples.append(f"{key}.when of '{depot}': {example}")
-        see = f" See docs/format.md, {SEE_ALSO[self.family]}." if self.family in SEE_ALSO and not like else ""
-        room = MAX_REASON - len(todo(head)) - len(see)
-        if len(body) > room:
-            body = body[: room - 1].rstrip() + "…"
-        return {**extra, "when": PLACEHOLDER, "reason": todo(head + body) + see}
-
-    def mechanism(self, mechanism: Mechanism, became: str) -> bool:
-        """Whether the text states ``mechanism``; if so record what its sentence became."""
-        sentence = self.analysis.mechanisms.get(mechanism)
-        if sentence is None:
-            return False
-        self.outcomes[sentence].append(became)
-        return True
-
-
-# ------------------------------------------------------------------ shared parts
-
-
-def _between(low: int, high: int) -> Callable[[int | str], bool]:
-    """A check that a value is an int from ``low`` to ``high``."""
-    return lambda value: isinstance(value, int) and low <= value <= high
-
-
-def _decks_and_jokers(draft: Draft, default_decks: int = 1) -> tuple[int, int]:
-    decks = int(
-        draft.number(
-            Quantity.DECKS, default_decks, "decks", quiet_default=default_decks == 1, valid=_between(1, 8)
-        )
-    )
-    jokers_stated = draft.analysis.values(Quantity.JOKERS)
-    per_deck = draft.analysis.values(Quantity.JOKERS_PER_DECK)
-    if jokers_stated or not per_deck:
-        jokers = int(draft.number(Quantity.JOKERS, 0, "jokers", quiet_default=True, valid=_between(0, 16)))
-        for fact in per_deck:
-            agrees = int(fact.value) * decks == jokers
-            draft.outcomes[fact.sentence].append(
-                f"jokers = {fact.value} per deck × {decks} decks" + (" (agrees)" if agrees else " (conflicts; not used)")
-            )
-            if not agrees:
-                draft.open(f"jokers: the text says {jokers} but also {fact.value} per deck with {decks} decks — check.")
-        return decks, jokers
-    jokers = int(per_deck[0].value) * decks
-    draft.outcomes[per_deck[0].sentence].append(f"jokers = {per_deck[0].value} per deck × {decks} decks = {jokers}")
-    return decks, min(jokers, 16)
-
-
-def _column_cards(columns: int, down: int | str, up: int) -> int:
-    """Cards a deal of ``down`` face-down (an int or a ``col(depot)`` form written here) and ``up`` face-up cards per column needs."""
-    def one(column: int) -> int:
-        if isinstance(down, int):
-            return down
-        if down == "col(depot)":
-            return column
-        match = re.fullmatch(r"col\(depot\) < (\d+) \? (\d+) : (\d+)", down)
-        if match is None:
-            raise ValueError(f"unexpected deal count {down!r}")
-        return int(match[2]) if column < int(match[1]) else int(match[3])
-
-    return sum(one(column) + up for column in range(columns))
-
-
-def _fit_columns(
-    draft: Draft, size: int, columns: int, down: int | str, up: int, defaults: tuple[int, int | str, int]
-) -> tuple[int, int | str, int]:
-    """The text's columns and counts if the deck holds them, else the family's (face-down cards dropped if need be), with a TODO."""
-    needed = _column_cards(columns, down, up)
-    if needed <= size:
-        return columns, down, up
-    fallback = defaults if _column_cards(*defaults) <= size else (defaults[0], 0, 1)
-    draft.open(
-        f"the deal from the text ({columns} columns, {down} face down and {up} face up each) needs {needed} cards but "
-        f"the deck has {size}; {fallback[0]} columns, {fallback[1]} face down and {fallback[2]} face up were used — decide."
-    )
-    return fallback
-
-
-def _stock(col: float, row: float, draw_to: str | None = None, count: int = 1, redeals: int | str = 0) -> Json:
-    stock: Json = {"name": "stock", "type": "Stock", "col": col, "row": row, "acceptRule": "none", "ejectRule": "locked"}
-    if draw_to:
-        stock["draw"] = {"to": draw_to, "count": count, "redeals": redeals}
-    return stock
-
-
-def _check_stock_count(draft: Draft, left: int) -> None:
-    """Compare the cards the text puts in the stock with what the deal leaves."""
-    for fact in draft.analysis.values(Quantity.STOCK):
-        if fact.value == left:
-            draft.outcomes[fact.sentence].append(f"stock = {left} cards (agrees with the deal)")
-        else:
-            draft.outcomes[fact.sentence].append(f"stock = {fact.value} cards (the deal leaves {left})")
-            draft.open(f"the text puts {fact.value} cards in the stock (sentence {fact.sentence}) but this deal leaves {left} — check the deal.")
-            return
-
-
-def _spread(total: int, piles: int) -> int | str:
-    """Cards per pile when ``total`` cards are dealt round robin to ``piles`` piles (a deal-site expression if uneven)."""
-    base, extra = divmod(total, piles)
-    return base if extra == 0 else f"col(depot) < {extra} ? {base + 1} : {base}"
-
-
-# ------------------------------------------------------------------ families
-
-
-def _pairing_grid(draft: Draft, design: Json) -> None:
-    decks, jokers = _decks_and_jokers(draft)
-    size = 52 * decks + jokers
-    fits = _between(2, 13)  # noqa: E731
-    rows = int(draft.number(Quantity.GRID_ROWS, 5, "grid rows", valid=fits))
-    cols = int(draft.number(Quantity.GRID_COLUMNS, 5, "grid columns", valid=fits))
-    if rows * cols > size:
-        draft.open(f"a {rows}×{cols} grid needs more cards than the deck holds; 5×5 was used — decide.")
-        rows = cols = 5
-    draft.notes.append("board: pairing grid like Monte Carlo (cells, stock, discard); filed as Pyramid like the seed")
-    if draft.mechanism(Mechanism.PAIR_TOUCHING, f"cell acceptRule.when = {PAIR_WHEN}"):
-        accept: Json = {"single": True, "when": PAIR_WHEN, "reason": PAIR_REASON[draft.language]}
-    else:
-        accept = draft.placeholder_rule(
-            "cell", "acceptRule", "when a card may be dropped on another grid card to pair with it", f"`{PAIR_WHEN}`", single=True
-        )
-    stock = _stock(cols + 0.5, 0)
-    if draft.mechanism(Mechanism.COMPACT_REFILL, "stock action 'consolidate' (compact cell from stock)"):
-        stock["actions"] = [
-            {"name": "consolidate", "when": CONSOLIDATE_WHEN, "do": [{"kind": "compact", "group": "cell", "from": "stock"}]}
-        ]
-    else:
-        draft.open("say what a tap on the stock does (Monte Carlo: close the gaps and refill the grid from the stock, a `compact` action).")
-    design["decks"], design["jokers"] = decks, jokers
-    design["depots"] = [
-        {
-            "name": "cell", "type": "Tableau", "col": 0, "row": 0, "repeat": rows * cols, "perRow": cols,
-            "fanDirection": "None", "acceptRule": accept,
-            "triggers": [{"when": "count(depot) == 2", "do": [{"kind": "move", "from": "@self", "to": "discard", "count": 2}]}],
-        },
-        stock,
-        {"name": "discard", "type": "Foundation", "col": cols + 0.5, "row": 1.5, "acceptRule": "none", "ejectRule": "locked"},
-    ]
-    design["dealRules"] = [{"kind": "dealGroup", "to": "cell", "faceUp": 1}]
-    design["winCondition"] = {"kind": "allCardsIn", "depots": "Foundation"}
-    _check_stock_count(draft, size - rows * cols)
-
-
-def _gaps(draft: Draft, design: Json) -> None:
-    decks, jokers = _decks_and_jokers(draft)
-    size = 52 * decks + jokers
-    rows = int(draft.number(Quantity.GRID_ROWS, 4, "grid rows", valid=_between(1, 16)))
-    cols = int(draft.number(Quantity.GRID_COLUMNS, 13, "grid columns", valid=_between(2, 26)))
-    if rows * cols > size:
-        draft.open(f"a {rows}×{cols} grid needs more cards than the deck holds; 4×13 was used — decide.")
-        rows, cols = 4, 13
-    draft.notes.append("board: gaps grid like Montana (one card per cell, gaps after the deal)")
-    design["decks"], design["jokers"] = decks, jokers
-    design["depots"] = [
-        {
-            "name": "cell", "type": "Tableau", "col": 0, "row": 0, "repeat": rows * cols, "perRow": cols,
-            "fanDirection": "None",
-            "acceptRule": draft.placeholder_rule(
-                "cell", "acceptRule",
-                "a gap takes the card of the same suit one rank above the card on its left; the leftmost gap takes any Two",
-                "`empty(depot) && (col(depot) == 0 ? card.rank == Two : exists(left(depot)) && !empty(left(depot)) && "
-                "card.suit == top(left(depot)).suit && card.rank == top(left(depot)).rank + 1)`",
-                single=True,
-            ),
-        }
-    ]
-    deal: list[Json] = [{"kind": "dealGroup", "to": "cell", "faceUp": 1}]
-    removed = list(dict.fromkeys(str(e.value) for e in draft.analysis.values(Quantity.REMOVED_RANK)))
-    for fact in draft.analysis.values(Quantity.REMOVED_RANK):
-        draft.outcomes[fact.sentence].append(f"dealRules remove ranks [{fact.value}]")
-    if removed:
-        deal.append({"kind": "remove", "ranks": removed})
-    else:
-        draft.open("say which cards are taken out after the deal to make the gaps (Montana: the four Aces), as a `remove` deal rule.")
-    if rows * cols < size:
-        design["depots"].append(_stock(cols + 0.5, 0))
-    design["dealRules"] = deal
-    redeals = [e for e in draft.analysis.values(Quantity.REDEALS) if isinstance(e.value, int) and 1 <= e.value <= 1000]
-    if redeals:
-        fact = redeals[0]
-        draft.outcomes[fact.sentence].append(f"action 'redeal' on 'aces' with limit = {fact.value}")
-        for other in redeals[1:]:
-            draft.outcomes[other.sentence].append(f"redeals = {other.value} ({'agrees' if other.value == fact.value else 'conflicts; not used'})")
-        aces: Json = {
-            "name": "aces", "type": "Foundation", "col": cols + 0.5, "row": 1.5 if rows * cols < size else 0,
-            "acceptRule": "none", "ejectRule": "locked",
-            "actions": [{"name": "redeal", "limit": fact.value,
-                         "do": [{"kind": "redeal", "group": "cell", "keep": NEVER, "count": 1}]}],
-        }
-        design["depots"].insert(1, aces)
-        for rule in deal:
-            if rule["kind"] == "remove":
-                rule["to"] = "aces"
-        draft.open(
-            f"write the 'redeal' action's keep (\"{NEVER}\" is a placeholder: a cell keeps its card when its row is in order "
-            "from the left up to it) and count (1 is a placeholder: no card for the first cell after each kept part), "
-            f"sentence {fact.sentence}. See docs/format.md, How to express Montana."
-        )
-    design["winCondition"] = {"kind": "when", "when": NEVER}
-    draft.open(
-        f"write winCondition.when (\"{NEVER}\" is a placeholder): every row holds one suit in order from Two to King, "
-        "with its gap last."
-    )
-
-
-def _castle(draft: Draft, design: Json) -> None:
-    decks, jokers = _decks_and_jokers(draft, default_decks=2)
-    first_row = draft.number(
-        Quantity.FIRST_ROW_CARDS, 12, "cards in the bottom row of triangles",
-        valid=lambda value: _between(4, 16)(value) and int(value) % 2 == 0,
-    )
-    pairs = int(first_row) // 2
-    hand = int(draft.number(Quantity.OPEN_CARDS, 5, "open cards", valid=_between(1, 10)))
-    draft.notes.append(
-        f"board: house of cards: triangle rows of {', '.join(str(pairs - k) for k in range(pairs))} pairs, "
-        f"floor rows of {', '.join(str(pairs - 1 - k) for k in range(pairs - 1)) or 'none'}, {hand} open cards, a stock"
-    )
-    depots: list[Json] = []
-    top_row = 2 * (pairs - 1)
-    for level in range(pairs):
-        depots.append({
-            "name": f"triangle{level}", "type": "Tableau", "col": level / 2, "row": top_row - 2 * level,
-            "repeat": pairs - level, "fanDirection": "Right", "ejectRule": "locked",
-            "acceptRule": draft.placeholder_rule(
-                f"triangle{level}", "acceptRule",
-                "two cards of one rank or one suit, worth no more than the floor under it carries",
-                "`count(depot) < 2 && (empty(depot) || card.rank == top.rank || card.suit == top.suit)`",
-                like="triangle0" if level else None,
-                single=True,
-            ),
-        })
-        if level < pairs - 1:
-            depots.append({
-                "name": f"floor{level}", "type": "Tableau", "col": level / 2 + 0.5, "row": top_row - 2 * level - 1,
-                "repeat": pairs - 1 - level, "fanDirection": "None", "ejectRule": "locked",
-                "acceptRule": draft.placeholder_rule(
-                    f"floor{level}", "acceptRule",
-                    "a floor card lies across two finished triangles; it carries the weaker one's value (an Ace: any)",
-                    like="floor0" if level else None,
-                    single=True,
-                ),
-            })
-    depots.append({"name": "hand", "type": "Reserve", "col": 0, "row": top_row + 2, "repeat": hand, "acceptRule": "none", "ejectRule": "topOnly"})
-    depots.append(_stock(pairs + 1, top_row + 2))
-    design["decks"], design["jokers"] = decks, jokers
-    design["depots"] = depots
-    design["dealRules"] = [{"kind": "dealGroup", "to": "hand", "faceUp": 1}]
-    draft.open(
-        f"write how a used open card is replaced from the stock (a trigger on 'hand') and the stock's tap that replaces "
-        f"all {hand} open cards, whose value is lost (an action). See docs/format.md, How to express Château de cartes."
-    )
-    if jokers:
-        draft.open(
-            "write what a joker does: one that reaches the open cards blows away the top storey (a trigger on 'hand' "
-            "with `move` effects). See docs/format.md, How to express Château de cartes."
-        )
-    design["winCondition"] = {"kind": "when", "when": NEVER}
-    draft.open(f"write winCondition.when (\"{NEVER}\" is a placeholder): the castle is complete, e.g. `count(triangle{pairs - 1}) == 2`.")
-
-
-def _klondike(draft: Draft, design: Json) -> None:
-    decks, jokers = _decks_and_jokers(draft)
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=_between(1, 13)))
-    count = draft.number(Quantity.DRAW_COUNT, 1, "cards turned per tap on the stock")
-    redeals = draft.number(Quantity.REDEALS, "unlimited", "redeals")
-    down = draft.number(Quantity.FACE_DOWN, "col(depot)", "face-down cards per column (`col(depot)`: 0, 1, 2 … from the left)")
-    columns, down, _ = _fit_columns(draft, 52 * decks + jokers, columns, down, 1, (7, "col(depot)", 1))
-    foundations = 4 * decks
-    draft.notes.append("board: builder with stock and waste, foundations and tableau columns (Klondike)")
-    design["decks"], design["jokers"] = decks, jokers
-    design["depots"] = [
-        _stock(0, 0, "waste", int(count), redeals),
-        {"name": "waste", "type": "Waste", "col": 1, "row": 0, "acceptRule": "none", "ejectRule": "topOnly"},
-        {"name": "foundation", "type": "Foundation", "col": 3, "row": 0, "repeat": foundations, "ejectRule": "topOnly",
-         "acceptRule": draft.placeholder_rule("foundation", "acceptRule", "foundations build up by suit from the Ace",
-                                              "`empty(depot) ? card.rank == Ace : card.suit == top.suit && card.rank == top.rank + 1`", single=True)},
-        {"name": "tableau", "type": "Tableau", "col": 0, "row": 1, "repeat": columns, "ejectRule": "faceUp", "autoFlipTop": True,
-         "acceptRule": draft.placeholder_rule("tableau", "acceptRule", "columns build down in alternating colours; an empty column takes a King",
-                                              "`empty(depot) ? card.rank == King : card.color != top.color && card.rank == top.rank - 1`")},
-    ]
-    design["dealRules"] = [
-        {"kind": "dealGroup", "to": "tableau", "faceDown": down, "roundRobin": True},
-        {"kind": "dealGroup", "to": "tableau", "faceUp": 1, "roundRobin": True},
-    ]
-    design["winCondition"] = {"kind": "allCardsIn", "depots": "Foundation"}
-
-
-def _freecell(draft: Draft, design: Json) -> None:
-    decks, jokers = _decks_and_jokers(draft)
-    cells = int(draft.number(Quantity.FREE_CELLS, 4, "free cells", valid=_between(1, 10)))
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 8, "tableau columns", valid=_between(1, 13)))
-    draft.notes.append("board: free cells, foundations and tableau columns, every card dealt face up (FreeCell)")
-    design["decks"], design["jokers"] = decks, jokers
-    design["depots"] = [
-        {"name": "freecell", "type": "Cell", "col": 0, "row": 0, "repeat": cells, "ejectRule": "topOnly",
-         "acceptRule": draft.placeholder_rule("freecell", "acceptRule", "a free cell holds one card", "`empty(depot)`", single=True)},
-        {"name": "foundation", "type": "Foundation", "col": cells + 0.5, "row": 0, "repeat": 4 * decks, "ejectRule": "topOnly",
-         "acceptRule": draft.placeholder_rule("foundation", "acceptRule", "foundations build up by suit from the Ace",
-                                              "`empty(depot) ? card.rank == Ace : card.suit == top.suit && card.rank == top.rank + 1`", single=True)},
-        {"name": "tableau", "type": "Tableau", "col": 0, "row": 1, "repeat": columns, "ejectRule": "topOnly",
-         "acceptRule": draft.placeholder_rule("tableau", "acceptRule", "columns build down in alternating colours; an empty column takes any card",
-                                              "`empty(depot) || card.color != top.color && card.rank == top.rank - 1`", single=True)},
-    ]
-    design["dealRules"] = [{"kind": "dealGroup", "to": "tableau", "faceUp": _spread(52 * decks + jokers, columns), "roundRobin": True}]
-    design["winCondition"] = {"kind": "allCardsIn", "depots": "Foundation"}
-
-
-def _golf(draft: Draft, design: Json) -> None:
-    decks, jokers = _decks_and_jokers(draft)
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=_between(1, 13)))
-    per_column = int(draft.number(Quantity.CARDS_PER_COLUMN, 5, "cards per column", valid=_between(1, 8)))
-    columns, _, per_column = _fit_columns(draft, 52 * decks + jokers - 1, columns, 0, per_column, (7, 0, 5))
-    draft.notes.append("board: single foundation fed from the tableau and the stock (Golf)")
-    design["decks"], design["jokers"] = decks, jokers
-    design["depots"] = [
-        _stock(0, 0, "foundation", 1, 0),
-        {"name": "foundation", "type": "Foundation", "col": 2, "row": 0, "ejectRule": "locked",
-         "acceptRule": draft.placeholder_rule("foundation", "acceptRule", "a card one rank above or below the top card",
-                                              "`!empty(depot) && top.rank != King && (card.rank == top.rank + 1 || card.rank == top.rank - 1)`", single=True)},
-        {"name": "tableau", "type": "Tableau", "col": 0, "row": 1, "repeat": columns, "acceptRule": "none", "ejectRule": "topOnly"},
-    ]
-    design["dealRules"] = [
-        {"kind": "dealGroup", "to": "tableau", "faceUp": per_column, "roundRobin": True},
-        {"kind": "dealGroup", "to": "foundation", "faceUp": 1},
-    ]
-    design["winCondition"] = {"kind": "depotsEmpty", "depots": "Tableau"}
-
-
-def _spider(draft: Draft, design: Json) -> None:
-    decks, jokers = _decks_and_jokers(draft, default_decks=2)
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 10, "tableau columns", valid=_between(1, 13)))
-    down = draft.number(Quantity.FACE_DOWN, "col(depot) < 4 ? 5 : 4", "face-down cards per column")
-    columns, down, _ = _fit_columns(draft, 52 * decks + jokers, columns, down, 1, (10, "col(depot) < 4 ? 5 : 4", 1))
-    draft.notes.append("board: Spider: tableau columns, a stock that deals a row, foundations for finished King-to-Ace runs")
-    design["decks"], design["jokers"] = decks, jokers
-    design["depots"] = [
-        _stock(0, 0),
-        {"name": "foundation", "type": "Foundation", "col": 2, "row": 0, "repeat": 4 * decks, "ejectRule": "locked",
-         "acceptRule": draft.placeholder_rule("foundation", "acceptRule", "a finished run of one suit from King down to Ace",
-                                              "`count(cards) == 13 && card.rank == King && all(cards, it.suit == card.suit)`")},
-        {"name": "tableau", "type": "Tableau", "col": 0, "row": 1, "repeat": columns, "autoFlipTop": True,
-         "ejectRule": draft.placeholder_rule("tableau", "ejectRule", "a run may be moved when it is in sequence, downward, in one suit"),
-         "acceptRule": draft.placeholder_rule("tableau", "acceptRule", "a card or run goes on a card one rank higher; an empty column takes anything",
-                                              "`empty(depot) || card.rank == top.rank - 1`")},
-    ]
-    design["dealRules"] = [
-        {"kind": "dealGroup", "to": "tableau", "faceDown": down, "roundRobin": True},
-        {"kind": "dealGroup", "to": "tableau", "faceUp": 1, "roundRobin": True},
-    ]
-    draft.open("write the stock's tap: it deals one card face up onto every column (the format has no such effect yet; an action per column may do).")
-    design["winCondition"] = {"kind": "allCardsIn", "depots": "Foundation"}
-
-
-def _canfield(draft: Draft, design: Json) -> None:
-    decks, jokers = _decks_and_jokers(draft)
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 4, "tableau columns", valid=_between(1, 10)))
-    count = draft.number(Quantity.DRAW_COUNT, 3, "cards turned per tap on the stock")
-    redeals = draft.number(Quantity.REDEALS, "unlimited", "redeals")
-    draft.notes.append("board: Canfield: a 13-card reserve, foundations, tableau, stock and waste")
-    design["decks"], design["jokers"] = decks, jokers
-    design["depots"] = [
-        _stock(0, 0, "waste", int(count), redeals),
-        {"name": "waste", "type": "Waste", "col": 1, "row": 0, "acceptRule": "none", "ejectRule": "topOnly"},
-        {"name": "foundation", "type": "Foundation", "col": 3, "row": 0, "repeat": 4 * decks, "ejectRule": "topOnly",
-         "acceptRule": draft.placeholder_rule("foundation", "acceptRule", "foundations build up by suit from the base rank",
-                                              "`!empty(depot) && card.suit == top.suit && card.rank == top.rank + 1`", single=True)},
-        {"name": "reserve", "type": "Reserve", "col": 0, "row": 1, "acceptRule": "none", "ejectRule": "topOnly", "autoFlipTop": True},
-        {"name": "tableau", "type": "Tableau", "col": 2, "row": 1, "repeat": columns, "ejectRule": "faceUp",
-         "acceptRule": draft.placeholder_rule("tableau", "acceptRule", "columns build down in alternating colours",
-                                              "`empty(depot) || card.color != top.color && card.rank == top.rank - 1`")},
-    ]
-    design["dealRules"] = [
-        {"kind": "dealGroup", "to": "reserve", "faceDown": 12, "faceUp": 1},
-        {"kind": "dealGroup", "to": "tableau", "faceUp": 1},
-    ]
-    draft.open("say how the foundations' base rank is set (Canfield: one card dealt to the first foundation) and whether the reserve is 13 cards.")
-    design["winCondition"] = {"kind": "allCardsIn", "depots": "Foundation"}
-
-
-def _accordion(draft: Draft, design: Json) -> None:
-    decks, jokers = _decks_and_jokers(draft)
-    size = 52 * decks + jokers
-    draft.notes.append("board: Accordion: every card in a line of piles, 13 per row")
-    design["decks"], design["jokers"] = decks, jokers
-    design["depots"] = [
-        {"name": "pile", "type": "Tableau", "col": 0, "row": 0, "repeat": size, "perRow": 13, "fanDirection": "None", "ejectRule": "faceUp",
-         "acceptRule": draft.placeholder_rule("pile", "acceptRule", "a pile moves onto the pile one or three places to its left when their top cards match in rank or suit",
-                                              "`!empty(depot) && (index(source) - index(depot) == 1 || index(source) - index(depot) == 3) && (card.rank == top.rank || card.suit == top.suit)`")},
-    ]
-    design["dealRules"] = [{"kind": "dealGroup", "to": "pile", "faceUp": 1}]
-    draft.open("say how the line closes up after a pile moves (a `compact` trigger on the group).")
-    design["winCondition"] = {"kind": "when", "when": NEVER}
-    draft.open(f"write winCondition.when (\"{NEVER}\" is a placeholder): one pile is left, e.g. `count(pile, !empty(it)) == 1`.")
-
-
-def _pyramid(draft: Draft, design: Json) -> None:
-    decks, jokers = _decks_and_jokers(draft)
-    rows = int(draft.number(Quantity.GRID_ROWS, 7, "pyramid rows", valid=_between(2, 9)))
-    draft.notes.append("board: a pyramid of rows 1..n, stock, waste and a discard pile")
-    depots: list[Json] = []
-    for row in range(rows):
-        depots.append({"name": f"pyramid{row}", "type": "Tableau", "col": (rows - 1 - row) / 2, "row": row / 2, "repeat": row + 1,
-                       "fanDirection": "None", "acceptRule": "none",
-                       "ejectRule": draft.placeholder_rule(f"pyramid{row}", "ejectRule", "a card is free when no card of the row below covers it",
-                                                           None, like="pyramid0" if row else None)})
-    depots += [
-        _stock(rows + 1, 0, "waste", 1, 0),
-        {"name": "waste", "type": "Waste", "col": rows + 1, "row": 1.5, "acceptRule": "none", "ejectRule": "topOnly"},
-        {"name": "discard", "type": "Foundation", "col": rows + 1, "row": 3, "ejectRule": "locked",
-         "acceptRule": draft.placeholder_rule("discard", "acceptRule", "two free cards whose values add up to 13, or a King alone")},
-    ]
-    design["decks"], design["jokers"] = decks, jokers
-    design["depots"] = depots
-    design["dealRules"] = [{"kind": "dealGroup", "to": f"pyramid{row}", "faceUp": 1} for row in range(rows)]
-    design["winCondition"] = {"kind": "depotsEmpty", "depots": "Tableau"}
-
-
-def _other(draft: Draft, design: Json) -> None:
-    decks, jokers = _decks_and_jokers(draft)
-    columns = int(draft.number(Quantity.TABLEAU_COLUMNS, 7, "tableau columns", valid=_between(1, 13)))
-    per_column = int(draft.number(Quantity.CARDS_PER_COLUMN, 1, "face-up cards per column", valid=_between(1, 13)))
-    columns, _, per_column = _fit_columns(draft, 52 * decks + jokers, columns, 0, per_column, (7, 0, 1))
-    draft.notes.append("board: a generic start (stock, waste, four foundations, tableau): the family was not recognised")
-    design["decks"], design["jokers"] = decks, jokers
-    design["depots"] = [
-        _stock(0, 0, "waste", 1, 0),
-        {"name": "waste", "type": "Waste", "col": 1, "row": 0, "acceptRule": "none", "ejectRule": "topOnly"},
-        {"name": "foundation", "type": "Foundation", "col": 3, "row": 0, "repeat": 4 * decks, "ejectRule": "topOnly",
-         "acceptRule": draft.placeholder_rule("foundation", "acceptRule", "which cards a foundation takes", single=True)},
-        {"name": "tableau", "type": "Tableau", "col": 0, "row": 1, "repeat": columns, "ejectRule": "topOnly",
-         "acceptRule": draft.placeholder_rule("tableau", "acceptRule", "which cards a tableau column takes")},
-    ]
-    design["dealRules"] = [{"kind": "dealGroup", "to": "tableau", "faceUp": per_column, "roundRobin": True}]
-    draft.open("say what a tap on the stock does (it turns one card onto the waste, once through, as a start).")
-    design["winCondition"] = {"kind": "allCardsIn", "depots": "Foundation"}
-    draft.open("confirm the win condition (every card on the foundations, as a start).")
-
-
-BUILDERS: dict[Family, Callable[[Draft, Json], None]] = {
-    Family.PYRAMID: _pairing_grid,
-    Family.GAPS: _gaps,
-    Family.CASTLE: _castle,
-    Family.KLONDIKE: _klondike,
-    Family.FREECELL: _freecell,
-    Family.GOLF: _golf,
-    Family.SPIDER: _spider,
-    Family.CANFIELD: _canfield,
-    Family.ACCORDION: _accordion,
-    Family.OTHER: _other,
-}
-"""How each recognised family is laid out (a real pyramid uses :func:`_pyramid` instead)."""
-
 
 # ------------------------------------------------------------------ description
 
@@ -613,7 +45,7 @@ def _clean(text: str) -> str:
 
 
 def _bold_label(text: str, language: Language) -> str:
-    match = _LABEL.match(text)
+    match = LABEL.match(text)
     if not match:
         return text
     colon = " :" if language is Language.FR else ":"
@@ -625,7 +57,7 @@ def _goal_text(draft: Draft) -> str | None:
     if index is None:
         return None
     text = _clean(draft.analysis.sentence(index).text)
-    label = _LABEL.match(text)
+    label = LABEL.match(text)
     if label:
         text = label.group(2)
     if draft.language is not Language.DE and text[:1].isupper() and not text[1:2].isupper():
@@ -652,7 +84,7 @@ def describe(draft: Draft) -> str:
             or sentence.text.endswith("?")
             or "=" in sentence.text
             or len(sentence.text.split()) < 4
-            or not (sentence.index in stated or _RULE_WORDS.search(sentence.normalised))
+            or not (sentence.index in stated or RULE_WORDS.search(sentence.normalised))
         ):
             continue
         key = re.sub(r"\W+", " ", sentence.text.lower()).strip()
@@ -667,7 +99,8 @@ def describe(draft: Draft) -> str:
         draft.outcomes[sentence.index].append("description: a rule bullet")
     if not bullets:
         draft.open("write the rules as bullet points: the text gave none that could be used.")
-    if any(_SCORE_WORDS.search(s.normalised) for s in analysis.sentences if s.kind is SentenceKind.SENTENCE):
+    sentences = [s for s in analysis.sentences if s.kind is SentenceKind.SENTENCE]
+    if not draft.scored and any(SCORE_WORDS.search(s.normalised) for s in sentences):
         draft.open("write scoring.value: the text scores the game (see its sentences about points).")
     label = lx.GOAL_LABEL[draft.language]
     lines = [f"{label} {goal}" if goal else f"{label} {todo('state the goal of the game in one sentence.')}", ""]
@@ -677,17 +110,30 @@ def describe(draft: Draft) -> str:
     return "\n".join(lines).rstrip()
 
 
+def _end(draft: Draft, design: Json) -> None:
+    """Record the win and loss sentences: the win condition is the family's; a lost game is one with no legal move."""
+    win = design.get("winCondition", {})
+    shown = win.get("depots") or win.get("when", "")
+    for fact in draft.facts(Aspect.WIN):
+        draft.outcomes[fact.sentence].append(f"winCondition {win.get('kind')} {shown} (the family's)")
+    for fact in draft.facts(Aspect.LOSS):
+        design["lossCondition"] = {"kind": "noLegalMoves"}
+        draft.outcomes[fact.sentence].append("lossCondition noLegalMoves")
+
+
 def build(analysis: Analysis) -> tuple[Json, Draft]:
     """The design for an analysed rules text, and the draft that records every decision."""
-    draft = Draft(analysis)
+    language = analysis.language.language if analysis.language.detected else None
+    draft = Draft(analysis, play=read_play_rules(analysis.sentences, language, analysis.other_games))
     name = analysis.name if len(analysis.name) <= MAX_NAME else analysis.name[: MAX_NAME - 1].rstrip() + "…"
     design: Json = {"name": name, "family": analysis.family.family.value, "description": ""}
     if analysis.family.family is Family.OTHER:
         draft.open("choose the family: the text matched no family's keywords.")
     if not analysis.language.detected:
         draft.open(f"the language could not be detected ({analysis.language.evidence}); check the description.")
-    builder = _pyramid if analysis.family.pyramid_layout else BUILDERS[analysis.family.family]
-    builder(draft, design)
+    build_family(draft, design)
+    _end(draft, design)
     design["description"] = describe(draft)
     ordered = ("name", "family", "description", "decks", "jokers", "depots", "dealRules", "winCondition")
     return {key: design[key] for key in ordered if key in design} | design, draft
+

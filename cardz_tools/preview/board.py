@@ -165,31 +165,43 @@ def _pile_svg(depot: Depot, pile: Sequence[Card], x: float, y: float) -> tuple[s
     return "".join(parts), x0, y0, x1, label_y + 6
 
 
-def board_svg(board: Board) -> str:
-    """The board as a standalone ``<svg>`` element (sized to fit every pile and label)."""
-    pieces: list[str] = []
-    x_min = y_min = 0.0
-    x_max = y_max = 0.0
-    for depot, pile in zip(board.design.depots, board.piles):
+def placed_piles(design: Design, piles: Sequence[Sequence[Card]]) -> list[tuple[str, float, float, float, float]]:
+    """Each depot's pile as SVG at its board position, with the box it covers (x0, y0, x1, y1)."""
+    out = []
+    for depot, pile in zip(design.depots, piles, strict=True):
         col, row = board_position(depot)
-        svg, x0, y0, x1, y1 = _pile_svg(depot, pile, col * PITCH_X, row * PITCH_Y)
-        pieces.append(svg)
-        x_min, y_min = min(x_min, x0), min(y_min, y0)
-        x_max, y_max = max(x_max, x1), max(y_max, y1)
-    left, top = x_min - MARGIN, y_min - MARGIN
-    width, height = x_max - x_min + 2 * MARGIN, y_max - y_min + 2 * MARGIN
-    title = escape(board.design.name or "board")
+        out.append(_pile_svg(depot, pile, col * PITCH_X, row * PITCH_Y))
+    return out
+
+
+def board_box(boxes: Sequence[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
+    """(left, top, width, height) of a board that holds every box, with its margin."""
+    x_min = min([0.0, *(b[0] for b in boxes)])
+    y_min = min([0.0, *(b[1] for b in boxes)])
+    x_max = max([0.0, *(b[2] for b in boxes)])
+    y_max = max([0.0, *(b[3] for b in boxes)])
+    return x_min - MARGIN, y_min - MARGIN, x_max - x_min + 2 * MARGIN, y_max - y_min + 2 * MARGIN
+
+
+def svg_open(title: str, box: tuple[float, float, float, float]) -> str:
+    """The start of a board's ``<svg>``: its size, styles, card back pattern and green cloth."""
+    left, top, width, height = box
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="cz-board" role="img" '
         f'viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}" width="{width:.0f}" height="{height:.0f}">'
-        f"<title>{title}</title>"
+        f"<title>{escape(title or 'board')}</title>"
         f"<defs><style>{_CSS}</style>"
         '<pattern id="cz-back" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
         '<rect width="8" height="8" fill="#2f4f9a"/><rect width="4" height="8" fill="#27427f"/></pattern></defs>'
         f'<rect x="{left:.1f}" y="{top:.1f}" width="{width:.1f}" height="{height:.1f}" fill="#1f6b3a" rx="10"/>'
-        + "".join(pieces)
-        + "</svg>"
     )
+
+
+def board_svg(board: Board) -> str:
+    """The board as a standalone ``<svg>`` element (sized to fit every pile and label)."""
+    placed = placed_piles(board.design, board.piles)
+    box = board_box([(x0, y0, x1, y1) for _, x0, y0, x1, y1 in placed])
+    return svg_open(board.design.name, box) + "".join(svg for svg, *_ in placed) + "</svg>"
 
 
 # ---------------------------------------------------------------- terminal

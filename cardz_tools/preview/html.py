@@ -13,7 +13,10 @@ from html import escape
 from pathlib import Path
 
 from ..config import LintConfig
+from ..engine import Game
+from ..model import Design
 from .board import Board, board_svg
+from .replay import REPLAY_CSS, REPLAY_SCRIPT, Replay, random_replay, replay_html, winning_replay
 from .sources import DEFAULT_PLAYOUTS, BoardUnavailable, CheckedFile, Summary, SummaryStatus, check_file, safe_summary, sample_board
 
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
@@ -159,8 +162,10 @@ def render_page(
     board_is_current: bool = True,
     board_problem: str | None = None,
     live: bool = False,
+    replays: tuple[tuple[str, Replay], ...] = (),
 ) -> str:
-    """The whole page. ``live`` adds the script that reloads it when the server says the file changed."""
+    """The whole page. ``live`` adds the script that reloads it when the server says the file changed;
+    ``replays`` (heading, replay) adds a section with a board that steps through each line."""
     design = checked.design or (board.design if board else None)
     title = design.name if design and design.name else checked.path.name
     if checked.missing:
@@ -180,14 +185,17 @@ def render_page(
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)} · cardz preview</title><style>{_CSS}</style></head>\n<body>"
+        f"<title>{escape(title)} · cardz preview</title><style>{_CSS}{REPLAY_CSS if replays else ''}</style></head>\n<body>"
         f"<header><h1>{escape(title)}</h1><p>{escape(checked.path.name)} · deal seed {seed} · {status}</p></header>\n"
         f'<main><section id="board"><h2>Board</h2>{board_part}</section>\n'
         f'<section id="diagnostics" data-count="{len(checked.diagnostics)}"><h2>Diagnostics</h2>'
         f"{diagnostics_html(checked)}</section>\n"
         f'<section id="summary" data-status="{summary.status.value if summary else "none"}"><h2>Simulation</h2>'
         f"{summary_html(summary)}</section>\n"
-        f'<section id="rules"><h2>Rules</h2>{rules}</section></main>\n'
+        f'<section id="rules"><h2>Rules</h2>{rules}</section>\n'
+        + "".join(replay_html(replay, heading) + "\n" for heading, replay in replays)
+        + "</main>\n"
+        + (REPLAY_SCRIPT + "\n" if replays else "")
         + (_RELOAD_SCRIPT if live else "")
         + "</body></html>\n"
     )
@@ -202,8 +210,22 @@ def preview_page(path: Path, *, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS,
             board = Board(checked.design, sample_board(checked.design, seed))
         except BoardUnavailable as exc:
             problem = str(exc)
+    replays: tuple[tuple[str, Replay], ...] = ()
     if board is None or checked.has_errors or checked.design_json is None:
         summary = Summary(SummaryStatus.SKIPPED, "fix the errors first")
     else:
         summary = safe_summary(checked.design_json, playouts, seed)
-    return render_page(checked, board, summary, seed=seed, board_is_current=board is not None, board_problem=problem)
+        replays = preview_replays(checked.design, seed)
+    return render_page(
+        checked, board, summary, seed=seed, board_is_current=board is not None, board_problem=problem, replays=replays
+    )
+
+
+def preview_replays(design: Design | None, seed: int) -> tuple[tuple[str, Replay], ...]:
+    """A winning line of deal ``seed`` when the solver finds one quickly, and one random playout."""
+    if design is None:
+        return ()
+    game = Game(design)
+    found = winning_replay(game, seed)
+    random = ("A random playout of this deal", random_replay(game, seed))
+    return ((("A winning line of this deal", found),) if found else ()) + (random,)

@@ -10,19 +10,23 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from .. import diagnostics as dx
 from ..analysis.check import CheckOptions, finding_diagnostic, play_analysis
+from ..analysis.deals import winnable_deals
 from ..analysis.findings import FindingKind
-from ..analysis.solve import DEFAULT_BUDGET
+from ..analysis.playout import deal_seed
+from ..analysis.solve import DEFAULT_BUDGET, SolveReport
 from ..config import LintConfig
 from ..diagnostics import Diagnostic, Severity
 from ..lint import FileReport, LintResult, collect_files, lint_paths
-from ..model import build_design
+from ..engine import Game
+from ..model import Design, build_design
 from ..preview.board import Board, board_svg
+from ..preview.replay import Replay, line_replay
 from ..preview.sources import BoardUnavailable, sample_board
 from ..variants import VariantError, flatten_file
 from . import output
@@ -118,7 +122,24 @@ def _candidates(linted: LintResult) -> tuple[list[_Candidate], list[FileReport]]
     return candidates, problems
 
 
-def _game(candidate: _Candidate, options: CheckOptions, gate: frozenset[FindingKind]) -> tuple[GameInfo, tuple[Diagnostic, ...]]:
+def _page_replay(
+    design: Design, solved: SolveReport | None, seed: int, winnable: Sequence[Mapping[str, Any]]
+) -> tuple[Replay | None, int | None]:
+    """The winning line a page replays: the first listed winnable deal's, else the first deal the check won."""
+    game = Game(design)
+    if winnable:
+        first = winnable[0]
+        return line_replay(game.new_initial_state(seed=first["seed"]), first["line"], design.name), first["seed"]
+    for verdict in solved.verdicts if solved else ():
+        if verdict.result == "won":
+            deal = deal_seed(seed, verdict.index)
+            return line_replay(game.new_initial_state(seed=deal), verdict.line, design.name), deal
+    return None, None
+
+
+def _game(
+    candidate: _Candidate, options: CheckOptions, gate: frozenset[FindingKind], winnable: int = 0
+) -> tuple[GameInfo, tuple[Diagnostic, ...]]:
     """The page facts of one design, and the diagnostics of its gated findings."""
     design = build_design(candidate.data)
     try:
@@ -146,6 +167,16 @@ def _game(candidate: _Candidate, options: CheckOptions, gate: frozenset[FindingK
         analysis=analysis_of(played.sim, played.solve),
         seed=options.seed,
     )
+    if options.deals or winnable:
+        deals: tuple[dict[str, Any], ...] = ()
+        if winnable:
+            listed = winnable_deals(
+                json.dumps(candidate.data, sort_keys=True), winnable, options.seed, budget=options.budget,
+                deal_seconds=options.deal_seconds, workers=options.workers,
+            )
+            deals = tuple(listed.to_dict()["deals"])
+        replay, replay_seed = _page_replay(design, played.solve, options.seed, deals)
+        info = dataclasses.replace(info, replay=replay, replay_seed=replay_seed, winnable=deals)
     return info, gated
 
 
@@ -177,6 +208,8 @@ def catalog_entry(game: GameInfo) -> dict[str, Any]:
         "winnability_interval": list(a.winnability_interval),
         "difficulty": a.difficulty.value,
         "seed": game.seed,
+        "replay_seed": game.replay_seed,
+        "winnable_deals": list(game.winnable),
     }
 
 
@@ -201,8 +234,11 @@ def publish(
     gate: frozenset[FindingKind] = frozenset(),
     config: LintConfig | None = None,
     on_design: Callable[[str], None] | None = None,
+    winnable: int = 0,
 ) -> PublishResult:
     """Publish the designs under ``paths`` into ``out`` (see the module docstring).
+
+    ``winnable`` deals the solver proves winnable are listed per game (page and catalog).
 
     :raises PublishError: when ``out`` may not be replaced, no design was found, or a design cannot be dealt.
     :raises cardz_tools.lint.LintPathError: when a path does not exist.
@@ -228,7 +264,7 @@ def publish(
     for candidate in candidates:
         if on_design:
             on_design(candidate.report.path)
-        info, gated = _game(candidate, options, gate)
+        info, gated = _game(candidate, options, gate, winnable)
         games.append(info)
         if gated:
             gated_reports.append(FileReport(candidate.report.path, gated, candidate.report.source, candidate.report.sources))

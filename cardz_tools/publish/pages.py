@@ -1,8 +1,10 @@
 """The HTML of a publication: one page per game and an index.
 
-Pages are self-contained (inline CSS, inline SVG, no script) HTML5. Every string
-a designer wrote is escaped; the rules go through the preview's markdown subset,
-which escapes first and only then adds its few tags.
+Pages are self-contained (inline CSS, inline SVG) HTML5. The one script is the
+replay's (:mod:`cardz_tools.preview.replay`): it steps through a winning line drawn
+in advance, computes no rule and loads nothing. Every string a designer wrote is
+escaped; the rules go through the preview's markdown subset, which escapes first and
+only then adds its few tags.
 """
 
 from __future__ import annotations
@@ -10,8 +12,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from html import escape
+from typing import Any
 
 from ..preview.html import markdown_to_html
+from ..preview.replay import REPLAY_CSS, REPLAY_SCRIPT, Replay, replay_html
 from .facts import DIFFICULTY_THRESHOLDS, MIN_DECIDED, Analysis, Difficulty
 
 _CSS = """
@@ -72,6 +76,12 @@ class GameInfo:
     """The published design file: flattened and in the canonical layout."""
     analysis: Analysis
     seed: int
+    replay: Replay | None = None
+    """A winning line (of a solved deal) drawn for the page's replay, when the solver found one."""
+    replay_seed: int | None = None
+    """The ``cardz deal --seed`` of the replayed deal."""
+    winnable: tuple[dict[str, Any], ...] = ()
+    """Proven-winnable deals (``cardz publish --winnable N``), as ``cardz deals`` lists them."""
 
     @property
     def file(self) -> str:
@@ -103,11 +113,40 @@ def difficulty_badge(word: Difficulty) -> str:
     return f'<span class="badge d-{word.value.replace(" ", "-")}">{escape(word.value)}</span>'
 
 
-def _document(title: str, body: str) -> str:
+def _document(title: str, body: str, script: str = "") -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}</body>\n</html>\n"
+        f"<title>{escape(title)}</title>\n<style>{_CSS}{REPLAY_CSS if script else ''}</style>\n</head>\n<body>\n"
+        f"{body}{script + chr(10) if script else ''}</body>\n</html>\n"
+    )
+
+
+def replay_section(game: GameInfo) -> str:
+    """The replay of a winning line, or a note that the solver found none in the deals it tried."""
+    if game.replay is None:
+        return (
+            '<section class="replay"><h2>A winning line</h2><p class="note">The solver found no winning line '
+            "in the deals it tried, so there is nothing to replay.</p></section>\n"
+        )
+    heading = f"A winning line (deal --seed {game.replay_seed})" if game.replay_seed is not None else "A winning line"
+    return replay_html(game.replay, heading) + "\n"
+
+
+def winnable_section(game: GameInfo) -> str:
+    """The proven-winnable deals, with their seeds and difficulty, when the publication lists any."""
+    if not game.winnable:
+        return ""
+    rows = "".join(
+        f"<tr><td><code>{escape(str(deal['seed']))}</code></td><td>{escape(str(deal['difficulty']))}</td>"
+        f"<td>{escape(str(deal['moves']))}</td></tr>"
+        for deal in game.winnable
+    )
+    return (
+        f'<section class="winnable"><h2>Winnable deals</h2><p>{_plural(len(game.winnable), "deal")} the solver won, '
+        "each with its seed (<code>cardz play --seed N</code>) and its difficulty for this game.</p>"
+        f"<table><thead><tr><th>seed</th><th>difficulty</th><th>moves to win</th></tr></thead><tbody>{rows}"
+        "</tbody></table></section>\n"
     )
 
 
@@ -164,7 +203,9 @@ def game_page(game: GameInfo) -> str:
         f"<figcaption>The {escape(game.name)} board: {escape(game.board)}. "
         f"Deal {game.seed} is shown; fanned piles are shown with a trail of cards.</figcaption></figure>\n"
         f'<section class="rules"><h2>Rules</h2>{rules}</section>\n'
-        f'<section class="difficulty" data-difficulty="{escape(a.difficulty.value)}"><h2>Difficulty</h2>'
+        + replay_section(game)
+        + winnable_section(game)
+        + f'<section class="difficulty" data-difficulty="{escape(a.difficulty.value)}"><h2>Difficulty</h2>'
         f"<p>{difficulty_badge(a.difficulty)}</p>"
         f"<dl><dt>Random play</dt><dd>{escape(random_play_text(a))}</dd>"
         f"<dt>A solver that sees every card</dt><dd>{escape(solver_text(a))}</dd></dl>"
@@ -174,7 +215,7 @@ def game_page(game: GameInfo) -> str:
         f'<p>{_download(game, f"Download {game.file}")}</p></section>\n'
         "</main>\n"
     )
-    return _document(game.name, body)
+    return _document(game.name, body, REPLAY_SCRIPT if game.replay is not None else "")
 
 
 def index_page(games: Sequence[GameInfo]) -> str:
