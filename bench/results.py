@@ -145,7 +145,9 @@ def measure(entry: Entry, scale: int, workers: int) -> Row:
         moves=f"{sim_d['mean_moves']:.0f}",
         decision=percent(sim.decision_share),
         per_deal=f"{seconds / max(1, deals):.2f} s",
-        speed=f"{deals / report.elapsed_s:.2f} deals/s, {nodes / seconds / 1000:.0f}k positions/s" if seconds > 0 else "—",
+        speed=f"{deals / report.elapsed_s:.2f} deals/s, {nodes / seconds / 1000:.0f}k positions/s"
+        if seconds > 0
+        else "—",
         verdict=verdict(entry.published, s_low, s_high, enough),
     )
 
@@ -160,9 +162,10 @@ def render(rows: list[Row], scale: int, workers: int, elapsed: float) -> str:
         f"Seed {SEED}, {workers} worker{'s' if workers != 1 else ''}, deal counts × {scale}, "
         f"the whole run took {elapsed / 60:.1f} minutes.",
         "",
-        "- **Random play**: uniformly random legal moves, at most 2,000 per game; the win rate with its Wilson 95% interval.",
+        "- **Random play**: uniformly random legal moves, at most 2,000 per game; the win rate with its Wilson 95% "
+        "interval.",
         "- **Solver**: `cardz solve` (depth-first search with a transposition table, knowing every card: the "
-        "\"thoughtful\" player of the literature; Golf and Black Hole are searched in the compact form of "
+        '"thoughtful" player of the literature; Golf and Black Hole are searched in the compact form of '
         "`cardz_tools/analysis/sink_search.py`, with sound dead-end tests). A deal is won, lost (every reachable "
         "position searched) or "
         "unknown (the position budget ran out). The interval counts unknown deals as lost at its low end and as won "
@@ -173,7 +176,8 @@ def render(rows: list[Row], scale: int, workers: int, elapsed: float) -> str:
         "- **Moves** and **choice** come from random play: mean moves per game, and the share of positions that "
         "offer more than one legal move.",
         "",
-        "| game | random win rate | solver winnability (95%) | deals | moves | choice | time per deal | solver speed | published | verdict |",
+        "| game | random win rate | solver winnability (95%) | deals | moves | choice | time per deal | solver speed "
+        "| published | verdict |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
@@ -186,9 +190,13 @@ def render(rows: list[Row], scale: int, workers: int, elapsed: float) -> str:
             f"{row.per_deal} | {row.speed} | {published} | {row.verdict} |"
         )
     undecided = [row.entry.title for row in rows if row.solver.startswith("undecided")]
-    lines += ["", "## Run sizes and sources", "",
-              "| game | design | playouts | deals | budget (positions per deal) | published source |",
-              "|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        "## Run sizes and sources",
+        "",
+        "| game | design | playouts | deals | budget (positions per deal) | published source |",
+        "|---|---|---|---|---|---|",
+    ]
     for row in rows:
         e = row.entry
         design = f"`games/{e.file}.cardz`" if e.file else "—"
@@ -196,9 +204,12 @@ def render(rows: list[Row], scale: int, workers: int, elapsed: float) -> str:
         lines.append(f"| {e.title} | {design} | {e.playouts * scale:,} | {e.deals * scale} | {e.budget:,} | {source} |")
     lines += [
         "",
-        (f"Undecided rows ({', '.join(undecided)}): these games have far larger state spaces than this generic "
-         "solver searches within its budget, so the rows say how many deals it decided rather than guessing. "
-         if undecided else "")
+        (
+            f"Undecided rows ({', '.join(undecided)}): these games have far larger state spaces than this generic "
+            "solver searches within its budget, so the rows say how many deals it decided rather than guessing. "
+            if undecided
+            else ""
+        )
         + "`--deals K` multiplies every deal and playout count; `--only NAME` runs the named designs.",
         "",
     ]
@@ -222,8 +233,12 @@ def main(argv: list[str] | None = None) -> int:
         began = time.perf_counter()
         row = measure(entry, args.deals, args.workers)
         rows.append(row)
-        print(f"{entry.title}: {row.solver}; {row.decided}; random {row.random}; {row.verdict} "
-              f"({time.perf_counter() - began:.0f} s)", file=sys.stderr, flush=True)
+        print(
+            f"{entry.title}: {row.solver}; {row.decided}; random {row.random}; {row.verdict} "
+            f"({time.perf_counter() - began:.0f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
     page = render(rows, args.deals, args.workers, time.perf_counter() - started)
     if args.write:
         OUTPUT.write_text(page, encoding="utf-8")

@@ -132,6 +132,7 @@ def test_designs_outside_the_model_keep_the_engine_search() -> None:
 
 
 def test_the_budget_bounds_the_compact_search() -> None:
-    state = game_of("black-hole").new_initial_state(seed=deal_seed(0, 2))  # a deal that needs about two million positions
+    # A deal that needs about two million positions.
+    state = game_of("black-hole").new_initial_state(seed=deal_seed(0, 2))
     result, _, nodes = solve_state(state, budget=2_000)
     assert result == "unknown" and nodes <= 2_001

@@ -85,4 +85,6 @@ def test_the_pruned_solver_still_finds_a_short_win() -> None:
     replay = state.clone()
     for move in line:
         replay.apply(move)
-    assert replay.outcome().won and line == [Drag("fan[0]", 1, "hole")] * 2 + [Drag(f"fan[{i}]", 1, "hole") for i in (1, 2)]
+    assert replay.outcome().won and line == [Drag("fan[0]", 1, "hole")] * 2 + [
+        Drag(f"fan[{i}]", 1, "hole") for i in (1, 2)
+    ]
