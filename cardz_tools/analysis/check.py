@@ -93,7 +93,14 @@ class CheckOptions:
     def from_config(cls, config: LintConfig) -> CheckOptions:
         """Options from ``[tool.cardz.check]``; unknown keys or bad values raise :class:`ConfigError`."""
         table: Mapping[str, Any] = config.sections.get("check", {})
-        ints = {"playouts": (0, 1_000_000), "deals": (0, 100_000), "budget": (1, 100_000_000), "seed": (0, 2**64 - 1), "max-moves": (1, 10_000_000), "workers": (1, 1024)}
+        ints = {
+            "playouts": (0, 1_000_000),
+            "deals": (0, 100_000),
+            "budget": (1, 100_000_000),
+            "seed": (0, 2**64 - 1),
+            "max-moves": (1, 10_000_000),
+            "workers": (1, 1024),
+        }
         floats = {
             name: name.replace("-", "_") for name in ("always-won", "forced-play", "skill-gap", "stuck-at-deal")
         }

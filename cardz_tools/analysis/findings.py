@@ -219,7 +219,10 @@ def playout_findings(
     for rule, pointer in unused_rules.items():
         found.append(
             Finding(
-                FindingKind.RULE_NEVER_FIRES, "info", f"{describe_rule(rule)} was never used in {playouts} playouts", pointer
+                FindingKind.RULE_NEVER_FIRES,
+                "info",
+                f"{describe_rule(rule)} was never used in {playouts} playouts",
+                pointer,
             )
         )
     return found
@@ -237,7 +240,9 @@ def solver_findings(
     found: list[Finding] = []
     if deals and lost == deals:
         found.append(
-            Finding(FindingKind.UNWINNABLE, "error", f"the solver proved all {deals} sampled deals lost: no one can win")
+            Finding(
+                FindingKind.UNWINNABLE, "error", f"the solver proved all {deals} sampled deals lost: no one can win"
+            )
         )
     if deals and random_win_rate is not None:
         skill = skill_gap_finding(won, lost, unknown, (random_win_rate, random_win_rate), thresholds)
