@@ -65,12 +65,13 @@ LAYERS: tuple[Layer, ...] = (
         ),
     ),
     Layer("lint", "every check over every file, with the configuration, and its output formats",
-          ("config", "lint", "reporters")),
+          ("config", "salvage", "lint", "reporters")),
     Layer(
         "engine",
         "Game, State, Move: deals, legal moves, effects, triggers, outcome",
         (
             "engine.moves",
+            "engine.progress",
             "engine.notation",
             "engine.rules",
             "engine.deal",
@@ -89,6 +90,7 @@ LAYERS: tuple[Layer, ...] = (
         "analysis",
         "playing designs to learn about them: random playouts, the solver, findings, parallel backends",
         (
+            "cache",
             "analysis.stats",
             "analysis.progress",
             "analysis.findings",
@@ -110,6 +112,7 @@ LAYERS: tuple[Layer, ...] = (
             "analysis.solve",
             "analysis.playable",
             "analysis.check",
+            "analysis.stored",
             "analysis.sweep",
             "analysis.sweep_chart",
             "analysis.deals",

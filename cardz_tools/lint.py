@@ -3,7 +3,9 @@
 Per file: read (:mod:`.source`) -> schema (:mod:`.schema`) -> model
 (:mod:`.model`) -> semantic checks (:mod:`.checks`) -> rule expressions. A stage
 runs only when the one before it left usable input: a file that is not JSON has
-no schema errors, a design that fails the schema is not modelled.
+no schema errors. A design that fails the schema is modelled from the parts the
+schema accepted (:mod:`.salvage`), so its reference and expression mistakes are
+reported in the same run, each once.
 
 A variant (a design with ``extends``) is linted as the standalone design it
 stands for (:mod:`.variants`); each finding is moved, through the provenance of
@@ -24,9 +26,10 @@ from .config import LintConfig
 from .diagnostics import RULES, Diagnostic, Rule, Severity
 from .expr import check_design
 from .model import Design, ModelError, build_design
+from .salvage import salvage, value_at
 from .schema import SchemaChecker, check_source
-from .todos import TODO_MARKER, todo_markers
 from .source import SourceFile, load_source, parent_pointer
+from .todos import TODO_MARKER, todo_markers
 from .variants import EXTENDS, Provenance, VariantError, flatten_file
 
 SUFFIX = ".cardz"
@@ -165,7 +168,9 @@ def lint_file(
     return FileReport(source.filename, tuple(kept), source, sources)
 
 
-def lint_text(text: str, filename: str = "<text>", config: LintConfig | None = None, *, checker: SchemaChecker | None = None) -> list[Diagnostic]:
+def lint_text(
+    text: str, filename: str = "<text>", config: LintConfig | None = None, *, checker: SchemaChecker | None = None
+) -> list[Diagnostic]:
     """Lint a design held in memory (editors, tests)."""
     source = SourceFile.from_text(text, filename)
     return _reported(lint_source(source, checker=checker), source, config or LintConfig(), None)
@@ -182,12 +187,18 @@ def lint_source(source: SourceFile, *, checker: SchemaChecker | None = None) -> 
             if design is not None:
                 found.extend(run_checks(design, source))
                 found.extend(_expression_diagnostics(design, source))
+        else:
+            found.extend(_salvaged_diagnostics(source, schema_found))
         found.extend(_todo_diagnostics(source))
     return sorted(found, key=Diagnostic.sort_key)
 
 
 def _lint_variant(
-    path: Path, source: SourceFile, sources: dict[str, SourceFile], checker: SchemaChecker | None, text: str | None = None
+    path: Path,
+    source: SourceFile,
+    sources: dict[str, SourceFile],
+    checker: SchemaChecker | None,
+    text: str | None = None,
 ) -> list[Diagnostic]:
     """Lint the design a variant stands for; ``sources`` collects the files its findings lie in."""
     try:
@@ -199,11 +210,16 @@ def _lint_variant(
         )
     merged = SourceFile.from_text(flattened.text(), source.filename)
     sources[source.filename] = source
-    found = [*source.diagnostics, *(_relocate(d, merged, flattened.provenance, sources) for d in lint_source(merged, checker=checker))]
+    found = [
+        *source.diagnostics,
+        *(_relocate(d, merged, flattened.provenance, sources) for d in lint_source(merged, checker=checker)),
+    ]
     return sorted(found, key=Diagnostic.sort_key)
 
 
-def _relocate(diagnostic: Diagnostic, merged: SourceFile, provenance: Provenance, sources: dict[str, SourceFile]) -> Diagnostic:
+def _relocate(
+    diagnostic: Diagnostic, merged: SourceFile, provenance: Provenance, sources: dict[str, SourceFile]
+) -> Diagnostic:
     """Move a finding about a merged design to the file and place that wrote the value."""
     anchor = merged.anchor(diagnostic.pointer, diagnostic.span)
     pointer = anchor.pointer
@@ -215,7 +231,11 @@ def _relocate(diagnostic: Diagnostic, merged: SourceFile, provenance: Provenance
     name = display_path(origin.file)
     if name not in sources:
         sources[name] = load_source(origin.file, name)
-    target = dataclasses.replace(anchor, pointer=origin.pointer) if pointer == anchor.pointer else dataclasses.replace(anchor, pointer=origin.pointer, part="head")
+    target = (
+        dataclasses.replace(anchor, pointer=origin.pointer)
+        if pointer == anchor.pointer
+        else dataclasses.replace(anchor, pointer=origin.pointer, part="head")
+    )
     return dataclasses.replace(diagnostic, file=name, span=sources[name].locate(target), pointer=origin.pointer)
 
 
@@ -231,11 +251,33 @@ def _without_repeats(reports: list[FileReport]) -> tuple[FileReport, ...]:
     )
 
 
+def _salvaged_diagnostics(source: SourceFile, schema_found: list[Diagnostic]) -> list[Diagnostic]:
+    """Reference and expression findings on the parts the schema accepted, follow-ons left out (:mod:`.salvage`)."""
+    try:
+        salvaged = salvage(source.data, schema_found)
+        if salvaged is None:
+            return []
+        later = [*run_checks(salvaged.design, source), *_expression_diagnostics(salvaged.design, source)]
+    except Exception:  # noqa: BLE001 - the checks assume schema-valid input; the schema errors are reported anyway
+        return []
+    return [d for d in later if salvaged.keeps(d, value_at(source.data, d.pointer), _underlined(source, d))]
+
+
+def _underlined(source: SourceFile, diagnostic: Diagnostic) -> str:
+    """The text a diagnostic underlines (its first line only)."""
+    span = diagnostic.span
+    line = source.line_text(span.line)
+    end = span.end_column - 1 if span.end_line == span.line else len(line)
+    return line[span.column - 1 : end]
+
+
 def _model(source: SourceFile, found: list[Diagnostic]) -> Design | None:
     try:
         return build_design(source.data)
     except ModelError as exc:
-        found.append(dx.make("CZ299", str(exc), source.filename, span=source.head_span(exc.pointer), pointer=exc.pointer))
+        found.append(
+            dx.make("CZ299", str(exc), source.filename, span=source.head_span(exc.pointer), pointer=exc.pointer)
+        )
         return None
 
 
@@ -246,7 +288,16 @@ def _todo_diagnostics(source: SourceFile) -> list[Diagnostic]:
         return found
     for pointer, start, message in todo_markers(source.data):
         span = source.string_span(pointer, start, start + len(message))
-        found.append(dx.make("CZ601", message, source.filename, span=span, pointer=pointer, hint="make the decision, then delete the marker"))
+        found.append(
+            dx.make(
+                "CZ601",
+                message,
+                source.filename,
+                span=span,
+                pointer=pointer,
+                hint="make the decision, then delete the marker",
+            )
+        )
     return found
 
 

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tests.reference_games import monte_carlo_playout, weathervane_playout
 from cardz_tools.analysis.check import CheckOptions, check_paths
 from cardz_tools.analysis.findings import FindingKind
 from cardz_tools.analysis.playout import can_end, deal_seed, play_seed, position_at_bound
@@ -19,6 +18,7 @@ from cardz_tools.analysis.solve import solve, solve_state
 from cardz_tools.cli import app
 from cardz_tools.engine import Game
 from cardz_tools.loading import open_design
+from tests.reference_games import monte_carlo_playout, weathervane_playout
 
 ROOT = Path(__file__).parent.parent
 GAMES = ROOT / "games"
@@ -60,12 +60,28 @@ def test_same_report_whatever_the_number_of_workers() -> None:
 
 
 def test_sim_json_has_the_documented_keys() -> None:
-    result = CliRunner().invoke(app, ["sim", str(GAMES / "weathervane.cardz"), "-n", "40", "--seed", "2", "-w", "1", "--format", "json"])
+    result = CliRunner().invoke(
+        app, ["sim", str(GAMES / "weathervane.cardz"), "-n", "40", "--seed", "2", "-w", "1", "--format", "json"]
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     for key in (
-        "game", "playouts", "seed", "wins", "win_rate", "win_rate_interval", "stuck_at_deal", "non_terminating",
-        "mean_moves", "mean_score", "score_stdev", "decision_share", "rule_fires", "findings", "elapsed_s", "playouts_per_s",
+        "game",
+        "playouts",
+        "seed",
+        "wins",
+        "win_rate",
+        "win_rate_interval",
+        "stuck_at_deal",
+        "non_terminating",
+        "mean_moves",
+        "mean_score",
+        "score_stdev",
+        "decision_share",
+        "rule_fires",
+        "findings",
+        "elapsed_s",
+        "playouts_per_s",
     ):
         assert key in report
     assert report["playouts"] == 40 and report["seed"] == 2
@@ -90,8 +106,17 @@ def test_a_design_where_no_pair_forms_is_stuck_at_every_deal() -> None:
 
 
 def test_a_design_where_any_card_plays_is_always_won() -> None:
-    report = simulate(design_text(BROKEN / "any-card.cardz"), 50, workers=1)
+    report = simulate(design_text(BROKEN / "any-card.cardz"), 100, workers=1)
     assert kinds(report)["always-won"] == "warning"
+    message = next(f.message for f in report.findings if f.kind is FindingKind.ALWAYS_WON)
+    assert "won 100 of 100 playouts" in message and "95% CI 96.3–100.0%" in message
+
+
+def test_always_won_waits_until_the_interval_supports_it() -> None:
+    # 40 of 40 won: the 95% interval reaches down to 91%, short of the 95% threshold.
+    report = simulate(design_text(BROKEN / "any-card.cardz"), 40, workers=1)
+    assert report.aggregate.wins == 40
+    assert "always-won" not in kinds(report)
 
 
 def test_triggers_that_hand_a_card_back_and_forth_are_non_terminating() -> None:
@@ -181,7 +206,9 @@ def test_a_rule_that_never_fires_is_reported_at_that_rule(tmp_path: Path) -> Non
 
 def test_check_cli_exit_codes_and_json() -> None:
     runner = CliRunner()
-    bad = runner.invoke(app, ["check", str(BROKEN / "ping-pong.cardz"), "--playouts", "5", "--deals", "1", "--format", "json"])
+    bad = runner.invoke(
+        app, ["check", str(BROKEN / "ping-pong.cardz"), "--playouts", "5", "--deals", "1", "--format", "json"]
+    )
     assert bad.exit_code == 1
     found = json.loads(bad.stdout)["diagnostics"]
     assert any(d["code"] == "CZ506" and d["name"] == "non-terminating" for d in found)
@@ -197,3 +224,31 @@ def test_dask_cluster_gives_the_same_report() -> None:
         local.pop(volatile)
         remote.pop(volatile)
     assert local == remote
+
+
+def test_a_time_budget_bounds_check_and_still_plays_and_solves() -> None:
+    import time
+
+    from cardz_tools.analysis.check import play_analysis
+
+    text = design_text(GAMES / "klondike.cardz")
+    options = CheckOptions(playouts=1_000_000, deals=2, seconds=1.0, max_moves=500)
+    assert options.node_budget > CheckOptions().node_budget  # the clock decides, not a small position count
+    started = time.monotonic()
+    played = play_analysis(json.loads(text), options)
+    assert time.monotonic() - started < 1.0 + 10.0  # the budget, plus one chunk and the examinations (a loaded machine)
+    assert played.sim is not None and 0 < played.sim.playouts < 1_000_000
+    assert played.solve is not None and len(played.solve.verdicts) == 2
+
+
+def test_seconds_in_the_configuration() -> None:
+    from cardz_tools.analysis.check import DEFAULT_SECONDS
+    from cardz_tools.config import ConfigError, parse_config
+
+    assert CheckOptions.from_config(parse_config({})).seconds == DEFAULT_SECONDS
+    assert CheckOptions.from_config(parse_config({"check": {"seconds": 0}})).seconds is None  # the fixed counts
+    assert CheckOptions.from_config(parse_config({"check": {"seconds": 7.5}})).seconds == 7.5
+    with pytest.raises(ConfigError, match="seconds"):
+        CheckOptions.from_config(parse_config({"check": {"seconds": "soon"}}))
+    with pytest.raises(ConfigError, match="did you mean 'seconds'"):
+        CheckOptions.from_config(parse_config({"check": {"secnds": 3}}))

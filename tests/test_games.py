@@ -6,6 +6,7 @@ deal cannot reach the position cheaply, with piles laid out card by card.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -126,7 +127,9 @@ def freecell_position(game: Game, layout: dict[str, str], empty_columns: int) ->
         ("KD QD JD", 1, "empty", 2),  # the empty column is the target: it does not count
     ],
 )
-def test_freecell_moves_as_many_cards_as_cells_and_empty_columns_allow(cells: str, empty: int, target: str, allowed: int) -> None:
+def test_freecell_moves_as_many_cards_as_cells_and_empty_columns_allow(
+    cells: str, empty: int, target: str, allowed: int
+) -> None:
     game = game_of("freecell")
     layout = {"tab[0]": "5S 9C 8H 7S 6H", "tab[1]": "10H"}
     layout |= {f"cell[{i}]": card for i, card in enumerate(cells.split())}
@@ -149,6 +152,7 @@ def test_freecell_deals_seven_and_six_face_up_and_cells_hold_one_card() -> None:
 
 
 # ------------------------------------------------------------------ Golf
+
 
 # Columns' top cards (the fifth round) are deck positions 28..34; the pile gets 35; the stock 36..51.
 def golf_deck(tops: str, pile: str) -> list[Card]:
@@ -253,11 +257,20 @@ def test_accordion_pile_moves_only_whole() -> None:
 
 def test_endless_play_in_a_game_that_can_be_won_is_a_warning_not_a_design_error() -> None:
     # Random Klondike cycles the stock for ever once nothing else helps: from there no move wins
-    # or loses (a warning), but every examined deal can still end (so not an error).
-    report = simulate((GAMES / "klondike.cardz").read_text(encoding="utf-8"), 4, workers=1, max_moves=300)
+    # or loses (a warning), but every examined deal can still end (so not an error) ...
+    design = json.loads((GAMES / "klondike.cardz").read_text(encoding="utf-8"))
+    del design["lossCondition"]
+    report = simulate(json.dumps(design), 4, workers=1, max_moves=300)
     finding = next(f for f in report.findings if f.kind.value == "non-terminating")
     assert finding.severity == "warning"
-    assert "until the player gives up" in finding.message
+    assert "until the player gives up" in finding.message and '"noProgress"' in finding.message
+
+
+def test_klondike_says_when_the_player_gives_up_so_endless_play_is_a_loss() -> None:
+    # ... and with its loss condition noProgress those same playouts are losses, proven by a search.
+    report = simulate((GAMES / "klondike.cardz").read_text(encoding="utf-8"), 4, workers=1, max_moves=300)
+    assert not [f for f in report.findings if f.kind.value == "non-terminating" and f.severity != "info"]
+    assert report.aggregate.non_terminating < 4
 
 
 # ------------------------------------------------------------------ docs/deals.md
@@ -272,7 +285,9 @@ def pysol_board(section: str) -> list[list[str]]:
     return [line.split() for line in block.splitlines() if line and ":" not in line]
 
 
-@pytest.mark.parametrize(("design", "section", "columns"), [("golf", "Golf", "tab"), ("black-hole", "Black Hole", "fan")])
+@pytest.mark.parametrize(
+    ("design", "section", "columns"), [("golf", "Golf", "tab"), ("black-hole", "Black Hole", "fan")]
+)
 def test_the_worked_examples_in_docs_deals_reproduce_their_boards(design: str, section: str, columns: str) -> None:
     from typer.testing import CliRunner
 
@@ -282,7 +297,9 @@ def test_the_worked_examples_in_docs_deals_reproduce_their_boards(design: str, s
     game = game_of(design)
     state = game.new_initial_state(deck=parse_deck(deck_file.read_text(encoding="utf-8")))
     board = pysol_board(section)
-    assert [state.piles[game.index[f"{columns}[{i}]"]] for i in range(len(board))] == [cards(" ".join(c)) for c in board]
+    assert [state.piles[game.index[f"{columns}[{i}]"]] for i in range(len(board))] == [
+        cards(" ".join(c)) for c in board
+    ]
     text = (DOCS / "deals.md").read_text(encoding="utf-8").split(f"## {section}\n", 1)[1]
     foundation = text.split("Foundations: ", 1)[1].split()[0]
     assert state.piles[game.index["pile" if design == "golf" else "hole"]] == cards(foundation)
@@ -301,7 +318,9 @@ def test_a_group_trigger_with_two_quantifiers_fires_on_every_member() -> None:
     from cardz_tools.model import build_design
 
     data = json.loads((GAMES / "accordion.cardz").read_text(encoding="utf-8"))
-    data["depots"][0]["triggers"][0]["when"] = "index(depot) == 51 && max(row, empty(it) ? 0 : index(it) + 1) > count(row, !empty(it))"
+    data["depots"][0]["triggers"][0]["when"] = (
+        "index(depot) == 51 && max(row, empty(it) ? 0 : index(it) + 1) > count(row, !empty(it))"
+    )
     game = Game(build_design(data))
     state = game.new_initial_state(deck=deck("5H 9C 2D 5S 9S 3H"))
     state.apply(drag("row[3]", "row[0]"))

@@ -6,6 +6,8 @@ import dataclasses
 import enum
 from collections.abc import Mapping
 
+from .stats import bounded_interval, wilson_interval
+
 
 class FindingKind(enum.Enum):
     """The kinds of findings; the value is the stable name scripts and ``--gate`` use."""
@@ -38,11 +40,25 @@ class Finding:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Thresholds:
-    """When findings are raised; configurable under ``[tool.cardz.check]``."""
+    """When findings are raised; configurable under ``[tool.cardz.check]``.
 
-    always_won: float = 0.99
+    Each is a share that a finding's 95% interval must clear, so that a warning is
+    never the luck of a few deals: ``always-won`` warns when even the low end of the
+    random win rate's interval reaches it, ``forced-play`` when even the high end of
+    the share of positions with a choice stays below it, ``stuck-at-deal`` when the
+    low end of the share of deals with no first move reaches it, and ``skill-gap``
+    says "a lot" or "little" only when the two intervals put the gap on one side of it.
+    """
+
+    always_won: float = 0.95
     forced_play: float = 0.05
     skill_gap: float = 0.25
+    stuck_at_deal: float = 0.10
+
+
+NEVER_WON_BELOW = 0.05
+"""``never-won`` is said only once the random win rate's interval lies below this (74 playouts or more):
+no win in five playouts says nothing about a game."""
 
 
 def describe_rule(label: str) -> str:
@@ -65,6 +81,10 @@ def _percent(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
+def interval_text(pair: tuple[float, float]) -> str:
+    return f"95% CI {100 * pair[0]:.1f}–{100 * pair[1]:.1f}%"
+
+
 def playout_findings(
     playouts: int,
     wins: int,
@@ -76,6 +96,8 @@ def playout_findings(
     thresholds: Thresholds = Thresholds(),
     cascades: int | None = None,
     endless: tuple[int, int, int] = (0, 0, 0),
+    positions: tuple[int, int] | None = None,
+    gives_up: int = 0,
 ) -> list[Finding]:
     """Findings from random playouts alone.
 
@@ -86,19 +108,30 @@ def playout_findings(
     many deals can never end at all (a design error), and how many stopped where no
     sequence of moves ends the game any more (a warning: play then goes on until the
     player gives up). Otherwise reaching the step bound is an info. None for
-    ``cascades`` counts every non-terminating playout as an error.
+    ``cascades`` counts every non-terminating playout as an error. ``positions`` is
+    (positions with a choice, positions) behind ``decision_share``; without it the share
+    is taken as exact over 10,000 positions. ``gives_up`` is, for a design whose loss
+    condition is ``noProgress``, the positions searched where a playout stopped (0 otherwise).
     """
     found: list[Finding] = []
     if playouts == 0:
         return found
+    choice_positions, positions_seen = positions if positions is not None else (round(decision_share * 10_000), 10_000)
     if stuck_at_deal:
-        every = stuck_at_deal == playouts
-        message = (
-            f"every one of {playouts} deals has no legal move at the start: the game cannot be played"
-            if every
-            else f"{stuck_at_deal} of {playouts} deals have no legal move at the start"
-        )
-        found.append(Finding(FindingKind.STUCK_AT_DEAL, "error" if every else "warning", message))
+        share = wilson_interval(stuck_at_deal, playouts)
+        if stuck_at_deal == playouts:
+            message = f"every one of {playouts} deals has no legal move at the start: the game cannot be played"
+            found.append(Finding(FindingKind.STUCK_AT_DEAL, "error", message))
+        else:
+            told = (
+                f"{stuck_at_deal} of {playouts} deals ({interval_text(share)}) have no legal move at the start: "
+                "they are lost before play begins"
+            )
+            if share[0] >= thresholds.stuck_at_deal:
+                found.append(Finding(FindingKind.STUCK_AT_DEAL, "warning", told))
+            else:
+                told += " (a few such deals are how some games are)"
+                found.append(Finding(FindingKind.STUCK_AT_DEAL, "info", told))
     step_bound = non_terminating if cascades is None else non_terminating - cascades
     cascaded = non_terminating - step_bound
     if cascaded:
@@ -126,7 +159,8 @@ def playout_findings(
             message = (
                 f"{step_bound} of {playouts} playouts never ended (step bound); {stopped} of the {examined} examined "
                 "stopped where no sequence of moves wins or loses any more, so the game goes on until the player "
-                f"gives up (a loss condition would end it); the repeating moves: {cycle}"
+                'gives up (the loss condition {"kind": "noProgress"} ends it there, docs/format.md); '
+                f"the repeating moves: {cycle}"
             )
         found.append(Finding(FindingKind.NON_TERMINATING, severity, message))
     elif step_bound:
@@ -138,45 +172,65 @@ def playout_findings(
             Finding(
                 FindingKind.NON_TERMINATING,
                 "info",
-                f"{step_bound} of {playouts} playouts never ended (step bound): the rules let play go on for ever, "
-                f"and those playouts count as not won; the repeating moves: {cycle}",
+                (
+                    f"{step_bound} of {playouts} playouts never ended (step bound), and where they stopped a search "
+                    f"of {gives_up:,} positions could not yet prove that nothing ends the game (noProgress); those "
+                    f"playouts count as not won; the repeating moves: {cycle}"
+                )
+                if gives_up
+                else f"{step_bound} of {playouts} playouts never ended (step bound): the rules let play go on for "
+                f"ever, and those playouts count as not won; the repeating moves: {cycle}",
             )
         )
     win_rate = wins / playouts
     if wins == 0:
-        found.append(
-            Finding(
-                FindingKind.NEVER_WON,
-                "info",
-                f"no random playout won in {playouts}; random play is a weak player, so run `cardz solve` "
-                "to learn whether a thoughtful player can win",
+        rate = wilson_interval(0, playouts)
+        if rate[1] < NEVER_WON_BELOW:
+            found.append(
+                Finding(
+                    FindingKind.NEVER_WON,
+                    "info",
+                    f"no random playout won in {playouts} ({interval_text(rate)}); random play is a weak player, "
+                    "so run `cardz solve` to learn whether a thoughtful player can win",
+                )
             )
-        )
-    elif win_rate >= thresholds.always_won:
+    elif wilson_interval(wins, playouts)[0] >= thresholds.always_won:
         found.append(
             Finding(
                 FindingKind.ALWAYS_WON,
                 "warning",
-                f"random play wins {_percent(win_rate)} of deals: the player's choices hardly matter",
+                f"random play won {wins} of {playouts} playouts ({_percent(win_rate)}, "
+                f"{interval_text(wilson_interval(wins, playouts))}): the player's choices hardly matter",
             )
         )
-    if decision_share < thresholds.forced_play and stuck_at_deal < playouts and non_terminating < playouts:
-        found.append(
-            Finding(
-                FindingKind.FORCED_PLAY,
-                "warning",
-                f"only {_percent(decision_share)} of positions offer more than one legal move: the game plays itself",
+    if positions_seen and stuck_at_deal < playouts and non_terminating < playouts:
+        choice = wilson_interval(choice_positions, positions_seen)
+        if choice[1] < thresholds.forced_play:
+            found.append(
+                Finding(
+                    FindingKind.FORCED_PLAY,
+                    "warning",
+                    f"only {choice_positions} of {positions_seen} positions ({_percent(decision_share)}, "
+                    f"{interval_text(choice)}) offer more than one legal move: the game plays itself",
+                )
             )
-        )
     if non_terminating == playouts:
         unused_rules = {}  # nothing ran to completion: "never used" would only mislead
     for rule, pointer in unused_rules.items():
         found.append(
             Finding(
-                FindingKind.RULE_NEVER_FIRES, "info", f"{describe_rule(rule)} was never used in {playouts} playouts", pointer
+                FindingKind.RULE_NEVER_FIRES,
+                "info",
+                f"{describe_rule(rule)} was never used in {playouts} playouts",
+                pointer,
             )
         )
     return found
+
+
+UNWINNABLE_CEILING = 0.25
+"""All sampled deals proven lost is an error (CZ503) only when it puts the winnability's 95% upper
+bound below this, which takes 12 or more deals; fewer are a warning that says to solve more."""
 
 
 def solver_findings(
@@ -190,21 +244,52 @@ def solver_findings(
     """Findings that need the solver's verdicts."""
     found: list[Finding] = []
     if deals and lost == deals:
-        found.append(
-            Finding(FindingKind.UNWINNABLE, "error", f"the solver proved all {deals} sampled deals lost: no one can win")
-        )
-    if deals and random_win_rate is not None and unknown < deals:
-        decided = won + lost
-        winnability = won / decided if decided else 0.0
-        gap = winnability - random_win_rate
-        undecided = f", {unknown} undecided" if unknown else ""
-        found.append(
-            Finding(
-                FindingKind.SKILL_GAP,
-                "info",
-                f"a thoughtful player won {won} of {decided} decided deals ({_percent(winnability)}{undecided}), "
-                f"random play {_percent(random_win_rate)}: "
-                + ("skill matters a lot" if gap >= thresholds.skill_gap else "skill matters little"),
+        high = wilson_interval(0, deals)[1]
+        if high <= UNWINNABLE_CEILING:
+            message = (
+                f"the solver proved all {deals} sampled deals lost (winnability 95% CI 0–{_percent(high)}): "
+                "no deal it tried can be won"
             )
-        )
+            found.append(Finding(FindingKind.UNWINNABLE, "error", message))
+        else:
+            message = (
+                f"the solver proved all {deals} sampled deals lost, which leaves the winnability anywhere from 0 to "
+                f"{_percent(high)} (95% CI): solve more deals (`cardz solve -n 20`) to tell a hard game from one "
+                "no one can win"
+            )
+            found.append(Finding(FindingKind.UNWINNABLE, "warning", message))
+    if deals and random_win_rate is not None:
+        skill = skill_gap_finding(won, lost, unknown, (random_win_rate, random_win_rate), thresholds)
+        if skill is not None:
+            found.append(skill)
     return found
+
+
+def skill_gap_finding(
+    won: int,
+    lost: int,
+    unknown: int,
+    random_interval: tuple[float, float],
+    thresholds: Thresholds = Thresholds(),
+    random_text: str | None = None,
+) -> Finding | None:
+    """"Skill matters a lot / little", only when the intervals put the gap on one side of the threshold.
+
+    The solver's winnability interval counts undecided deals both ways
+    (:func:`~.stats.bounded_interval`); ``random_interval`` is the random win rate's
+    (Wilson) interval. "A lot" needs even the smallest gap the intervals allow to
+    reach ``skill_gap``; "little" needs even the largest to stay below it. Anything
+    in between is not worth a CI user's attention, so it is not reported.
+    """
+    deals = won + lost + unknown
+    if not deals:
+        return None
+    solver = bounded_interval(won, lost, unknown)
+    undecided = f", {unknown} undecided" if unknown else ""
+    random_words = random_text or f"random play {_percent(random_interval[0])}"
+    told = f"a thoughtful player won {won} of {deals} deals{undecided} ({interval_text(solver)}), {random_words}"
+    if solver[0] - random_interval[1] >= thresholds.skill_gap:
+        return Finding(FindingKind.SKILL_GAP, "info", f"{told}: skill matters a lot")
+    if solver[1] - random_interval[0] < thresholds.skill_gap:
+        return Finding(FindingKind.SKILL_GAP, "info", f"{told}: skill matters little")
+    return None

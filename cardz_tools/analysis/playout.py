@@ -13,7 +13,10 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from ..cards import SplitMix64
+from ..engine.progress import can_end
 from .pointless import PointlessMoves
+
+__all__ = ["Aggregate", "can_end", "deal_seed", "play_random", "play_range", "play_seed", "position_at_bound"]
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -25,7 +28,8 @@ ENDLESS_CHECKS = 3
 """How many step-bound playouts (the lowest indexes) :func:`can_end` examines."""
 
 ENDLESS_BUDGET = 5_000
-"""Positions :func:`can_end` searches from the end of such a playout."""
+"""Positions :func:`can_end` searches from the end of such a playout (and, for a ``noProgress``
+design, to prove that the player gives up there)."""
 
 _DEAL_STREAM = 0x0DEA1
 _PLAY_STREAM = 0x91A7
@@ -108,7 +112,9 @@ def _repeating_moves(history: list[str], window: int = 200) -> tuple[str, ...]:
     return tuple(tail[-8:])
 
 
-def play_random(game: Game, index: int, base_seed: int, aggregate: Aggregate, max_moves: int = DEFAULT_MAX_MOVES) -> None:
+def play_random(
+    game: Game, index: int, base_seed: int, aggregate: Aggregate, max_moves: int = DEFAULT_MAX_MOVES
+) -> None:
     """Play playout ``index`` of a run and add it to ``aggregate``."""
     state = game.new_initial_state(seed=deal_seed(base_seed, index))
     state.stats = aggregate.rule_fires
@@ -149,6 +155,10 @@ def play_random(game: Game, index: int, base_seed: int, aggregate: Aggregate, ma
                 continue
         state.apply(move)
         moves += 1
+    if moves >= max_moves and not state.is_terminal():
+        # A noProgress design: lost if nothing ends it. The search is bounded by the playout's own
+        # step bound too, so that it costs about what the playout did, whatever the design.
+        state.give_up_if_no_progress(min(ENDLESS_BUDGET, max_moves))
     outcome = state.outcome()
     hit_bound = moves >= max_moves and not state.is_terminal()
     cascade = bool(getattr(state, "non_terminating", False))
@@ -193,31 +203,6 @@ def position_at_bound(game: Game, index: int, base_seed: int, max_moves: int = D
         legal = state.legal_moves()
         state.apply(legal[rng.below(len(legal))])
     return state
-
-
-def can_end(state: Any, budget: int = ENDLESS_BUDGET) -> bool | None:
-    """Whether some sequence of moves from ``state`` ends the game (won or lost).
-
-    True when a search finds an ending, False when it searched every reachable position
-    (at most ``budget``) and none ends: the rules let this game go on for ever and never
-    let it end, a design error. None when the budget ran out first.
-    """
-    seen = {state.key()}
-    stack = [state]
-    while stack:
-        position = stack.pop()
-        if position.is_terminal():
-            return True
-        for move in position.legal_moves():
-            child = position.clone()
-            child.apply(move)
-            key = child.key()
-            if key not in seen:
-                if len(seen) >= budget:
-                    return None
-                seen.add(key)
-                stack.append(child)
-    return False
 
 
 def play_range(game: Game, start: int, stop: int, base_seed: int, max_moves: int = DEFAULT_MAX_MOVES) -> Aggregate:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .findings import Finding, Thresholds, playout_findings
-from .playout import DEFAULT_MAX_MOVES, Aggregate, can_end, deal_seed, play_range, position_at_bound
+from .playout import DEFAULT_MAX_MOVES, ENDLESS_BUDGET, Aggregate, can_end, deal_seed, play_range, position_at_bound
 from .pointless import pointless_findings
 from .runner import default_workers, game_for, run
 from .stats import mean_and_stdev, render_histogram, wilson_interval
@@ -84,14 +84,16 @@ class SimReport:
         """A human report with a score histogram."""
         d = self.to_dict()
         low, high = d["win_rate_interval"]
+        workers = f"{self.workers} worker{'s' if self.workers != 1 else ''}"
         lines = [
-            f"{self.game}: {d['playouts']} random playouts (seed {self.seed}, {self.workers} worker{'s' if self.workers != 1 else ''})",
+            f"{self.game}: {d['playouts']} random playouts (seed {self.seed}, {workers})",
             f"  wins            {d['wins']}  ({100 * d['win_rate']:.2f}%, 95% CI {100 * low:.2f}%–{100 * high:.2f}%)",
             f"  stuck at deal   {d['stuck_at_deal']}",
             f"  non-terminating {d['non_terminating']}",
             f"  moves           mean {d['mean_moves']:.1f} (sd {d['moves_stdev']:.1f})",
             f"  score           mean {d['mean_score']:.2f} (sd {d['score_stdev']:.2f})",
-            f"  branching       mean {d['mean_branching']:.2f}; {100 * d['decision_share']:.1f}% of positions offer a choice",
+            f"  branching       mean {d['mean_branching']:.2f}; "
+            f"{100 * d['decision_share']:.1f}% of positions offer a choice",
             f"  speed           {d['playouts_per_s']} playouts/s ({d['elapsed_s']:.2f} s)",
             "",
             "Score distribution:",
@@ -120,17 +122,27 @@ def simulate(
     max_moves: int = DEFAULT_MAX_MOVES,
     thresholds: Thresholds = Thresholds(),
     on_progress: Callable[[int], None] | None = None,
+    seconds: float | None = None,
 ) -> SimReport:
-    """Run ``playouts`` random playouts of the design given as JSON text."""
+    """Run ``playouts`` random playouts of the design given as JSON text.
+
+    With ``seconds``, playouts stop when that time is up (in this process; at least one
+    chunk is played), so ``playouts`` is then the most that are played.
+    """
     started = time.perf_counter()
+    deadline = time.monotonic() + seconds if seconds is not None else None
     total = Aggregate()
-    for _, part in run(_sim_task, design_json, playouts, seed, {"max_moves": max_moves}, workers, scheduler, on_progress):
+    options = {"max_moves": max_moves}
+    chunks = run(_sim_task, design_json, playouts, seed, options, workers, scheduler, on_progress, deadline=deadline)
+    for _, part in chunks:
         total.merge(part)
     elapsed = time.perf_counter() - started
     game = game_for(design_json)
     decision = total.choice_positions / total.positions if total.positions else 0.0
     never_from_deal = never_from_stop = 0  # of the step-bound playouts examined
-    for index in total.bound_indexes:
+    # A noProgress design's playouts were examined where they stopped: those still going could not be decided.
+    examined = () if game.loss_no_progress else total.bound_indexes
+    for index in examined:
         if can_end(position_at_bound(game, index, seed, max_moves)) is False:
             never_from_stop += 1
             never_from_deal += can_end(game.new_initial_state(seed=deal_seed(seed, index))) is False
@@ -144,7 +156,9 @@ def simulate(
         unused_rules(game, total.rule_fires),
         thresholds,
         cascades=total.cascades,
-        endless=(never_from_deal, never_from_stop, len(total.bound_indexes)),
+        endless=(never_from_deal, never_from_stop, len(examined)),
+        positions=(total.choice_positions, total.positions),
+        gives_up=min(ENDLESS_BUDGET, max_moves) if game.loss_no_progress else 0,
     )
     findings += pointless_findings(game, total)
     return SimReport(

@@ -230,8 +230,10 @@ class Game:
         self.loss_when: Compiled | None = None
         if loss.kind == "when" and loss.when is not None:
             self.loss_when = compile_rule(loss.when, Site.LOSS, design)
-        elif loss.kind not in ("noLegalMoves", "never"):
+        elif loss.kind not in ("noLegalMoves", "never", "noProgress"):
             raise RuleError(f"the engine does not know the loss condition {loss.kind!r}", f"{loss.pointer}/kind")
+        self.loss_no_progress = loss.kind == "noProgress"
+        """Whether the player gives up where no sequence of moves ends the game (engine/progress.py)."""
         self.score_rule: Compiled = compile_rule(design.scoring.value, Site.SCORING, design)
 
     def rule_labels(self) -> list[str]:

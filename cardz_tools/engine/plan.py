@@ -197,6 +197,9 @@ class GamePlan(Protocol):
     @property
     def loss_when(self) -> Compiled | None: ...
     @property
+    def loss_no_progress(self) -> bool:
+        """Whether the loss condition is ``noProgress`` (engine/progress.py)."""
+    @property
     def score_rule(self) -> Compiled: ...
 
     def drag_move(self, source: int, count: int, target: int, declare: Suit | None) -> Drag:

@@ -31,6 +31,7 @@ class Termination(enum.Enum):
     WON = "won"
     LOST_NO_MOVES = "no legal moves"
     LOST_CONDITION = "the loss condition holds"
+    LOST_NO_PROGRESS = "no sequence of moves ends the game any more"
     CASCADE = "trigger cascade did not settle"
 
 
@@ -121,7 +122,14 @@ class State:
 
     def key(self) -> Hashable:
         """A hashable key equal for states that play the same from here on (not the move count)."""
-        return (tuple(self.piles), tuple(self.declared), tuple(self.redeals), tuple(self.uses), self.reshuffles, self.cascade)
+        return (
+            tuple(self.piles),
+            tuple(self.declared),
+            tuple(self.redeals),
+            tuple(self.uses),
+            self.reshuffles,
+            self.cascade,
+        )
 
     # ------------------------------------------------------------ card primitives
 
@@ -266,12 +274,12 @@ class State:
         if move.count < 1 or move.count > len(pile):
             return f"{move.source} holds {len(pile)} cards; {move.count} cannot be moved"
         if move.count not in self.run_lengths(source, pile):
-            if not all(c & FACE_UP for c in pile[-move.count:]):
+            if not all(c & FACE_UP for c in pile[-move.count :]):
                 return eject.reason or f"face-down cards cannot be moved from {move.source}"
             if eject.kind is EjectKind.TOP_ONLY:
                 return eject.reason or f"only the top card of {move.source} can be moved"
             return eject.reason or f"{move.source} does not let these cards go"
-        cards = pile[-move.count:]
+        cards = pile[-move.count :]
         card = cards[0]
         rule = game.accept_rules[target]
         if rule.never:
@@ -307,7 +315,9 @@ class State:
             elif rule.follow:
                 top = pile[-1]
                 if RANK_OF[card] != RANK_OF[top] and (card >> 4) & 7 != (top >> 4) & 7:
-                    return f"{card_symbol_str(card)} does not follow {card_symbol_str(top)}: it must match in rank or suit"
+                    return (
+                        f"{card_symbol_str(card)} does not follow {card_symbol_str(top)}: it must match in rank or suit"
+                    )
         when = game.accept_when[target]
         if when is not None and not when(self.piles, self, card, cards, source, target):
             return f"{name} does not accept {card_symbol_str(card)} here"
@@ -453,6 +463,22 @@ class State:
             status = self.status()
         return status is not _ONGOING
 
+    def give_up_if_no_progress(self, budget: int | None = None) -> bool:
+        """End the game as lost when the design's loss is ``noProgress`` and nothing ends it any more.
+
+        Searches the positions reachable from here (at most ``budget``, default
+        :data:`~.progress.NO_PROGRESS_BUDGET`); only a complete search ends the game, so a
+        position that might still lead somewhere is never called lost. Whether it ended.
+        """
+        from .progress import NO_PROGRESS_BUDGET, can_end
+
+        if not self.game.loss_no_progress or self.is_terminal():
+            return False
+        if can_end(self, NO_PROGRESS_BUDGET if budget is None else budget) is not False:
+            return False
+        self._status = Termination.LOST_NO_PROGRESS
+        return True
+
     def score(self) -> int:
         """The scoring rule's value now."""
         return int(self.game.score_rule(self.piles, self))
@@ -461,7 +487,7 @@ class State:
         """Won or lost, the score, and the reason."""
         status = self.status()
         won = status is Termination.WON
-        lost = status in (Termination.LOST_NO_MOVES, Termination.LOST_CONDITION)
+        lost = status in (Termination.LOST_NO_MOVES, Termination.LOST_CONDITION, Termination.LOST_NO_PROGRESS)
         return Outcome(won=won, lost=lost, score=self.score(), reason=status.value, termination=status)
 
     def returns(self) -> list[float]:

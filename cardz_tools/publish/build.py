@@ -15,15 +15,16 @@ from pathlib import Path
 from typing import Any
 
 from .. import diagnostics as dx
-from ..analysis.check import CheckOptions, finding_diagnostic, play_analysis
+from ..analysis.check import CheckOptions, PlaySummary, finding_diagnostic, play_summaries
 from ..analysis.deals import winnable_deals
 from ..analysis.findings import FindingKind
 from ..analysis.playout import deal_seed
-from ..analysis.solve import DEFAULT_BUDGET, SolveReport
+from ..analysis.solve import DEFAULT_BUDGET
+from ..cache import Cache
 from ..config import LintConfig
 from ..diagnostics import Diagnostic, Severity
-from ..lint import FileReport, LintResult, collect_files, lint_paths
 from ..engine import Game
+from ..lint import FileReport, LintResult, collect_files, lint_paths
 from ..model import Design, build_design
 from ..preview.board import Board, board_svg
 from ..preview.replay import Replay, line_replay
@@ -34,7 +35,10 @@ from .facts import analysis_of, board_summary, decks_phrase, slugify, tagline
 from .pages import GameInfo, game_page, index_page
 
 DEFAULT_OPTIONS = CheckOptions(playouts=1000, deals=10, budget=DEFAULT_BUDGET, seed=0, workers=1)
-"""How much play a publication does per game unless told otherwise (one worker: the same bytes anywhere)."""
+"""How much play a publication does per game with fixed counts (the same bytes anywhere)."""
+
+DEFAULT_SECONDS = 12.0
+"""The time budget per game of ``cardz publish`` (``--seconds``; 0 for the fixed counts alone)."""
 
 
 class PublishError(Exception):
@@ -58,7 +62,10 @@ def parse_gate(values: Iterable[str]) -> frozenset[FindingKind]:
                 continue
             if name not in names:
                 hint = dx.did_you_mean(name, names)
-                raise GateError(f"--gate: '{name}' is not a finding kind" + (f" ({hint})" if hint else f" (one of {', '.join(names)})"))
+                raise GateError(
+                    f"--gate: '{name}' is not a finding kind"
+                    + (f" ({hint})" if hint else f" (one of {', '.join(names)})")
+                )
             kinds.add(FindingKind(name))
     return frozenset(kinds)
 
@@ -106,7 +113,13 @@ def _candidates(linted: LintResult) -> tuple[list[_Candidate], list[FileReport]]
         span = source.head_span("/name")
         found: Diagnostic | None = None
         if not candidate.slug:
-            found = dx.make("CZ661", f"the name '{candidate.data.get('name', '')}' has no ASCII letter or digit to make a file name from", source.filename, span, "/name")
+            found = dx.make(
+                "CZ661",
+                f"the name '{candidate.data.get('name', '')}' has no ASCII letter or digit to make a file name from",
+                source.filename,
+                span,
+                "/name",
+            )
         elif len(by_slug[candidate.slug]) > 1:
             others = ", ".join(c.report.path for c in by_slug[candidate.slug] if c is not candidate)
             found = dx.make(
@@ -123,30 +136,29 @@ def _candidates(linted: LintResult) -> tuple[list[_Candidate], list[FileReport]]
 
 
 def _page_replay(
-    design: Design, solved: SolveReport | None, seed: int, winnable: Sequence[Mapping[str, Any]]
+    design: Design, played: PlaySummary, seed: int, winnable: Sequence[Mapping[str, Any]]
 ) -> tuple[Replay | None, int | None]:
     """The winning line a page replays: the first listed winnable deal's, else the first deal the check won."""
     game = Game(design)
     if winnable:
         first = winnable[0]
         return line_replay(game.new_initial_state(seed=first["seed"]), first["line"], design.name), first["seed"]
-    for verdict in solved.verdicts if solved else ():
-        if verdict.result == "won":
-            deal = deal_seed(seed, verdict.index)
-            return line_replay(game.new_initial_state(seed=deal), verdict.line, design.name), deal
+    for index, line in played.won_lines:
+        deal = deal_seed(seed, index)
+        return line_replay(game.new_initial_state(seed=deal), line, design.name), deal
     return None, None
 
 
 def _game(
-    candidate: _Candidate, options: CheckOptions, gate: frozenset[FindingKind], winnable: int = 0
+    candidate: _Candidate,
+    options: CheckOptions,
+    gate: frozenset[FindingKind],
+    played: PlaySummary,
+    piles: Any,
+    winnable: int = 0,
 ) -> tuple[GameInfo, tuple[Diagnostic, ...]]:
-    """The page facts of one design, and the diagnostics of its gated findings."""
+    """The page facts of one design (``piles``: the deal pictured), and the diagnostics of its gated findings."""
     design = build_design(candidate.data)
-    try:
-        piles = sample_board(design, options.seed)
-    except BoardUnavailable as exc:
-        raise PublishError(f"{candidate.report.path}: {exc}") from exc
-    played = play_analysis(candidate.data, options)
     # A gated finding refuses the publication, so it is reported as an error whatever its usual severity.
     gated = tuple(
         dataclasses.replace(finding_diagnostic(finding, design, candidate.report.source), severity=Severity.ERROR)
@@ -164,18 +176,22 @@ def _game(
         board_svg=board_svg(Board(design, piles)),
         description=design.description,
         text=candidate.text,
-        analysis=analysis_of(played.sim, played.solve),
+        analysis=analysis_of(played),
         seed=options.seed,
     )
     if options.deals or winnable:
         deals: tuple[dict[str, Any], ...] = ()
         if winnable:
             listed = winnable_deals(
-                json.dumps(candidate.data, sort_keys=True), winnable, options.seed, budget=options.budget,
-                deal_seconds=options.deal_seconds, workers=options.workers,
+                json.dumps(candidate.data, sort_keys=True),
+                winnable,
+                options.seed,
+                budget=options.node_budget,
+                deal_seconds=options.deal_seconds,
+                workers=options.workers,
             )
             deals = tuple(listed.to_dict()["deals"])
-        replay, replay_seed = _page_replay(design, played.solve, options.seed, deals)
+        replay, replay_seed = _page_replay(design, played, options.seed, deals)
         info = dataclasses.replace(info, replay=replay, replay_seed=replay_seed, winnable=deals)
     return info, gated
 
@@ -234,10 +250,16 @@ def publish(
     gate: frozenset[FindingKind] = frozenset(),
     config: LintConfig | None = None,
     on_design: Callable[[str], None] | None = None,
+    cache: Cache | None = None,
+    workers: int | None = 1,
+    scheduler: str | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
     winnable: int = 0,
 ) -> PublishResult:
     """Publish the designs under ``paths`` into ``out`` (see the module docstring).
 
+    Games are played in parallel over ``workers`` processes (or a Dask cluster at
+    ``scheduler``) and through ``cache``; ``on_progress(done, total)`` is told as games finish.
     ``winnable`` deals the solver proves winnable are listed per game (page and catalog).
 
     :raises PublishError: when ``out`` may not be replaced, no design was found, or a design cannot be dealt.
@@ -261,13 +283,29 @@ def publish(
         return PublishResult(refused=LintResult(tuple(slug_problems)))
     games: list[GameInfo] = []
     gated_reports: list[FileReport] = []
+    boards = []
     for candidate in candidates:
+        try:
+            boards.append(sample_board(build_design(candidate.data), options.seed))
+        except BoardUnavailable as exc:  # before any play: a design that cannot be dealt stops the run at once
+            raise PublishError(f"{candidate.report.path}: {exc}") from exc
         if on_design:
             on_design(candidate.report.path)
-        info, gated = _game(candidate, options, gate, winnable)
+    done = [0]
+
+    def advance(count: int) -> None:
+        done[0] += count
+        if on_progress:
+            on_progress(done[0], len(candidates))
+
+    played = play_summaries([c.data for c in candidates], options, cache, workers, scheduler, advance)
+    for candidate, summary, piles in zip(candidates, played, boards, strict=True):
+        info, gated = _game(candidate, options, gate, summary, piles, winnable)
         games.append(info)
         if gated:
-            gated_reports.append(FileReport(candidate.report.path, gated, candidate.report.source, candidate.report.sources))
+            gated_reports.append(
+                FileReport(candidate.report.path, gated, candidate.report.source, candidate.report.sources)
+            )
     if gated_reports:
         return PublishResult(refused=LintResult(tuple(gated_reports)))
     publication = publication_files(games)

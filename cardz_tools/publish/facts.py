@@ -12,15 +12,30 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from ..analysis.sim import SimReport
-from ..analysis.solve import SolveReport
+from ..analysis.check import PlaySummary
 from ..analysis.stats import bounded_interval, wilson_interval
-from ..model import Design, DepotType
+from ..model import DepotType, Design
 
 # ---------------------------------------------------------------- names
 
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
-_LETTERS = str.maketrans({"Œ": "OE", "œ": "oe", "Æ": "AE", "æ": "ae", "ß": "ss", "Ø": "O", "ø": "o", "Ł": "L", "ł": "l", "Đ": "D", "đ": "d", "Þ": "Th", "þ": "th"})
+_LETTERS = str.maketrans(
+    {
+        "Œ": "OE",
+        "œ": "oe",
+        "Æ": "AE",
+        "æ": "ae",
+        "ß": "ss",
+        "Ø": "O",
+        "ø": "o",
+        "Ł": "L",
+        "ł": "l",
+        "Đ": "D",
+        "đ": "d",
+        "Þ": "Th",
+        "þ": "th",
+    }
+)
 """Latin letters that Unicode does not decompose into an ASCII letter and a mark."""
 
 
@@ -114,7 +129,8 @@ DIFFICULTY_THRESHOLDS: tuple[tuple[float, Difficulty], ...] = (
     (0.15, Difficulty.HARD),
     (0.0, Difficulty.VERY_HARD),
 )
-"""Share of sampled deals the solver won (undecided ones counted as lost) from which each word applies, highest first."""
+"""Share of sampled deals the solver won (undecided ones counted as lost) from which each word applies,
+highest first."""
 
 ROUND = 4
 """Decimal places of every rate written to ``catalog.json``."""
@@ -167,13 +183,10 @@ def _rounded(pair: Sequence[float]) -> tuple[float, float]:
     return (round(pair[0], ROUND), round(pair[1], ROUND))
 
 
-def analysis_of(sim: SimReport | None, solved: SolveReport | None) -> Analysis:
-    """The rounded numbers of a simulation and a solve (zeros for a part that was skipped)."""
-    playouts = sim.playouts if sim else 0
-    wins = sim.aggregate.wins if sim else 0
-    won = solved.count("won") if solved else 0
-    lost = solved.count("lost") if solved else 0
-    unknown = solved.count("unknown") if solved else 0
+def analysis_of(played: PlaySummary) -> Analysis:
+    """The rounded numbers of a play analysis (zeros for a part that was skipped)."""
+    playouts, wins = played.playouts, played.wins
+    won, lost, unknown = played.won, played.lost, played.unknown
     winnability = won / (won + lost) if won + lost else None
     return Analysis(
         playouts=playouts,
