@@ -19,10 +19,10 @@ from collections.abc import Callable
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from tests.reference_games import monte_carlo_playout, weathervane_playout  # noqa: E402
 from cardz_tools.cards import SplitMix64  # noqa: E402
 from cardz_tools.engine import Game  # noqa: E402
 from cardz_tools.model import build_design  # noqa: E402
+from tests.reference_games import monte_carlo_playout, weathervane_playout  # noqa: E402
 
 GAMES = pathlib.Path(__file__).resolve().parents[1] / "games"
 MAX_MOVES = 10_000
@@ -39,7 +39,9 @@ def engine_playout(game: Game, deal_seed: int, play_seed: int) -> tuple[bool, in
     return outcome.won, outcome.score, state.move_count
 
 
-def _timed(play: Callable[[int, int], tuple[bool, int, int]], playouts: int) -> tuple[float, list[tuple[bool, int, int]]]:
+def _timed(
+    play: Callable[[int, int], tuple[bool, int, int]], playouts: int
+) -> tuple[float, list[tuple[bool, int, int]]]:
     started = time.process_time()
     results = [play(i, i + 1000) for i in range(playouts)]
     return time.process_time() - started, results
@@ -56,7 +58,7 @@ def main() -> None:
         for _ in range(3):
             took, expected = _timed(reference, playouts)
             best_reference = min(best_reference, took)
-            took, got = _timed(lambda d, p: engine_playout(game, d, p), playouts)
+            took, got = _timed(lambda d, p, game=game: engine_playout(game, d, p), playouts)
             best_engine = min(best_engine, took)
             same = same and got == expected
         print(

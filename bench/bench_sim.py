@@ -95,7 +95,9 @@ def main() -> None:
         started = time.perf_counter()
         solve(text, args.deals, seed=1, budget=args.budget, workers=1)
         deals_per_s = args.deals / (time.perf_counter() - started)
-        print(f"{path.stem:<28} {one:>8.0f}/s {two:>8.0f}/s {two / one:>6.2f}   {deals_per_s:>8.2f} deals/s", flush=True)
+        print(
+            f"{path.stem:<28} {one:>8.0f}/s {two:>8.0f}/s {two / one:>6.2f}   {deals_per_s:>8.2f} deals/s", flush=True
+        )
 
 
 if __name__ == "__main__":

@@ -104,7 +104,9 @@ def _set(root: Any, path: tuple[Any, ...], new: Any) -> Any:
 
 
 def _corrupt_expression(text: str, rng: random.Random) -> str:
-    pieces = ["(", ")", "&&", "||", "!", "it", "in", ",", ".", "__", "card", "depot", "9" * 12, "all(cell, ", "'", "\"", "\\"]
+    pieces = [
+        "(", ")", "&&", "||", "!", "it", "in", ",", ".", "__", "card", "depot", "9" * 12, "all(cell, ", "'", "\"", "\\"
+    ]
     if not text or rng.random() < 0.2:
         return rng.choice(HOSTILE_STRINGS)
     at = rng.randint(0, len(text))
@@ -192,8 +194,16 @@ def mutate_data(data: Any, rng: random.Random) -> Any:
         node.extend(json.loads(json.dumps(node[0])) for _ in range(rng.choice((2, 30))))
         return data
     if how == 8:  # a design knob at a hostile value
-        knobs = (("decks",), ("jokers",), ("depots", 0, "repeat"), ("dealRules", 0, "faceUp"), ("dealRules", 0, "faceDown"),
-                 ("depots", 0, "triggers"), ("extends",), ("scoring", "value"))
+        knobs = (
+            ("decks",),
+            ("jokers",),
+            ("depots", 0, "repeat"),
+            ("dealRules", 0, "faceUp"),
+            ("dealRules", 0, "faceDown"),
+            ("depots", 0, "triggers"),
+            ("extends",),
+            ("scoring", "value"),
+        )
         knob = rng.choice(knobs)
         try:
             _set(data, knob, _hostile_value(rng))
@@ -210,16 +220,26 @@ def mutate_text(text: str, rng: random.Random) -> str:
     at = rng.randint(0, len(text) - 1)
     how = rng.randint(0, 5)
     if how == 0:
-        return text[:at] + chr(rng.choice((0, 0x22, 0x5C, 0x7B, 0x7D, 0x5B, 0x5D, 0x2C, 0x3A, 0xFFFF, 0xD800, rng.randint(1, 0x2FF)))) + text[at + 1:]
+        return (
+            text[:at]
+            + chr(
+                rng.choice((0, 0x22, 0x5C, 0x7B, 0x7D, 0x5B, 0x5D, 0x2C, 0x3A, 0xFFFF, 0xD800, rng.randint(1, 0x2FF)))
+            )
+            + text[at + 1 :]
+        )
     if how == 1:
         return text[:at]
     if how == 2:
         end = min(len(text), at + rng.randint(1, 40))
         return text[:at] + text[at:end] * rng.choice((2, 3, 20)) + text[end:]
     if how == 3:
-        return text[:at] + text[at + rng.randint(1, 20):]
+        return text[:at] + text[at + rng.randint(1, 20) :]
     if how == 4:
-        return text[:at] + rng.choice(("//", "/*", "NaN", "Infinity", "1e999", "-", "\t", "\r", "\\u0000", "\\ud800", ",", "'")) + text[at:]
+        return (
+            text[:at]
+            + rng.choice(("//", "/*", "NaN", "Infinity", "1e999", "-", "\t", "\r", "\\u0000", "\\ud800", ",", "'"))
+            + text[at:]
+        )
     return "[" * rng.choice((199, 200, 201, 5000)) + text
 
 
@@ -321,14 +341,27 @@ def run_solve(text: str, folder: Path) -> None:
 def run_check(text: str, folder: Path) -> None:
     from cardz_tools.analysis.check import CheckOptions, check_paths
 
-    options = CheckOptions(playouts=SMALL_PLAYOUTS, deals=1, budget=SMALL_BUDGET, max_moves=SMALL_MAX_MOVES, deal_seconds=SMALL_DEAL_SECONDS)
+    options = CheckOptions(
+        playouts=SMALL_PLAYOUTS,
+        deals=1,
+        budget=SMALL_BUDGET,
+        max_moves=SMALL_MAX_MOVES,
+        deal_seconds=SMALL_DEAL_SECONDS,
+    )
     result = check_paths([_file(text, folder)], options=options)
-    if not any(d.code.startswith(("CZ1", "CZ2", "CZ3", "CZ4", "CZ6")) and d.severity.value == "error" for d in result.diagnostics):
+    if not any(
+        d.code.startswith(("CZ1", "CZ2", "CZ3", "CZ4", "CZ6")) and d.severity.value == "error"
+        for d in result.diagnostics
+    ):
         _played("check")
 
 
 RUNNERS: dict[str, Callable[[str, Path], None]] = {
-    "lint": run_lint, "check": run_check, "sim": run_sim, "solve": run_solve, "fmt": run_fmt,
+    "lint": run_lint,
+    "check": run_check,
+    "sim": run_sim,
+    "solve": run_solve,
+    "fmt": run_fmt,
 }
 
 
@@ -361,6 +394,7 @@ def run_command(command: str, text: str, ceiling: float = CALL_CEILING_S) -> Fai
 
 def shrink(text: str, command: str, kind: str, budget: int = 60) -> str:
     """A shorter input that fails the same way (line, then chunk deletion, ``budget`` tries)."""
+
     def fails(candidate: str) -> bool:
         failure = run_command(command, candidate)
         return failure is not None and failure.kind == kind
@@ -372,7 +406,7 @@ def shrink(text: str, command: str, kind: str, budget: int = 60) -> str:
         i = 0
         changed = False
         while i < len(lines) and tries < budget:
-            candidate = lines[:i] + lines[i + chunk:]
+            candidate = lines[:i] + lines[i + chunk :]
             tries += 1
             if candidate and fails("\n".join(candidate)):
                 lines = candidate
@@ -418,11 +452,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--inputs", type=int, default=1000, help="inputs to generate (each goes through every command)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--commands", default=",".join(COMMANDS), help="comma-separated subset of " + ",".join(COMMANDS))
+    parser.add_argument(
+        "--commands", default=",".join(COMMANDS), help="comma-separated subset of " + ",".join(COMMANDS)
+    )
     parser.add_argument("--seconds", type=float, default=None, help="stop after this long, whatever --inputs says")
     parser.add_argument("--regressions", type=Path, default=REGRESSIONS, help="where failing inputs are written")
     parser.add_argument("--no-shrink", action="store_true")
-    parser.add_argument("--memory-mb", type=int, default=4096, help="address-space limit: using more is a bound violation")
+    parser.add_argument(
+        "--memory-mb", type=int, default=4096, help="address-space limit: using more is a bound violation"
+    )
     args = parser.parse_args(argv)
     if args.memory_mb:
         import resource
@@ -451,7 +489,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             counts[command] = counts.get(command, 0) + 1
             kept = text if args.no_shrink or failure.kind == "bound" else shrink(text, command, failure.kind)
             path = save_regression(kept, failure, args.regressions)
-            print(f"input {inputs}: {failure.command} {failure.kind}: {failure.detail.splitlines()[0] if failure.detail else ''} -> {path}", flush=True)
+            print(
+                f"input {inputs}: {failure.command} {failure.kind}: "
+                f"{failure.detail.splitlines()[0] if failure.detail else ''} -> {path}",
+                flush=True,
+            )
         if inputs % 1000 == 0:
             print(f"[{time.monotonic() - started:.0f} s] {inputs} inputs; {tally.line()}", flush=True)
         if args.seconds is not None and time.monotonic() - started > args.seconds:

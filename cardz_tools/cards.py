@@ -182,7 +182,9 @@ def card_str(card: Card) -> str:
     return _RANK_TEXT.get(rank, str(rank)) + _SUIT_TEXT[suit]
 
 
-SUIT_SYMBOLS: dict[Suit, str] = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠", Suit.JOKER: "★"}
+SUIT_SYMBOLS: dict[Suit, str] = {
+    Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠", Suit.JOKER: "★"
+}
 """The symbol of each suit, as boards show it."""
 
 

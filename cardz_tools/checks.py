@@ -14,7 +14,17 @@ from . import diagnostics as dx
 from .cards import Rank
 from .diagnostics import Diagnostic, Span
 from .model import (
-    DEAL_RULE_KEYS, EFFECT_KEYS, SELF, DealRule, Depot, DepotSpec, DepotType, Design, Effect, EffectKind, Expr,
+    DEAL_RULE_KEYS,
+    EFFECT_KEYS,
+    SELF,
+    DealRule,
+    Depot,
+    DepotSpec,
+    DepotType,
+    Design,
+    Effect,
+    EffectKind,
+    Expr,
 )
 from .source import SourceFile
 
@@ -239,7 +249,8 @@ class _Checks:
                     "CZ303",
                     f"the deal needs at least {dealt} cards by this rule, but the deck holds {deck}",
                     rule.pointer,
-                    hint=f"the deck is {self.design.decks} × 52 cards + {self.design.jokers} jokers: deal fewer cards or add a deck",
+                    hint=f"the deck is {self.design.decks} × 52 cards + {self.design.jokers} jokers: "
+                    "deal fewer cards or add a deck",
                 )
         has_stock = any(depot.type is DepotType.STOCK for depot in self.design.depots)
         if exact and dealt < deck and not has_stock:
@@ -280,10 +291,13 @@ class _Checks:
                 continue
             reported.add(pair)
             pointer = depot.spec.pointer
-            anchor = next((f"{pointer}/{key}" for key in ("col", "row") if self.source.has(f"{pointer}/{key}")), f"{pointer}/name")
+            anchor = next(
+                (f"{pointer}/{key}" for key in ("col", "row") if self.source.has(f"{pointer}/{key}")), f"{pointer}/name"
+            )
             self._report(
                 "CZ304",
-                f"'{depot.name}' is placed on the same cell (col {_fmt(depot.col)}, row {_fmt(depot.row)}) as '{other.name}'",
+                f"'{depot.name}' is placed on the same cell (col {_fmt(depot.col)}, row {_fmt(depot.row)}) "
+                f"as '{other.name}'",
                 anchor,
                 hint="move one of them with col/row (fractions such as 5.5 are allowed)",
             )
@@ -300,7 +314,11 @@ class _Checks:
             idle = [d for d in members if d.index not in touched]
             if not idle:
                 continue
-            what = f"the depot '{spec.name}'" if len(idle) == len(members) else "the group members " + ", ".join(d.name for d in idle)
+            what = (
+                f"the depot '{spec.name}'"
+                if len(idle) == len(members)
+                else "the group members " + ", ".join(d.name for d in idle)
+            )
             self._report(
                 "CZ305",
                 f"{what} can never hold a card: no deal, accept rule, draw or effect puts one in or takes one out",
@@ -358,5 +376,10 @@ def _effects_of(spec: DepotSpec) -> Iterator[Effect]:
 
 def _effect_references(effect: Effect) -> Iterable[tuple[str, str]]:
     """The (JSON key, depot reference) pairs of an effect: ``from``, ``to``, ``group``, ``depot``."""
-    pairs = (("from", effect.source), ("to", effect.target), ("group", effect.group), ("depot", effect.raw.get("depot")))
+    pairs = (
+        ("from", effect.source),
+        ("to", effect.target),
+        ("group", effect.group),
+        ("depot", effect.raw.get("depot")),
+    )
     return [(key, value) for key, value in pairs if isinstance(value, str)]

@@ -11,7 +11,7 @@ import enum
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -46,14 +46,14 @@ def _version(value: bool) -> None:
 @app.callback()
 def root(
     version: Annotated[
-        Optional[bool],
+        bool | None,
         typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit."),
     ] = None,
 ) -> None:
     """Write, check, try out and publish .cardz solitaire designs."""
 
 
-class OutputFormat(str, enum.Enum):
+class OutputFormat(enum.StrEnum):
     """The output formats of ``cardz lint`` (names of :data:`cardz_tools.reporters.REPORTERS`)."""
 
     TEXT = "text"
@@ -87,12 +87,18 @@ def lint(
     paths: Annotated[list[Path], typer.Argument(help="Design files, or directories to search for *.cardz.")],
     format: Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")] = OutputFormat.TEXT,
     select: Annotated[
-        Optional[list[str]], typer.Option("--select", help="Report only these codes or code prefixes (CZ3) or rule names.")
+        list[str] | None, typer.Option("--select", help="Report only these codes or code prefixes (CZ3) or rule names.")
     ] = None,
-    ignore: Annotated[Optional[list[str]], typer.Option("--ignore", help="Do not report these codes, prefixes or names.")] = None,
-    strict: Annotated[Optional[bool], typer.Option("--strict/--no-strict", help="Warnings fail the run too.")] = None,
-    statistics: Annotated[bool, typer.Option("--statistics", help="Print how often each code occurs instead of the diagnostics.")] = False,
-    output_file: Annotated[Optional[Path], typer.Option("--output-file", "-o", help="Write the report to this file.")] = None,
+    ignore: Annotated[
+        list[str] | None, typer.Option("--ignore", help="Do not report these codes, prefixes or names.")
+    ] = None,
+    strict: Annotated[bool | None, typer.Option("--strict/--no-strict", help="Warnings fail the run too.")] = None,
+    statistics: Annotated[
+        bool, typer.Option("--statistics", help="Print how often each code occurs instead of the diagnostics.")
+    ] = False,
+    output_file: Annotated[
+        Path | None, typer.Option("--output-file", "-o", help="Write the report to this file.")
+    ] = None,
 ) -> None:
     """Check designs: JSON, schema, references, deal and board (exit 1 on errors)."""
     try:
@@ -123,7 +129,7 @@ def main() -> None:
 # ---------------------------------------------------------------- play analysis: sim, solve, check
 
 
-class ReportFormat(str, enum.Enum):
+class ReportFormat(enum.StrEnum):
     """Output formats of ``cardz sim`` and ``cardz solve``."""
 
     TEXT = "text"
@@ -159,11 +165,21 @@ def _finish_analysis(report, format: ReportFormat) -> None:  # type: ignore[no-u
 @app.command()
 def sim(
     file: Annotated[Path, typer.Argument(help="The design to play.")],
-    playouts: Annotated[int, typer.Option("--playouts", "-n", min=1, max=10_000_000, help="How many random playouts.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run: the same seed gives the same report.")] = 0,
-    workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
-    max_moves: Annotated[int, typer.Option("--max-moves", min=1, max=10_000_000, help="Step bound per playout.")] = 5_000,
+    playouts: Annotated[
+        int, typer.Option("--playouts", "-n", min=1, max=10_000_000, help="How many random playouts.")
+    ] = 1000,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run: the same seed gives the same report.")
+    ] = 0,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")
+    ] = None,
+    max_moves: Annotated[
+        int, typer.Option("--max-moves", min=1, max=10_000_000, help="Step bound per playout.")
+    ] = 5_000,
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format.")] = ReportFormat.TEXT,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write .cardz_cache.")] = False,
 ) -> None:
@@ -175,8 +191,9 @@ def sim(
     try:
         cache = Cache.for_paths(file, enabled=not no_cache)
         with _progress(playouts, "playouts") as advance:
-            report = cached_simulate(cache, opened.data, opened.json_text, playouts, seed, workers, scheduler, max_moves,
-                                     on_progress=advance)
+            report = cached_simulate(
+                cache, opened.data, opened.json_text, playouts, seed, workers, scheduler, max_moves, on_progress=advance
+            )
     except (RuntimeError, OSError) as exc:
         raise fail(str(exc)) from None
     _finish_analysis(report, format)
@@ -186,15 +203,29 @@ def sim(
 def solve(
     file: Annotated[Path, typer.Argument(help="The design to solve.")],
     deals: Annotated[int, typer.Option("--deals", "-n", min=1, max=1_000_000, help="How many deals.")] = 10,
-    seed: Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run (deal i is the same as in sim).")] = 0,
-    budget: Annotated[int, typer.Option("--budget", min=1, max=100_000_000, help="Positions per deal before 'unknown'.")] = 50_000,
-    deck: Annotated[Optional[Path], typer.Option("--deck", help="Solve this one deal, a deck order file (AS 10H QC ...).")] = None,
-    deal_seconds: Annotated[Optional[float], typer.Option("--deal-seconds", min=0.001, help="Time bound per deal before 'unknown'.")] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run (deal i is the same as in sim).")
+    ] = 0,
+    budget: Annotated[
+        int, typer.Option("--budget", min=1, max=100_000_000, help="Positions per deal before 'unknown'.")
+    ] = 50_000,
+    deck: Annotated[
+        Path | None, typer.Option("--deck", help="Solve this one deal, a deck order file (AS 10H QC ...).")
+    ] = None,
+    deal_seconds: Annotated[
+        float | None, typer.Option("--deal-seconds", min=0.001, help="Time bound per deal before 'unknown'.")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")
+    ] = None,
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format.")] = ReportFormat.TEXT,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write .cardz_cache.")] = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also say which search pruning does not apply, and why.")] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Also say which search pruning does not apply, and why.")
+    ] = False,
 ) -> None:
     """A solver that knows every card: won (with the line), lost (proven) or unknown, per deal."""
     from .analysis.solve import solve as run_solve
@@ -214,11 +245,32 @@ def solve(
         cache = Cache.for_paths(file, enabled=not no_cache)
         with _progress(1 if order else deals, "deals") as advance:
             if verbose:  # the pruning notes are not kept in the cache
-                report = run_solve(opened.json_text, deals, seed, budget, order, workers, scheduler, on_progress=advance,
-                                   deal_seconds=deal_seconds, verbose=verbose)
+                report = run_solve(
+                    opened.json_text,
+                    deals,
+                    seed,
+                    budget,
+                    order,
+                    workers,
+                    scheduler,
+                    on_progress=advance,
+                    deal_seconds=deal_seconds,
+                    verbose=verbose,
+                )
             else:
-                report = cached_solve(cache, opened.data, opened.json_text, deals, seed, budget, order, workers, scheduler,
-                                      on_progress=advance, deal_seconds=deal_seconds)
+                report = cached_solve(
+                    cache,
+                    opened.data,
+                    opened.json_text,
+                    deals,
+                    seed,
+                    budget,
+                    order,
+                    workers,
+                    scheduler,
+                    on_progress=advance,
+                    deal_seconds=deal_seconds,
+                )
     except (RuntimeError, OSError) as exc:
         raise fail(str(exc)) from None
     _finish_analysis(report, format)
@@ -228,15 +280,33 @@ def solve(
 def check(
     paths: Annotated[list[Path], typer.Argument(help="Design files, or directories to search for *.cardz.")],
     format: Annotated[OutputFormat, typer.Option("--format", "-f", help="Output format.")] = OutputFormat.TEXT,
-    strict: Annotated[Optional[bool], typer.Option("--strict/--no-strict", help="Warnings fail the run too.")] = None,
-    playouts: Annotated[Optional[int], typer.Option("--playouts", min=0, max=1_000_000, help="Random playouts per file (at most, under a time budget).")] = None,
-    deals: Annotated[Optional[int], typer.Option("--deals", min=0, max=100_000, help="Deals the solver tries per file.")] = None,
-    budget: Annotated[Optional[int], typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")] = None,
-    seconds: Annotated[Optional[float], typer.Option("--seconds", min=0, max=86_400, help="Time budget per file (0: the fixed counts alone).")] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
+    strict: Annotated[bool | None, typer.Option("--strict/--no-strict", help="Warnings fail the run too.")] = None,
+    playouts: Annotated[
+        int | None,
+        typer.Option(
+            "--playouts", min=0, max=1_000_000, help="Random playouts per file (at most, under a time budget)."
+        ),
+    ] = None,
+    deals: Annotated[
+        int | None, typer.Option("--deals", min=0, max=100_000, help="Deals the solver tries per file.")
+    ] = None,
+    budget: Annotated[
+        int | None, typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")
+    ] = None,
+    seconds: Annotated[
+        float | None,
+        typer.Option("--seconds", min=0, max=86_400, help="Time budget per file (0: the fixed counts alone)."),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")
+    ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write .cardz_cache.")] = False,
-    output_file: Annotated[Optional[Path], typer.Option("--output-file", "-o", help="Write the report to this file.")] = None,
+    output_file: Annotated[
+        Path | None, typer.Option("--output-file", "-o", help="Write the report to this file.")
+    ] = None,
 ) -> None:
     """Lint plus a short simulation and solve per file, findings as diagnostics: the command for CI."""
     from .analysis.check import check_paths
@@ -247,7 +317,9 @@ def check(
         options = _check_options(config, playouts, deals, budget, seconds)
         cache = Cache.for_paths(paths[0], enabled=not no_cache)
         with _progress_of_files("checking") as on_progress:
-            result = check_paths(paths, config, options, cache=cache, workers=workers, scheduler=scheduler, on_progress=on_progress)
+            result = check_paths(
+                paths, config, options, cache=cache, workers=workers, scheduler=scheduler, on_progress=on_progress
+            )
         _write_report(result, format, output_file)
     except (ConfigError, LintPathError, SchemaUnavailable) as exc:
         raise fail(str(exc)) from None
@@ -280,6 +352,7 @@ def _progress_of_files(label: str):  # type: ignore[no-untyped-def]
     def bar():  # type: ignore[no-untyped-def]
         state: dict[str, object] = {}
         with contextlib.ExitStack() as stack:
+
             def on_progress(done: int, total: int) -> None:
                 if "advance" not in state:
                     state["advance"] = stack.enter_context(progress_bar(total, label, delay=1.0))
@@ -292,7 +365,7 @@ def _progress_of_files(label: str):  # type: ignore[no-untyped-def]
     return bar()
 
 
-class SweepFormat(str, enum.Enum):
+class SweepFormat(enum.StrEnum):
     """Output formats of ``cardz sweep``."""
 
     TEXT = "text"
@@ -305,20 +378,40 @@ def sweep(
     file: Annotated[Path, typer.Argument(help="The design to vary.")],
     set_: Annotated[
         list[str],
-        typer.Option("--set", help="POINTER=VALUES: a range 4..7, a list 4,5,6 or true,false, or expressions. Repeat for more."),
+        typer.Option(
+            "--set", help="POINTER=VALUES: a range 4..7, a list 4,5,6 or true,false, or expressions. Repeat for more."
+        ),
     ],
-    playouts: Annotated[int, typer.Option("--playouts", "-n", min=1, max=10_000_000, help="Random playouts per variant.")] = 1000,
-    deals: Annotated[int, typer.Option("--deals", min=0, max=1_000_000, help="Deals the solver tries per variant (0: none).")] = 0,
-    seed: Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run: every variant gets the same deals.")] = 0,
-    budget: Annotated[int, typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")] = 50_000,
-    deal_seconds: Annotated[Optional[float], typer.Option("--deal-seconds", min=0.001, help="Solver time bound per deal.")] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
+    playouts: Annotated[
+        int, typer.Option("--playouts", "-n", min=1, max=10_000_000, help="Random playouts per variant.")
+    ] = 1000,
+    deals: Annotated[
+        int, typer.Option("--deals", min=0, max=1_000_000, help="Deals the solver tries per variant (0: none).")
+    ] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run: every variant gets the same deals.")
+    ] = 0,
+    budget: Annotated[
+        int, typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")
+    ] = 50_000,
+    deal_seconds: Annotated[
+        float | None, typer.Option("--deal-seconds", min=0.001, help="Solver time bound per deal.")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")
+    ] = None,
     format: Annotated[SweepFormat, typer.Option("--format", "-f", help="Report format.")] = SweepFormat.TEXT,
-    chart: Annotated[Optional[Path], typer.Option("--output", "-o", help="Also draw the chart to FILE.svg or FILE.png (the 'plot' extra).")] = None,
+    chart: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Also draw the chart to FILE.svg or FILE.png (the 'plot' extra)."),
+    ] = None,
 ) -> None:
     """Play every combination of the --set values with the same deals: one row per variant."""
-    from .analysis.sweep import Parameter, SweepError, sweep as run_sweep, variants
+    from .analysis.sweep import Parameter, SweepError, variants
+    from .analysis.sweep import sweep as run_sweep
     from .analysis.sweep_chart import ChartError, write_chart
 
     opened = _open_for_play(file)
@@ -327,21 +420,32 @@ def sweep(
         total = len(variants(opened.data, parameters)) * (playouts + deals)
         with _progress(total, "variants") as advance:
             report = run_sweep(
-                opened.data, parameters, playouts=playouts, deals=deals, seed=seed, budget=budget,
-                deal_seconds=deal_seconds, workers=workers, scheduler=scheduler, filename=str(file), on_progress=advance,
+                opened.data,
+                parameters,
+                playouts=playouts,
+                deals=deals,
+                seed=seed,
+                budget=budget,
+                deal_seconds=deal_seconds,
+                workers=workers,
+                scheduler=scheduler,
+                filename=str(file),
+                on_progress=advance,
             )
         if chart is not None:
             write_chart(report, chart)
     except (SweepError, ChartError, RuntimeError, OSError) as exc:
         raise fail(str(exc)) from None
-    text = {SweepFormat.TEXT: report.to_text, SweepFormat.JSON: report.to_json, SweepFormat.CSV: report.to_csv}[format]()
+    text = {SweepFormat.TEXT: report.to_text, SweepFormat.JSON: report.to_json, SweepFormat.CSV: report.to_csv}[
+        format
+    ]()
     typer.echo(text, nl=not text.endswith("\n"))
     if chart is not None:
         typer.echo(f"wrote {chart}", err=True)
     raise typer.Exit(0 if any(row.playable for row in report.rows) else 1)
 
 
-class DifficultyOption(str, enum.Enum):
+class DifficultyOption(enum.StrEnum):
     """The bands of ``cardz deals --difficulty`` (see cardz_tools.analysis.deals)."""
 
     EASY = "easy"
@@ -353,16 +457,36 @@ class DifficultyOption(str, enum.Enum):
 def deals_command(
     file: Annotated[Path, typer.Argument(help="The design.")],
     winnable: Annotated[int, typer.Option("--winnable", min=1, max=10_000, help="How many winnable deals to list.")],
-    difficulty: Annotated[Optional[DifficultyOption], typer.Option("--difficulty", help="Only deals of this band.")] = None,
-    seed: Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run (deal i is the same as in sim).")] = 0,
-    budget: Annotated[int, typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")] = 50_000,
-    deal_seconds: Annotated[Optional[float], typer.Option("--deal-seconds", min=0.001, help="Solver time bound per deal.")] = 10.0,
-    max_tries: Annotated[int, typer.Option("--max-tries", min=1, max=100_000, help="The most deals to look at.")] = 2_000,
-    playouts: Annotated[int, typer.Option("--playouts", "-n", min=1, max=100_000, help="Random playouts per deal for its difficulty.")] = 60,
-    workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the deals as JSON to this file (atomically).")] = None,
-    format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format on stdout.")] = ReportFormat.TEXT,
+    difficulty: Annotated[
+        DifficultyOption | None, typer.Option("--difficulty", help="Only deals of this band.")
+    ] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run (deal i is the same as in sim).")
+    ] = 0,
+    budget: Annotated[
+        int, typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")
+    ] = 50_000,
+    deal_seconds: Annotated[
+        float | None, typer.Option("--deal-seconds", min=0.001, help="Solver time bound per deal.")
+    ] = 10.0,
+    max_tries: Annotated[
+        int, typer.Option("--max-tries", min=1, max=100_000, help="The most deals to look at.")
+    ] = 2_000,
+    playouts: Annotated[
+        int, typer.Option("--playouts", "-n", min=1, max=100_000, help="Random playouts per deal for its difficulty.")
+    ] = 60,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")
+    ] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the deals as JSON to this file (atomically).")
+    ] = None,
+    format: Annotated[
+        ReportFormat, typer.Option("--format", "-f", help="Report format on stdout.")
+    ] = ReportFormat.TEXT,
 ) -> None:
     """List deals the solver proves winnable, each with its difficulty, seed, deck and winning line."""
     from .analysis.deals import Difficulty, winnable_deals
@@ -373,8 +497,17 @@ def deals_command(
     try:
         with _progress(winnable, "winnable deals") as advance:
             report = winnable_deals(
-                opened.json_text, winnable, seed, wanted, budget, deal_seconds, playouts,
-                max_tries=max_tries, workers=workers, scheduler=scheduler, on_progress=advance,
+                opened.json_text,
+                winnable,
+                seed,
+                wanted,
+                budget,
+                deal_seconds,
+                playouts,
+                max_tries=max_tries,
+                workers=workers,
+                scheduler=scheduler,
+                on_progress=advance,
             )
         if output is not None:
             write_atomic(output, report.to_json() + "\n")
@@ -390,8 +523,12 @@ def deals_command(
 @app.command("fmt")
 def fmt_command(
     paths: Annotated[list[Path], typer.Argument(help="Design files, or directories to search for *.cardz.")],
-    check: Annotated[bool, typer.Option("--check", help="Change nothing; list the files that would change (exit 1 if any).")] = False,
-    diff: Annotated[bool, typer.Option("--diff", help="Like --check, and print a unified diff of each change.")] = False,
+    check: Annotated[
+        bool, typer.Option("--check", help="Change nothing; list the files that would change (exit 1 if any).")
+    ] = False,
+    diff: Annotated[
+        bool, typer.Option("--diff", help="Like --check, and print a unified diff of each change.")
+    ] = False,
 ) -> None:
     """Rewrite designs in the canonical layout; a file that does not parse is left untouched (exit 2)."""
     from . import fmt
@@ -402,7 +539,9 @@ def fmt_command(
 @app.command("flatten")
 def flatten_command(
     file: Annotated[Path, typer.Argument(help="A variant: a design with extends.")],
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the design to this file, not to stdout.")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the design to this file, not to stdout.")
+    ] = None,
 ) -> None:
     """Write a variant as the standalone design it stands for, in the canonical layout."""
     from .variants import run_flatten
@@ -417,9 +556,15 @@ from .expr import Site  # noqa: E402
 @app.command("expr")
 def expr_command(
     expression: Annotated[str, typer.Argument(help="The expression, in quotes.")],
-    site: Annotated[Site, typer.Option("--site", "-s", help="The rule site that gives the names in scope.")] = Site.ACCEPT,
-    design: Annotated[Optional[Path], typer.Option("--design", "-d", help="Design whose depots and groups are in scope.")] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", help="Evaluate on the deal of this seed (needs --design).")] = None,
+    site: Annotated[
+        Site, typer.Option("--site", "-s", help="The rule site that gives the names in scope.")
+    ] = Site.ACCEPT,
+    design: Annotated[
+        Path | None, typer.Option("--design", "-d", help="Design whose depots and groups are in scope.")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Evaluate on the deal of this seed (needs --design).")
+    ] = None,
 ) -> None:
     """Check one rule expression, with a caret under each problem; with --seed, evaluate it on a deal."""
     from .repl import run_expr
@@ -435,8 +580,13 @@ def expr_command(
 @app.command()
 def deal(
     file: Annotated[Path, typer.Argument(help="The design file.")],
-    seed: Annotated[Optional[int], typer.Option("--seed", help="Deal number: the documented shuffle of the design's deck (random if omitted).")] = None,
-    deck: Annotated[Optional[Path], typer.Option("--deck", help="A deck order file (cards like AS 10H QC), instead of --seed.")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Deal number: the documented shuffle of the design's deck (random if omitted)."),
+    ] = None,
+    deck: Annotated[
+        Path | None, typer.Option("--deck", help="A deck order file (cards like AS 10H QC), instead of --seed.")
+    ] = None,
 ) -> None:
     """Print the board of a deal (exit 1 when the design or the deck cannot be played)."""
     from .play import LoadError, deal_text
@@ -451,8 +601,12 @@ def deal(
 @app.command()
 def play(
     file: Annotated[Path, typer.Argument(help="The design file.")],
-    seed: Annotated[Optional[int], typer.Option("--seed", help="Deal number (random when neither --seed nor --deck is given).")] = None,
-    deck: Annotated[Optional[Path], typer.Option("--deck", help="A deck order file (cards like AS 10H QC), instead of --seed.")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Deal number (random when neither --seed nor --deck is given).")
+    ] = None,
+    deck: Annotated[
+        Path | None, typer.Option("--deck", help="A deck order file (cards like AS 10H QC), instead of --seed.")
+    ] = None,
 ) -> None:
     """Play a design in the terminal: numbered moves, 'from to', u undo, r restart, q quit."""
     from rich.console import Console
@@ -467,11 +621,21 @@ def play(
 
 @app.command("from-rules")
 def from_rules(
-    rules: Annotated[Path, typer.Argument(help="A rules text (UTF-8) in English, French, Russian, German, Spanish or Italian.")],
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the design to this file (atomically) instead of stdout.")] = None,
+    rules: Annotated[
+        Path, typer.Argument(help="A rules text (UTF-8) in English, French, Russian, German, Spanish or Italian.")
+    ],
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Write the design to this file (atomically) instead of stdout."),
+    ] = None,
     lang: Annotated[str, typer.Option("--lang", help="The text's language: auto, en, fr, ru, de, es or it.")] = "auto",
-    compare: Annotated[Optional[Path], typer.Option("--compare", help="A design to compare with: report where the two play differently (exit 1).")] = None,
-    deals: Annotated[int, typer.Option("--deals", min=1, max=1000, help="Deals played by both designs with --compare.")] = 6,
+    compare: Annotated[
+        Path | None,
+        typer.Option("--compare", help="A design to compare with: report where the two play differently (exit 1)."),
+    ] = None,
+    deals: Annotated[
+        int, typer.Option("--deals", min=1, max=1000, help="Deals played by both designs with --compare.")
+    ] = 6,
 ) -> None:
     """Turn a rules text into a .cardz design template; every open decision is a TODO (CZ601)."""
     from .authoring.rules_text import run_from_rules
@@ -481,9 +645,11 @@ def from_rules(
 
 @app.command("new")
 def new(
-    name: Annotated[Optional[str], typer.Argument(help="The new game's name.")] = None,
+    name: Annotated[str | None, typer.Argument(help="The new game's name.")] = None,
     template: Annotated[str, typer.Option("--template", "-t", help="The starting design (see --list).")] = "klondike",
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="The file to write ('-': stdout); default NAME.cardz here.")] = None,
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="The file to write ('-': stdout); default NAME.cardz here.")
+    ] = None,
     list_templates: Annotated[bool, typer.Option("--list", help="List the templates and exit.")] = False,
 ) -> None:
     """Start a new design from a template (one per family of board)."""
@@ -502,8 +668,12 @@ def watch(
     target: Annotated[Path, typer.Argument(help="A design file, or a directory (its newest .cardz file is shown).")],
     seed: Annotated[int, typer.Option("--seed", help="The deal to draw, and the simulation's seed.")] = 0,
     playouts: Annotated[int, typer.Option("--playouts", min=1, help="Random playouts of the quick simulation.")] = 500,
-    serve: Annotated[bool, typer.Option("--serve", help="Also serve the page on 127.0.0.1; it reloads on every save.")] = False,
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="Port for --serve (0: any free port).")] = PREVIEW_PORT,
+    serve: Annotated[
+        bool, typer.Option("--serve", help="Also serve the page on 127.0.0.1; it reloads on every save.")
+    ] = False,
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, help="Port for --serve (0: any free port).")
+    ] = PREVIEW_PORT,
 ) -> None:
     """Show the board, the diagnostics and a quick simulation, updated on every save (Ctrl-C quits)."""
     from .preview.server import ServeError
@@ -522,7 +692,9 @@ def preview(
     path: Annotated[Path, typer.Argument(help="The design file.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the HTML page.")] = Path("board.html"),
     seed: Annotated[int, typer.Option("--seed", help="The deal to draw, and the simulation's seed.")] = 0,
-    playouts: Annotated[int, typer.Option("--playouts", min=1, help="Random playouts of the simulation summary.")] = 500,
+    playouts: Annotated[
+        int, typer.Option("--playouts", min=1, help="Random playouts of the simulation summary.")
+    ] = 500,
 ) -> None:
     """Write a self-contained HTML page: the board, the rules, the diagnostics and a simulation summary."""
     from .preview.html import preview_page
@@ -544,17 +716,45 @@ def preview(
 @app.command("publish")
 def publish_command(
     paths: Annotated[list[Path], typer.Argument(help="Design files, or directories to search for *.cardz.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="The folder to write (replaced whole; see docs/publishing.md).")],
-    gate: Annotated[Optional[list[str]], typer.Option("--gate", help="Also refuse on findings of these kinds (stuck-at-deal,unwinnable,...).")] = None,
-    playouts: Annotated[Optional[int], typer.Option("--playouts", min=0, max=1_000_000, help="Random playouts per game.")] = None,
-    deals: Annotated[Optional[int], typer.Option("--deals", min=0, max=100_000, help="Deals the solver tries per game.")] = None,
-    budget: Annotated[Optional[int], typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the analysis and of the deal pictured.")] = None,
-    seconds: Annotated[Optional[float], typer.Option("--seconds", min=0, max=86_400, help="Time budget per game (0: the fixed counts alone, the same bytes anywhere).")] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")] = None,
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")] = None,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="The folder to write (replaced whole; see docs/publishing.md).")
+    ],
+    gate: Annotated[
+        list[str] | None,
+        typer.Option("--gate", help="Also refuse on findings of these kinds (stuck-at-deal,unwinnable,...)."),
+    ] = None,
+    playouts: Annotated[
+        int | None, typer.Option("--playouts", min=0, max=1_000_000, help="Random playouts per game.")
+    ] = None,
+    deals: Annotated[
+        int | None, typer.Option("--deals", min=0, max=100_000, help="Deals the solver tries per game.")
+    ] = None,
+    budget: Annotated[
+        int | None, typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the analysis and of the deal pictured."),
+    ] = None,
+    seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--seconds",
+            min=0,
+            max=86_400,
+            help="Time budget per game (0: the fixed counts alone, the same bytes anywhere).",
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")
+    ] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write .cardz_cache.")] = False,
-    winnable: Annotated[int, typer.Option("--winnable", min=0, max=1_000, help="List this many proven-winnable deals per game.")] = 0,
+    winnable: Annotated[
+        int, typer.Option("--winnable", min=0, max=1_000, help="List this many proven-winnable deals per game.")
+    ] = 0,
 ) -> None:
     """Write a folder of game pages: each design flattened and formatted, its page, an index and catalog.json."""
     import dataclasses as _dc
@@ -566,12 +766,26 @@ def publish_command(
     try:
         kinds = parse_gate(gate or [])
         config = load_config(paths[0])
-        base = _dc.replace(DEFAULT_OPTIONS, thresholds=_check_thresholds(config), seed=DEFAULT_OPTIONS.seed if seed is None else seed)
-        check_options = _check_options(config, playouts, deals, budget, DEFAULT_SECONDS if seconds is None else seconds, base)
+        base = _dc.replace(
+            DEFAULT_OPTIONS, thresholds=_check_thresholds(config), seed=DEFAULT_OPTIONS.seed if seed is None else seed
+        )
+        check_options = _check_options(
+            config, playouts, deals, budget, DEFAULT_SECONDS if seconds is None else seconds, base
+        )
         cache = Cache.for_paths(paths[0], enabled=not no_cache)
         with _progress_of_files("playing") as on_progress:
-            result = publish(paths, out, options=check_options, gate=kinds, config=config, cache=cache,
-                             workers=workers, scheduler=scheduler, on_progress=on_progress, winnable=winnable)
+            result = publish(
+                paths,
+                out,
+                options=check_options,
+                gate=kinds,
+                config=config,
+                cache=cache,
+                workers=workers,
+                scheduler=scheduler,
+                on_progress=on_progress,
+                winnable=winnable,
+            )
     except (GateError, ConfigError, LintPathError, SchemaUnavailable, PublishError) as exc:
         raise fail(str(exc)) from None
     except (RuntimeError, OSError) as exc:

@@ -115,7 +115,7 @@ def _rules(*rows: tuple[str, str, Severity, str]) -> dict[str, Rule]:
     return table
 
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - the severity letters of the table
 
 RULES: dict[str, Rule] = _rules(
     # CZ1xx: reading the file
@@ -145,7 +145,12 @@ RULES: dict[str, Rule] = _rules(
     ("CZ307", "key-not-for-kind", W, "An effect or deal rule has a key that its kind does not read (ignored)."),
     ("CZ308", "row-lengths-mismatch", E, "A perRow list adds up to another number than repeat."),
     ("CZ309", "needs-one-depot", E, "A reference that must name one depot names several."),
-    ("CZ310", "depot-named-like-type", W, "A depot or group is named like a depot type, which makes references ambiguous."),
+    (
+        "CZ310",
+        "depot-named-like-type",
+        W,
+        "A depot or group is named like a depot type, which makes references ambiguous.",
+    ),
     # CZ4xx: rule expressions
     ("CZ400", "expr-syntax", E, "A rule expression does not parse."),
     ("CZ401", "unknown-name", E, "A name in an expression is not defined at this rule site."),
@@ -172,7 +177,12 @@ RULES: dict[str, Rule] = _rules(
     ("CZ601", "todo", W, "A decision the author still has to make."),
     # CZ65x: variants (`extends`)
     ("CZ650", "extends-not-found", E, "The design named by `extends` does not exist."),
-    ("CZ651", "extends-outside-folder", E, "`extends` leads out of the design's folder (absolute path, `..` or a symbolic link)."),
+    (
+        "CZ651",
+        "extends-outside-folder",
+        E,
+        "`extends` leads out of the design's folder (absolute path, `..` or a symbolic link).",
+    ),
     ("CZ652", "extends-cycle", E, "Designs extend each other in a cycle."),
     ("CZ653", "extends-too-deep", E, "A chain of `extends` is longer than 8 designs."),
     ("CZ654", "variant-change", E, "A variant's change cannot be applied to the design it extends."),
@@ -208,7 +218,7 @@ def make(
     )
 
 
-def did_you_mean(word: str, candidates: "list[str] | tuple[str, ...] | set[str] | dict[str, object]") -> str | None:
+def did_you_mean(word: str, candidates: list[str] | tuple[str, ...] | set[str] | dict[str, object]) -> str | None:
     """A hint naming the closest candidate to ``word``, or None when nothing is close."""
     import difflib
 

@@ -65,13 +65,42 @@ class Context(enum.Enum):
 
 KEY_ORDER: dict[Context, tuple[str, ...]] = {
     Context.ROOT: (
-        "$schema", "name", "family", "aliases", "tagline", "description", "extends", "decks", "suits", "jokers", "depots",
-        "dealRules", "depotOnly", "winCondition", "lossCondition", "scoring", "planner", "tools",
+        "$schema",
+        "name",
+        "family",
+        "aliases",
+        "tagline",
+        "description",
+        "extends",
+        "decks",
+        "suits",
+        "jokers",
+        "depots",
+        "dealRules",
+        "depotOnly",
+        "winCondition",
+        "lossCondition",
+        "scoring",
+        "planner",
+        "tools",
     ),
     Context.DEPOT: (
-        "type", "fanDirection", "col", "row", "name", "repeat", "perRow", "align", "colStep", "rowStep",
-        "acceptRule", "ejectRule",
-        "autoFlipTop", "draw", "actions", "triggers",
+        "type",
+        "fanDirection",
+        "col",
+        "row",
+        "name",
+        "repeat",
+        "perRow",
+        "align",
+        "colStep",
+        "rowStep",
+        "acceptRule",
+        "ejectRule",
+        "autoFlipTop",
+        "draw",
+        "actions",
+        "triggers",
     ),
     Context.ACCEPT: ("single", "follow", "wildRank", "wildDeclares", "when", "reason", "allow"),
     Context.EJECT: ("when", "reason"),
@@ -164,7 +193,9 @@ class _Printer:
         item_context = _ITEM_CONTEXT.get(context, Context.OTHER)
         last = len(node.items) - 1
         lines = [
-            " " * inner + self.layout(child, item_context, inner, inner, 0 if i == last else 1, item=True) + ("" if i == last else ",")
+            " " * inner
+            + self.layout(child, item_context, inner, inner, 0 if i == last else 1, item=True)
+            + ("" if i == last else ",")
             for i, child in enumerate(node.items)
         ]
         return "[\n" + "\n".join(lines) + "\n" + " " * indent + "]"
@@ -321,7 +352,8 @@ def expand_paths(paths: Iterable[Path]) -> Iterator[Path]:
 
 def describe(diagnostic: Diagnostic) -> str:
     """A diagnostic on one line: ``file:line:col: CODE name message``."""
-    return f"{diagnostic.file}:{diagnostic.line}:{diagnostic.column}: {diagnostic.code} {diagnostic.name} {diagnostic.message}"
+    where = f"{diagnostic.file}:{diagnostic.line}:{diagnostic.column}"
+    return f"{where}: {diagnostic.code} {diagnostic.name} {diagnostic.message}"
 
 
 def run(paths: Sequence[Path], *, check: bool = False, diff: bool = False, out: TextIO, err: TextIO) -> int:

@@ -26,7 +26,6 @@ from .diagnostics import Diagnostic, Span
 from .source import BOM_CHAR, MAX_DEPTH, LineIndex, decode_bytes, escape_token, read_bytes
 
 
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class Scalar:
     """A string, number, ``true``, ``false`` or ``null``: ``text`` is the token as written."""
@@ -93,7 +92,8 @@ class JsonSyntaxError(ValueError):
 # ---------------------------------------------------------------- parsing
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+"')  # possessive: no per-character backtracking state
+# Possessive quantifiers: no per-character backtracking state.
+_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+"')
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
 _NON_FINITE = re.compile(r"-?(?:NaN|Infinity)")
@@ -173,7 +173,7 @@ class _Parser:
                 if escape == "u" and _HEX4.fullmatch(text[i + 2 : i + 6]):
                     i += 6
                     continue
-                return self.fail(f"invalid escape {text[i:i + 2]!r} in a string", i, i + 2)
+                return self.fail(f"invalid escape {text[i : i + 2]!r} in a string", i, i + 2)
             if ord(char) < 0x20:
                 return self.fail("a control character in a string (write it as an escape such as \\n)", i)
             i += 1
@@ -195,7 +195,9 @@ class _Parser:
             key_token = self.string()
             key = key_token.value
             if key in seen:
-                raise JsonSyntaxError("CZ105", f"the key {key_token.text} appears twice in this object", key_token.start, key_token.end)
+                raise JsonSyntaxError(
+                    "CZ105", f"the key {key_token.text} appears twice in this object", key_token.start, key_token.end
+                )
             seen.add(key)
             self.expect(":", "after a key")
             value = self.value(depth + 1)
@@ -257,7 +259,9 @@ def to_python(node: Node) -> Any:
 def from_python(value: Any) -> Node:
     """A tree for a plain JSON value (numbers written as :func:`json.dumps` writes them)."""
     if isinstance(value, dict):
-        return Object(tuple(Member(str(k), json.dumps(str(k), ensure_ascii=False), from_python(v)) for k, v in value.items()))
+        return Object(
+            tuple(Member(str(k), json.dumps(str(k), ensure_ascii=False), from_python(v)) for k, v in value.items())
+        )
     if isinstance(value, (list, tuple)):
         return Array(tuple(from_python(item) for item in value))
     return Scalar(json.dumps(value, ensure_ascii=False, allow_nan=False))
@@ -327,7 +331,11 @@ def decode(data: bytes, file: str) -> tuple[str | None, list[Diagnostic]]:
     """
     text, problems = decode_bytes(data, file)
     if text is not None and text.startswith(BOM_CHAR):
-        return None, [diagnostics.make("CZ102", "the file starts with a UTF-8 byte order mark", file, hint="save it as UTF-8 without BOM")]
+        return None, [
+            diagnostics.make(
+                "CZ102", "the file starts with a UTF-8 byte order mark", file, hint="save it as UTF-8 without BOM"
+            )
+        ]
     return text, problems
 
 

@@ -28,8 +28,8 @@ from .expr import check_design
 from .model import Design, ModelError, build_design
 from .salvage import salvage, value_at
 from .schema import SchemaChecker, check_source
-from .todos import TODO_MARKER, todo_markers
 from .source import SourceFile, load_source, parent_pointer
+from .todos import TODO_MARKER, todo_markers
 from .variants import EXTENDS, Provenance, VariantError, flatten_file
 
 SUFFIX = ".cardz"
@@ -168,7 +168,9 @@ def lint_file(
     return FileReport(source.filename, tuple(kept), source, sources)
 
 
-def lint_text(text: str, filename: str = "<text>", config: LintConfig | None = None, *, checker: SchemaChecker | None = None) -> list[Diagnostic]:
+def lint_text(
+    text: str, filename: str = "<text>", config: LintConfig | None = None, *, checker: SchemaChecker | None = None
+) -> list[Diagnostic]:
     """Lint a design held in memory (editors, tests)."""
     source = SourceFile.from_text(text, filename)
     return _reported(lint_source(source, checker=checker), source, config or LintConfig(), None)
@@ -192,7 +194,11 @@ def lint_source(source: SourceFile, *, checker: SchemaChecker | None = None) -> 
 
 
 def _lint_variant(
-    path: Path, source: SourceFile, sources: dict[str, SourceFile], checker: SchemaChecker | None, text: str | None = None
+    path: Path,
+    source: SourceFile,
+    sources: dict[str, SourceFile],
+    checker: SchemaChecker | None,
+    text: str | None = None,
 ) -> list[Diagnostic]:
     """Lint the design a variant stands for; ``sources`` collects the files its findings lie in."""
     try:
@@ -204,11 +210,16 @@ def _lint_variant(
         )
     merged = SourceFile.from_text(flattened.text(), source.filename)
     sources[source.filename] = source
-    found = [*source.diagnostics, *(_relocate(d, merged, flattened.provenance, sources) for d in lint_source(merged, checker=checker))]
+    found = [
+        *source.diagnostics,
+        *(_relocate(d, merged, flattened.provenance, sources) for d in lint_source(merged, checker=checker)),
+    ]
     return sorted(found, key=Diagnostic.sort_key)
 
 
-def _relocate(diagnostic: Diagnostic, merged: SourceFile, provenance: Provenance, sources: dict[str, SourceFile]) -> Diagnostic:
+def _relocate(
+    diagnostic: Diagnostic, merged: SourceFile, provenance: Provenance, sources: dict[str, SourceFile]
+) -> Diagnostic:
     """Move a finding about a merged design to the file and place that wrote the value."""
     anchor = merged.anchor(diagnostic.pointer, diagnostic.span)
     pointer = anchor.pointer
@@ -220,7 +231,11 @@ def _relocate(diagnostic: Diagnostic, merged: SourceFile, provenance: Provenance
     name = display_path(origin.file)
     if name not in sources:
         sources[name] = load_source(origin.file, name)
-    target = dataclasses.replace(anchor, pointer=origin.pointer) if pointer == anchor.pointer else dataclasses.replace(anchor, pointer=origin.pointer, part="head")
+    target = (
+        dataclasses.replace(anchor, pointer=origin.pointer)
+        if pointer == anchor.pointer
+        else dataclasses.replace(anchor, pointer=origin.pointer, part="head")
+    )
     return dataclasses.replace(diagnostic, file=name, span=sources[name].locate(target), pointer=origin.pointer)
 
 
@@ -260,7 +275,9 @@ def _model(source: SourceFile, found: list[Diagnostic]) -> Design | None:
     try:
         return build_design(source.data)
     except ModelError as exc:
-        found.append(dx.make("CZ299", str(exc), source.filename, span=source.head_span(exc.pointer), pointer=exc.pointer))
+        found.append(
+            dx.make("CZ299", str(exc), source.filename, span=source.head_span(exc.pointer), pointer=exc.pointer)
+        )
         return None
 
 
@@ -271,7 +288,16 @@ def _todo_diagnostics(source: SourceFile) -> list[Diagnostic]:
         return found
     for pointer, start, message in todo_markers(source.data):
         span = source.string_span(pointer, start, start + len(message))
-        found.append(dx.make("CZ601", message, source.filename, span=span, pointer=pointer, hint="make the decision, then delete the marker"))
+        found.append(
+            dx.make(
+                "CZ601",
+                message,
+                source.filename,
+                span=span,
+                pointer=pointer,
+                hint="make the decision, then delete the marker",
+            )
+        )
     return found
 
 

@@ -286,13 +286,19 @@ def junit_report(result: LintResult, options: ReportOptions) -> str:
     root = ET.Element("testsuites", name="cardz lint")
     total_failures = 0
     for report in result.files:
-        failing = [d for d in report.diagnostics if d.severity is Severity.ERROR or (options.strict and d.severity is Severity.WARNING)]
+        failing = [
+            d
+            for d in report.diagnostics
+            if d.severity is Severity.ERROR or (options.strict and d.severity is Severity.WARNING)
+        ]
         total_failures += len(failing)
         suite = ET.SubElement(root, "testsuite", name=report.path, tests="1", failures=str(len(failing)), errors="0")
         case = ET.SubElement(suite, "testcase", name=report.path, classname="cardz.lint")
         for d in failing:
             failure = ET.SubElement(case, "failure", message=f"{d.code} {d.message}", type=d.name)
-            failure.text = f"{d.file}:{d.span.line}:{d.span.column}: {d.code} {d.message}" + (f"\nhint: {d.hint}" if d.hint else "")
+            failure.text = f"{d.file}:{d.span.line}:{d.span.column}: {d.code} {d.message}" + (
+                f"\nhint: {d.hint}" if d.hint else ""
+            )
         others = [d for d in report.diagnostics if d not in failing]
         if others:
             out = ET.SubElement(case, "system-out")

@@ -67,7 +67,7 @@ def _shortened(data: Any) -> Any:
         return data[:LONG_STRING] if len(data) > LONG_STRING else data
     if isinstance(data, list):
         items = [_shortened(item) for item in data]
-        return data if all(a is b for a, b in zip(items, data)) else items
+        return data if all(a is b for a, b in zip(items, data, strict=True)) else items
     if isinstance(data, dict):
         members = {_shortened(key): _shortened(value) for key, value in data.items()}
         same = len(members) == len(data) and all(k in data and members[k] is data[k] for k in members)
@@ -267,7 +267,9 @@ class SchemaChecker:
                 return schema
         return schema
 
-    def _unknown_keys(self, error: ValidationError, pointer: str, where: str, source: SourceFile) -> Iterator[Diagnostic]:
+    def _unknown_keys(
+        self, error: ValidationError, pointer: str, where: str, source: SourceFile
+    ) -> Iterator[Diagnostic]:
         instance = error.instance
         if not isinstance(instance, Mapping):  # pragma: no cover - these keywords only fail on objects
             return

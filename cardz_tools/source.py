@@ -61,7 +61,7 @@ def escape_token(token: str | int) -> str:
     return str(token).replace("~", "~0").replace("/", "~1")
 
 
-def join_pointer(parts: "list[str | int] | tuple[str | int, ...]") -> str:
+def join_pointer(parts: list[str | int] | tuple[str | int, ...]) -> str:
     """The JSON pointer for a path of keys and indexes (``[]`` -> ``""``, the root)."""
     return "".join("/" + escape_token(part) for part in parts)
 
@@ -331,7 +331,8 @@ class SourceFile:
             )
             return source
         if not text.strip():
-            return cls._unreadable(filename, text, dx.make("CZ103", "the file is empty", filename, hint="a design is a JSON object: { \"name\": ..., \"depots\": [...] }"))
+            hint = 'a design is a JSON object: { "name": ..., "depots": [...] }'
+            return cls._unreadable(filename, text, dx.make("CZ103", "the file is empty", filename, hint=hint))
         too_deep = _first_too_deep(text)
         if too_deep is not None:
             source = cls(filename, text, None, [])
@@ -355,7 +356,14 @@ class SourceFile:
             return cls._unreadable(filename, text, dx.make("CZ107", "the file is nested too deeply to read", filename))
         source = cls(filename, text, data, [])
         if data is None:  # the JSON `null`: nothing later stages could check, so say so here
-            source.diagnostics.append(dx.make("CZ201", "the design must be an object, not null", filename, span=source.offset_span(0, len(text.rstrip()))))
+            source.diagnostics.append(
+                dx.make(
+                    "CZ201",
+                    "the design must be an object, not null",
+                    filename,
+                    span=source.offset_span(0, len(text.rstrip())),
+                )
+            )
         if flags.suspicious:
             source.diagnostics.extend(source._scan_findings())
         return source
@@ -445,7 +453,10 @@ class SourceFile:
             return Anchor(pointer, "value")
         entry = self._map()[pointer]
         value = self.offset_span(entry.value_start, entry.value_end)
-        inside = span.line == span.end_line == value.line and value.column < span.column <= span.end_column < value.end_column
+        inside = (
+            span.line == span.end_line == value.line
+            and value.column < span.column <= span.end_column < value.end_column
+        )
         if self.text[entry.value_start] == '"' and inside:
             offsets = decoded_offsets(self.text[entry.value_start + 1 : entry.value_end - 1])
             first = span.column - value.column - 1
@@ -650,16 +661,33 @@ _SYNTAX_HINTS: tuple[tuple[str, Callable[[str, int], bool], str], ...] = (
         lambda text, pos: text[pos : pos + 1] in ("{", "["),
         "an object before this is not closed: a '}' is missing before the ','",
     ),
-    ("Expecting property name enclosed in double quotes", lambda text, pos: True, "keys are written in double quotes: \"name\""),
-    ("Expecting value", lambda text, pos: text[:pos].rstrip().endswith(",") and text[pos : pos + 1] == "]", "JSON allows no comma after the last item of an array"),
+    (
+        "Expecting property name enclosed in double quotes",
+        lambda text, pos: True,
+        'keys are written in double quotes: "name"',
+    ),
+    (
+        "Expecting value",
+        lambda text, pos: text[:pos].rstrip().endswith(",") and text[pos : pos + 1] == "]",
+        "JSON allows no comma after the last item of an array",
+    ),
     ("Expecting value", lambda text, pos: text[pos : pos + 1] == "'", "strings are written in double quotes"),
     # A missing closing bracket is reported where the other kind closes, or at the end of the file.
-    ("Expecting ',' delimiter", lambda text, pos: text[pos : pos + 1] == "]",
-     "an object is not closed: a '}' is missing before this ']'"),
-    ("Expecting ',' delimiter", lambda text, pos: text[pos : pos + 1] == "}",
-     "an array is not closed: a ']' is missing before this '}'"),
-    ("Expecting ',' delimiter", lambda text, pos: not text[pos:].strip(),
-     "the file ends before every '{' and '[' is closed"),
+    (
+        "Expecting ',' delimiter",
+        lambda text, pos: text[pos : pos + 1] == "]",
+        "an object is not closed: a '}' is missing before this ']'",
+    ),
+    (
+        "Expecting ',' delimiter",
+        lambda text, pos: text[pos : pos + 1] == "}",
+        "an array is not closed: a ']' is missing before this '}'",
+    ),
+    (
+        "Expecting ',' delimiter",
+        lambda text, pos: not text[pos:].strip(),
+        "the file ends before every '{' and '[' is closed",
+    ),
     ("Expecting ',' delimiter", lambda text, pos: True, "a comma is missing between two items"),
     ("Invalid control character", lambda text, pos: True, "write a line break inside a string as \\n"),
     ("Extra data", lambda text, pos: True, "a design is a single JSON object"),

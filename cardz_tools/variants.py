@@ -108,8 +108,13 @@ def _annotate(node: Node, file: Path, pointer: str) -> _Tree:
     if isinstance(node, Scalar):
         return _Tree(origin, scalar=node)
     if isinstance(node, Array):
-        return _Tree(origin, items=[_annotate(item, file, jsoncst.child_pointer(pointer, i)) for i, item in enumerate(node.items)])
-    members = {m.key: (m.key_text, _annotate(m.value, file, jsoncst.child_pointer(pointer, m.key))) for m in node.members}
+        return _Tree(
+            origin,
+            items=[_annotate(item, file, jsoncst.child_pointer(pointer, i)) for i, item in enumerate(node.items)],
+        )
+    members = {
+        m.key: (m.key_text, _annotate(m.value, file, jsoncst.child_pointer(pointer, m.key))) for m in node.members
+    }
     return _Tree(origin, members=members)
 
 
@@ -118,7 +123,9 @@ def _emit(tree: _Tree, pointer: str, provenance: dict[str, Origin]) -> Node:
     if tree.scalar is not None:
         return tree.scalar
     if tree.items is not None:
-        return Array(tuple(_emit(item, jsoncst.child_pointer(pointer, i), provenance) for i, item in enumerate(tree.items)))
+        return Array(
+            tuple(_emit(item, jsoncst.child_pointer(pointer, i), provenance) for i, item in enumerate(tree.items))
+        )
     assert tree.members is not None
     return Object(
         tuple(
@@ -176,7 +183,7 @@ class _Merger:
             here = entry.origin.pointer
             name = _depot_name(entry)
             if name is None:
-                self.problem(here, "a depot entry in a variant needs a \"name\": the depot it changes, adds or removes")
+                self.problem(here, 'a depot entry in a variant needs a "name": the depot it changes, adds or removes')
                 continue
             if name in seen:
                 self.problem(jsoncst.child_pointer(here, "name"), f"depot {name!r} is changed twice in this variant")
@@ -188,7 +195,11 @@ class _Merger:
                 if remove.scalar is None or remove.scalar.text != "true" or set(entry.members) != {"name", REMOVE}:
                     self.problem(here, 'a removal is written { "name": ..., "remove": true } and nothing else')
                 elif name not in position:
-                    self.problem(here, f"there is no inherited depot {name!r} to remove", diagnostics.did_you_mean(name, list(position)))
+                    self.problem(
+                        here,
+                        f"there is no inherited depot {name!r} to remove",
+                        diagnostics.did_you_mean(name, list(position)),
+                    )
                 else:
                     result[position[name]] = None
                 continue
@@ -201,7 +212,10 @@ class _Merger:
     def deal_rules(self, base: _Tree | None, patch: _Tree) -> _Tree:
         assert patch.members is not None
         if base is None or base.items is None:
-            self.problem(patch.origin.pointer, "deal rules are changed by index, but the design it extends has no list of deal rules")
+            self.problem(
+                patch.origin.pointer,
+                "deal rules are changed by index, but the design it extends has no list of deal rules",
+            )
             return patch
         result: list[_Tree | None] = list(base.items)
         for key, (_, change) in patch.members.items():
@@ -250,7 +264,11 @@ def _resolve_extends(parsed: ParsedFile, reference: str) -> tuple[Path | None, D
     if not reference or "\\" in reference or "\x00" in reference:
         return refuse("CZ654", f"extends {reference!r} is not a relative path written with '/'")
     if PurePosixPath(reference).is_absolute() or PureWindowsPath(reference).anchor:
-        return refuse("CZ651", f"extends {reference!r} is an absolute path", "name a file in the same folder, such as \"weathervane.cardz\"")
+        return refuse(
+            "CZ651",
+            f"extends {reference!r} is an absolute path",
+            'name a file in the same folder, such as "weathervane.cardz"',
+        )
     target = folder / reference
     try:
         real_folder = folder.resolve()
@@ -292,17 +310,31 @@ def _read_chain(path: Path, text: str | None = None) -> list[ParsedFile]:
         file, span = str(parsed.path), parsed.span_of("/extends")
         value = reference.value if isinstance(reference, Scalar) else None
         if not isinstance(value, str):
-            raise VariantError([diagnostics.make("CZ654", "extends is the path of a design file, as a string", file, span, "/extends")])
+            raise VariantError(
+                [diagnostics.make("CZ654", "extends is the path of a design file, as a string", file, span, "/extends")]
+            )
         if len(chain) > MAX_EXTENDS_DEPTH:
             names = " -> ".join(p.path.name for p in chain)
-            raise VariantError([diagnostics.make("CZ653", f"more than {MAX_EXTENDS_DEPTH} designs extend one another: {names} -> ...", file, span, "/extends")])
+            raise VariantError(
+                [
+                    diagnostics.make(
+                        "CZ653",
+                        f"more than {MAX_EXTENDS_DEPTH} designs extend one another: {names} -> ...",
+                        file,
+                        span,
+                        "/extends",
+                    )
+                ]
+            )
         target, problem = _resolve_extends(parsed, value)
         if problem is not None:
             raise VariantError([problem])
         assert target is not None
         if target.resolve() in real_paths:  # resolved without error in _resolve_extends
             names = " -> ".join([p.path.name for p in chain] + [target.name])
-            raise VariantError([diagnostics.make("CZ652", f"designs extend each other in a cycle: {names}", file, span, "/extends")])
+            raise VariantError(
+                [diagnostics.make("CZ652", f"designs extend each other in a cycle: {names}", file, span, "/extends")]
+            )
         current = target
 
 

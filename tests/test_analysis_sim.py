@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tests.reference_games import monte_carlo_playout, weathervane_playout
 from cardz_tools.analysis.check import CheckOptions, check_paths
 from cardz_tools.analysis.findings import FindingKind
 from cardz_tools.analysis.playout import can_end, deal_seed, play_seed, position_at_bound
@@ -19,6 +18,7 @@ from cardz_tools.analysis.solve import solve, solve_state
 from cardz_tools.cli import app
 from cardz_tools.engine import Game
 from cardz_tools.loading import open_design
+from tests.reference_games import monte_carlo_playout, weathervane_playout
 
 ROOT = Path(__file__).parent.parent
 GAMES = ROOT / "games"
@@ -60,12 +60,28 @@ def test_same_report_whatever_the_number_of_workers() -> None:
 
 
 def test_sim_json_has_the_documented_keys() -> None:
-    result = CliRunner().invoke(app, ["sim", str(GAMES / "weathervane.cardz"), "-n", "40", "--seed", "2", "-w", "1", "--format", "json"])
+    result = CliRunner().invoke(
+        app, ["sim", str(GAMES / "weathervane.cardz"), "-n", "40", "--seed", "2", "-w", "1", "--format", "json"]
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     for key in (
-        "game", "playouts", "seed", "wins", "win_rate", "win_rate_interval", "stuck_at_deal", "non_terminating",
-        "mean_moves", "mean_score", "score_stdev", "decision_share", "rule_fires", "findings", "elapsed_s", "playouts_per_s",
+        "game",
+        "playouts",
+        "seed",
+        "wins",
+        "win_rate",
+        "win_rate_interval",
+        "stuck_at_deal",
+        "non_terminating",
+        "mean_moves",
+        "mean_score",
+        "score_stdev",
+        "decision_share",
+        "rule_fires",
+        "findings",
+        "elapsed_s",
+        "playouts_per_s",
     ):
         assert key in report
     assert report["playouts"] == 40 and report["seed"] == 2
@@ -190,7 +206,9 @@ def test_a_rule_that_never_fires_is_reported_at_that_rule(tmp_path: Path) -> Non
 
 def test_check_cli_exit_codes_and_json() -> None:
     runner = CliRunner()
-    bad = runner.invoke(app, ["check", str(BROKEN / "ping-pong.cardz"), "--playouts", "5", "--deals", "1", "--format", "json"])
+    bad = runner.invoke(
+        app, ["check", str(BROKEN / "ping-pong.cardz"), "--playouts", "5", "--deals", "1", "--format", "json"]
+    )
     assert bad.exit_code == 1
     found = json.loads(bad.stdout)["diagnostics"]
     assert any(d["code"] == "CZ506" and d["name"] == "non-terminating" for d in found)

@@ -161,7 +161,9 @@ def test_a_summary_survives_the_round_trip() -> None:
     assert PlaySummary.from_dict(json.loads(json.dumps(summary.to_dict()))) == summary
 
 
-def test_sim_and_solve_reports_come_back_from_the_cache_exactly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sim_and_solve_reports_come_back_from_the_cache_exactly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from cardz_tools.analysis import stored
     from cardz_tools.loading import open_design
 

@@ -88,9 +88,17 @@ def test_unknown_references_with_did_you_mean(path: tuple[Any, ...], bad: str) -
 def test_effect_references_allow_self_members_groups_and_types() -> None:
     data = mini()
     data["depots"][3]["triggers"] = [
-        {"when": "true", "do": [{"kind": "move", "from": "@self", "to": "home"}, {"kind": "move", "from": "tab[2]", "to": "Foundation"}]}
+        {
+            "when": "true",
+            "do": [
+                {"kind": "move", "from": "@self", "to": "home"},
+                {"kind": "move", "from": "tab[2]", "to": "Foundation"},
+            ],
+        }
     ]
-    data["depots"][2]["actions"] = [{"name": "a", "do": [{"kind": "compact", "group": "tab", "from": "stock"}, {"kind": "flip", "depot": "tab[9]"}]}]
+    data["depots"][2]["actions"] = [
+        {"name": "a", "do": [{"kind": "compact", "group": "tab", "from": "stock"}, {"kind": "flip", "depot": "tab[9]"}]}
+    ]
     source, found = run(data)
     (diagnostic,) = found
     assert diagnostic.code == "CZ302" and "'tab[9]'" in diagnostic.message

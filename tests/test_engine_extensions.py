@@ -260,7 +260,9 @@ def test_flip_turns_the_named_depots_top_card() -> None:
 def test_match_deals_the_first_matching_cards_and_the_rest_keep_their_order() -> None:
     game = game_of(
         [STOCK, {"name": "found", "type": "Foundation", "repeat": 2, "col": 1}],
-        dealRules=[{"kind": "dealGroup", "to": "found", "faceUp": 1, "match": "card.rank == Ace && card.suit.color == Red"}],
+        dealRules=[
+            {"kind": "dealGroup", "to": "found", "faceUp": 1, "match": "card.rank == Ace && card.suit.color == Red"}
+        ],
     )
     deck = standard_deck()  # clubs, diamonds, hearts, spades
     state = game.new_initial_state(deck=deck)
@@ -273,8 +275,7 @@ def test_match_deals_the_first_matching_cards_and_the_rest_keep_their_order() ->
 def test_match_by_depot_and_no_match_deals_nothing() -> None:
     game = game_of(
         [STOCK, {"name": "found", "type": "Foundation", "repeat": 2, "col": 1}],
-        dealRules=[{"kind": "dealGroup", "to": "found", "faceUp": 2,
-                    "match": "col(depot) == 0 && card.rank == King"}],
+        dealRules=[{"kind": "dealGroup", "to": "found", "faceUp": 2, "match": "col(depot) == 0 && card.rank == King"}],
     )
     deck = standard_deck()
     state = game.new_initial_state(deck=deck)
@@ -287,8 +288,11 @@ def test_match_by_depot_and_no_match_deals_nothing() -> None:
 
 def test_remove_to_puts_the_cards_there_face_up_in_the_order_found() -> None:
     game = game_of(
-        [STOCK, {"name": "col", "type": "Tableau", "repeat": 2, "col": 1},
-         {"name": "aces", "type": "Foundation", "col": 4}],
+        [
+            STOCK,
+            {"name": "col", "type": "Tableau", "repeat": 2, "col": 1},
+            {"name": "aces", "type": "Foundation", "col": 4},
+        ],
         dealRules=[
             {"kind": "dealGroup", "to": "col", "faceUp": 14},
             {"kind": "remove", "ranks": ["Ace"], "to": "aces"},
@@ -353,13 +357,34 @@ def test_a_quantifier_rule_shared_by_several_sources_and_another_quantifier_both
     # must not reuse the name of the eject rule's chain() helper (it did: a TypeError).
     game = game_of(
         [
-            {**STOCK, "actions": [{"name": "go", "when": "all(Tableau, !empty(it))", "do": [{"kind": "flip", "depot": "tab[0]"}]}]},
-            {"name": "tab", "type": "Tableau", "repeat": 3, "col": 1, "acceptRule": "any",
-             "ejectRule": {"when": "chain(cards, it.rank == prev.rank - 1)"}},
+            {
+                **STOCK,
+                "actions": [
+                    {"name": "go", "when": "all(Tableau, !empty(it))", "do": [{"kind": "flip", "depot": "tab[0]"}]}
+                ],
+            },
+            {
+                "name": "tab",
+                "type": "Tableau",
+                "repeat": 3,
+                "col": 1,
+                "acceptRule": "any",
+                "ejectRule": {"when": "chain(cards, it.rank == prev.rank - 1)"},
+            },
         ],
         dealRules=[{"kind": "dealGroup", "to": "tab", "faceUp": 2}],
     )
-    deck = [make_card(Rank(r), suit) for r, suit in ((9, Suit.CLUBS), (8, Suit.CLUBS), (9, Suit.DIAMONDS), (7, Suit.DIAMONDS), (5, Suit.CLUBS), (4, Suit.CLUBS))]
+    deck = [
+        make_card(Rank(r), suit)
+        for r, suit in (
+            (9, Suit.CLUBS),
+            (8, Suit.CLUBS),
+            (9, Suit.DIAMONDS),
+            (7, Suit.DIAMONDS),
+            (5, Suit.CLUBS),
+            (4, Suit.CLUBS),
+        )
+    ]
     deck += [c for c in standard_deck() if c not in deck]
     state = game.new_initial_state(deck=deck)
     moves = state.legal_moves()

@@ -29,10 +29,13 @@ KLONDIKE_LIKE: dict[str, Any] = {
         _WASTE,
         {"name": "home", "type": "Foundation", "col": 3, "repeat": 4, "ejectRule": "topOnly", "acceptRule": {
             "single": True,
-            "when": "(empty(depot) && card.rank == Ace) || (!empty(depot) && card.suit == top.suit && card.rank == top.rank + 1)",
+            "when": "(empty(depot) && card.rank == Ace) "
+            "|| (!empty(depot) && card.suit == top.suit && card.rank == top.rank + 1)",
         }},
         {"name": "pile", "type": "Tableau", "col": 0, "row": 1, "repeat": 7, "ejectRule": "faceUp", "autoFlipTop": True,
-         "acceptRule": {"when": "empty(depot) ? card.rank == King : card.color != top.color && card.rank + 1 == top.rank"}},
+         "acceptRule": {
+             "when": "empty(depot) ? card.rank == King : card.color != top.color && card.rank + 1 == top.rank"
+         }},
     ],
     "dealRules": [{"kind": "dealGroup", "to": "pile", "faceDown": 2, "faceUp": 1}],
     "winCondition": {"kind": "allCardsIn", "depots": "Foundation"},
@@ -130,23 +133,32 @@ def test_settling_fires_several_triggers_of_a_depot_in_order_and_rechecks_rules_
     feed = {"name": "feed", "do": [{"kind": "move", "from": "stock", "to": "a", "count": "4"}]}
     give = {"when": "count(depot) >= 3", "do": [{"kind": "move", "from": "@self", "to": "b"}]}
     pass_on = {"when": "count(depot) >= 2", "do": [{"kind": "move", "from": "@self", "to": "c"}]}
-    drain = {"when": "count(a) <= 1 && count(depot) > 0", "do": [{"kind": "move", "from": "@self", "to": "b", "count": "all"}]}
-    game = Game(build_design({
-        "name": "Cascade",
-        "depots": [
-            {"name": "stock", "type": "Stock", "ejectRule": "locked", "acceptRule": "none", "actions": [feed]},
-            {"name": "a", "type": "Cell", "col": 1, "acceptRule": "none", "triggers": [give, pass_on]},
-            {"name": "b", "type": "Cell", "col": 2, "acceptRule": "none"},
-            {"name": "c", "type": "Cell", "col": 3, "acceptRule": "none", "triggers": [drain]},
-        ],
-        "winCondition": {"kind": "depotsEmpty", "depots": "stock"},
-    }))
+    drain = {
+        "when": "count(a) <= 1 && count(depot) > 0",
+        "do": [{"kind": "move", "from": "@self", "to": "b", "count": "all"}],
+    }
+    game = Game(
+        build_design(
+            {
+                "name": "Cascade",
+                "depots": [
+                    {"name": "stock", "type": "Stock", "ejectRule": "locked", "acceptRule": "none", "actions": [feed]},
+                    {"name": "a", "type": "Cell", "col": 1, "acceptRule": "none", "triggers": [give, pass_on]},
+                    {"name": "b", "type": "Cell", "col": 2, "acceptRule": "none"},
+                    {"name": "c", "type": "Cell", "col": 3, "acceptRule": "none", "triggers": [drain]},
+                ],
+                "winCondition": {"kind": "depotsEmpty", "depots": "stock"},
+            }
+        )
+    )
     state = game.new_initial_state(seed=3)
     state.stats = collections.Counter()
     state.apply(Tap("stock", "feed"))
     # pass 1: a#0 (4 cards), a#1 (3); c waits for a; pass 2: a#1 (2), then c drains; pass 3: quiet
     assert [len(p) for p in state.piles[1:]] == [1, 3, 0]
-    assert state.stats == collections.Counter({"trigger:a#0": 1, "trigger:a#1": 2, "trigger:c#0": 1, "action:stock.feed": 1})
+    assert state.stats == collections.Counter(
+        {"trigger:a#0": 1, "trigger:a#1": 2, "trigger:c#0": 1, "action:stock.feed": 1}
+    )
 
 
 @pytest.mark.parametrize("written_out", [True, False], ids=["pairs written out", "loop over targets"])
@@ -161,7 +173,9 @@ def test_designs_with_many_depots_list_the_same_moves(written_out: bool, monkeyp
     sparse = Game(design)
     if not written_out:  # written out, each move is a constant of its own
         rows = [c.cell_contents for c in sparse.move_lister.__closure__ or () if isinstance(c.cell_contents, tuple)]
-        assert any(isinstance(row[2], dict) for table in rows for row in table if isinstance(row, tuple) and len(row) == 3)
+        assert any(
+            isinstance(row[2], dict) for table in rows for row in table if isinstance(row, tuple) and len(row) == 3
+        )
     rng = SplitMix64(11)
     one, two = dense.new_initial_state(seed=2), sparse.new_initial_state(seed=2)
     while not one.is_terminal() and one.move_count < 80:

@@ -13,7 +13,9 @@ from tests.engine_support import GAMES
 
 def run(game: str, script: str, seed: int | None = 12, deck: Path | None = None) -> tuple[int, str]:
     out = io.StringIO()
-    code = run_play(GAMES / f"{game}.cardz", seed, deck, io.StringIO(script), Console(file=out, width=100, color_system=None))
+    code = run_play(
+        GAMES / f"{game}.cardz", seed, deck, io.StringIO(script), Console(file=out, width=100, color_system=None)
+    )
     return code, out.getvalue()
 
 
@@ -27,7 +29,13 @@ def test_a_typed_move_the_rules_refuse_prints_the_rule_reason_and_changes_nothin
 def test_numbered_moves_undo_and_restart() -> None:
     _, text = run("monte-carlo", "1\n1\nu\nr\nq\n")
     boards = [line for line in text.splitlines() if line.startswith("move ")]
-    assert boards == ["move 0 · score 0", "move 1 · score 2", "move 2 · score 4", "move 1 · score 2", "move 0 · score 0"]
+    assert boards == [
+        "move 0 · score 0",
+        "move 1 · score 2",
+        "move 2 · score 4",
+        "move 1 · score 2",
+        "move 0 · score 0",
+    ]
 
 
 def test_the_end_shows_outcome_and_score(tmp_path: Path) -> None:
@@ -57,7 +65,8 @@ def test_bad_design_and_bad_deck_print_a_message_and_exit_1(tmp_path: Path) -> N
     assert code == 1 and "CZ104" in out.getvalue() and "cannot be played" in out.getvalue()
     wrong_type = tmp_path / "wrong.cardz"
     wrong_type.write_text(
-        '{"name": "x", "depots": [{"name": "a", "type": "Pile"}], "winCondition": {"kind": "allCardsIn", "depots": "a"}}',
+        '{"name": "x", "depots": [{"name": "a", "type": "Pile"}], '
+        '"winCondition": {"kind": "allCardsIn", "depots": "a"}}',
         encoding="utf-8",
     )
     out = io.StringIO()
@@ -86,7 +95,9 @@ def test_cli_deal_and_play() -> None:
     dealt = runner.invoke(app, ["deal", str(GAMES / "monte-carlo.cardz"), "--seed", "12"])
     assert dealt.exit_code == 0 and dealt.output.startswith("Monte Carlo · seed 12\n")
     assert dealt.output == deal_text(GAMES / "monte-carlo.cardz", 12, None) + "\n"
-    played = runner.invoke(app, ["play", str(GAMES / "monte-carlo.cardz"), "--seed", "12"], input="cell[4] cell[5]\n1\nq\n")
+    played = runner.invoke(
+        app, ["play", str(GAMES / "monte-carlo.cardz"), "--seed", "12"], input="cell[4] cell[5]\n1\nq\n"
+    )
     assert played.exit_code == 0
     assert "A card pairs with one of its rank that touches it" in played.output and "move 1 · score 2" in played.output
     missing = runner.invoke(app, ["deal", "no-such-file.cardz", "--seed", "1"])

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reference_games import monte_carlo_playout, weathervane_playout
 from cardz_tools.cards import SplitMix64
 from cardz_tools.engine import Game, State
 from tests.engine_support import load_design
+from tests.reference_games import monte_carlo_playout, weathervane_playout
 
 MAX_MOVES = 10_000
 

@@ -166,12 +166,13 @@ def test_rule_fire_counters_count_only_when_enabled() -> None:
 
 def test_a_wild_card_dealt_names_nothing_and_follows_as_an_ordinary_card() -> None:
     game = Game(load_design("weathervane"))
-    placed = dict(zip(range(35, 43), parse_deck("5C 8H KH 9D 10D JD QD 8C")))  # tops, then the vane
+    placed = dict(zip(range(35, 43), parse_deck("5C 8H KH 9D 10D JD QD 8C"), strict=True))  # tops, then the vane
     rest = [c for c in standard_deck() if c not in placed.values()]
     state = game.new_initial_state(deck=[placed[i] if i in placed else rest.pop(0) for i in range(52)])
     assert state.declared[game.index["vane"]] == -1
     drags = [state.describe(m) for m in state.legal_moves() if isinstance(m, Drag)]
-    assert drags == ["tab[0] → vane (5♣)"] + [f"tab[1] → vane (8♥, naming {s})" for s in ("Clubs", "Diamonds", "Hearts", "Spades")]
+    namings = [f"tab[1] → vane (8♥, naming {s})" for s in ("Clubs", "Diamonds", "Hearts", "Spades")]
+    assert drags == ["tab[0] → vane (5♣)", *namings]
     assert state.why_illegal(Drag("tab[2]", 1, "vane")) == "K♥ does not follow 8♣: it must match in rank or suit"
 
 
@@ -182,7 +183,10 @@ def test_a_rule_that_does_not_compile_is_a_rule_error_naming_where_it_is() -> No
 
 
 def test_deal_counts_and_effect_counts_may_be_expressions() -> None:
-    spill = {"when": "count(depot) > 2", "do": [{"kind": "move", "from": "@self", "to": "spill", "count": "count(depot) - 2"}]}
+    spill = {
+        "when": "count(depot) > 2",
+        "do": [{"kind": "move", "from": "@self", "to": "spill", "count": "count(depot) - 2"}],
+    }
     depots = [
         STOCK,
         {"name": "col", "type": "Tableau", "repeat": 3, "col": 1, "triggers": [spill]},
@@ -204,7 +208,9 @@ def test_win_and_loss_conditions_written_as_expressions() -> None:
         assert not state.is_terminal()
         state.apply(Tap("stock"))
     assert state.outcome().won and state.returns() == [1.0]
-    lost = design(depots, lossCondition={"kind": "when", "when": "count(waste) == 2"}, scoring={"value": "count(stock)"})
+    lost = design(
+        depots, lossCondition={"kind": "when", "when": "count(waste) == 2"}, scoring={"value": "count(stock)"}
+    )
     state = lost.new_initial_state(seed=2)
     state.apply(Tap("stock"))
     state.apply(Tap("stock"))

@@ -8,7 +8,6 @@ from cardz_tools.diagnostics import RULES, Severity
 from cardz_tools.expr import DesignEnv, Site, check, check_design
 from cardz_tools.expr.types import BOOL, INT
 from cardz_tools.model import build_design
-
 from tests.expr_support import seed_design, seed_env
 
 MC = "monte-carlo"

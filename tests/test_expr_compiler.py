@@ -10,7 +10,6 @@ import pytest
 from cardz_tools.cards import JOKER, NO_CARD, Suit, face_up, make_card
 from cardz_tools.expr import DesignEnv, ExprCompileError, Site, check, compile_expr, compile_rule
 from cardz_tools.model import build_design
-
 from tests.expr_support import seed_env
 
 MC_ACCEPT = "adjacent(source, depot) && !empty(depot) && card.rank == top.rank"

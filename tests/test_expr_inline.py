@@ -80,7 +80,10 @@ def test_inline_accept_rules_agree_with_the_compiled_rules(residual: bool, by_si
 def test_a_rule_that_is_all_static_leaves_a_true_residual() -> None:
     env = seed_env("monte-carlo")
     checked = check("adjacent(source, depot)", Site.ACCEPT, env)
-    assert InlineCode(env).hoisting(checked, {"source": "s", "depot": "d"}, "pd", frozenset(), residual=True) == ("True", [])
+    assert InlineCode(env).hoisting(checked, {"source": "s", "depot": "d"}, "pd", frozenset(), residual=True) == (
+        "True",
+        [],
+    )
 
 
 def test_generated_functions_pass_the_sandbox_audit_with_only_the_attributes_named() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardz_tools.expr import ExprSyntaxError, ExprTooComplex, MAX_DEPTH, MAX_LENGTH, parse, to_source
+from cardz_tools.expr import MAX_DEPTH, MAX_LENGTH, ExprSyntaxError, ExprTooComplex, parse, to_source
 from cardz_tools.expr.ast import Binary, Call, Conditional, Field, Index, Name, Unary, walk
 
 SEED_EXPRESSIONS = [

@@ -9,7 +9,6 @@ from cardz_tools.cards import make_card
 from cardz_tools.expr import ExprSyntaxError, Site, check, compile_expr, parse, to_source
 from cardz_tools.expr.ast import Binary, BoolLit, Call, Conditional, Field, Index, IntLit, Name, Node, Unary
 from cardz_tools.expr.types import BOOL, INT, RANK, Kind, Type
-
 from tests.expr_support import seed_env
 
 ENV = seed_env("monte-carlo")
@@ -227,7 +226,9 @@ class Interpreter:
             return node.name in ("Ace", "Five", "King")
         if isinstance(node, Field):
             return True
-        return isinstance(node, Binary) and node.op in ("+", "-") and (self.is_rank(node.left) != self.is_rank(node.right))
+        if not (isinstance(node, Binary) and node.op in ("+", "-")):
+            return False
+        return self.is_rank(node.left) != self.is_rank(node.right)
 
     def Call(self, node: Call) -> object:
         args = node.args

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from cardz_tools.engine import Game
-from cardz_tools.repl import format_issue, run_expr
 from cardz_tools.expr import ExprIssue
-
+from cardz_tools.repl import format_issue, run_expr
 from tests.expr_support import GAMES, seed_design
 
 

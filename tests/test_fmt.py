@@ -172,7 +172,11 @@ def _mutate(value: Any, data: st.DataObject, depth: int = 0) -> Any:
         return copy
     action = data.draw(st.sampled_from(["replace", "delete", "add"]))
     leaf = st.recursive(
-        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.text(max_size=20),
         lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
         max_leaves=8,
     )
@@ -203,7 +207,10 @@ def test_mutated_seeds_keep_their_value(seed: Path, data: st.DataObject) -> None
 def test_tokens_keep_their_written_form() -> None:
     text = '{"name":"caf\\u00e9 café \\/","col":1.0,"row":5.50,"x":[1E5,-0,1e-3,0.0]}'
     formatted = format_text(text)
-    assert formatted == '{\n  "name": "caf\\u00e9 café \\/",\n  "col": 1.0,\n  "row": 5.50,\n  "x": [1E5, -0, 1e-3, 0.0]\n}\n'
+    assert (
+        formatted
+        == '{\n  "name": "caf\\u00e9 café \\/",\n  "col": 1.0,\n  "row": 5.50,\n  "x": [1E5, -0, 1e-3, 0.0]\n}\n'
+    )
 
 
 def test_unknown_keys_follow_known_ones_in_their_written_order() -> None:
@@ -271,7 +278,9 @@ def test_rewrite_is_atomic_and_keeps_permissions(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.cardz"]
 
 
-def test_failed_rewrite_leaves_the_original_and_no_temporary_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_rewrite_leaves_the_original_and_no_temporary_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "g.cardz"
     original = '{"name":"n"}'
     path.write_text(original, encoding="utf-8")

@@ -34,7 +34,11 @@ PLAY = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCh
 designs = st.builds(lambda rng: fuzz.make_input(rng, SEEDS), st.randoms(use_true_random=False))
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(10**20), 10**20) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30),
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**20), 10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=30),
     lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
     max_leaves=40,
 )

@@ -7,7 +7,6 @@ deal cannot reach the position cheaply, with piles laid out card by card.
 from __future__ import annotations
 
 import json
-
 from pathlib import Path
 
 import pytest
@@ -128,7 +127,9 @@ def freecell_position(game: Game, layout: dict[str, str], empty_columns: int) ->
         ("KD QD JD", 1, "empty", 2),  # the empty column is the target: it does not count
     ],
 )
-def test_freecell_moves_as_many_cards_as_cells_and_empty_columns_allow(cells: str, empty: int, target: str, allowed: int) -> None:
+def test_freecell_moves_as_many_cards_as_cells_and_empty_columns_allow(
+    cells: str, empty: int, target: str, allowed: int
+) -> None:
     game = game_of("freecell")
     layout = {"tab[0]": "5S 9C 8H 7S 6H", "tab[1]": "10H"}
     layout |= {f"cell[{i}]": card for i, card in enumerate(cells.split())}
@@ -151,6 +152,7 @@ def test_freecell_deals_seven_and_six_face_up_and_cells_hold_one_card() -> None:
 
 
 # ------------------------------------------------------------------ Golf
+
 
 # Columns' top cards (the fifth round) are deck positions 28..34; the pile gets 35; the stock 36..51.
 def golf_deck(tops: str, pile: str) -> list[Card]:
@@ -283,7 +285,9 @@ def pysol_board(section: str) -> list[list[str]]:
     return [line.split() for line in block.splitlines() if line and ":" not in line]
 
 
-@pytest.mark.parametrize(("design", "section", "columns"), [("golf", "Golf", "tab"), ("black-hole", "Black Hole", "fan")])
+@pytest.mark.parametrize(
+    ("design", "section", "columns"), [("golf", "Golf", "tab"), ("black-hole", "Black Hole", "fan")]
+)
 def test_the_worked_examples_in_docs_deals_reproduce_their_boards(design: str, section: str, columns: str) -> None:
     from typer.testing import CliRunner
 
@@ -293,7 +297,9 @@ def test_the_worked_examples_in_docs_deals_reproduce_their_boards(design: str, s
     game = game_of(design)
     state = game.new_initial_state(deck=parse_deck(deck_file.read_text(encoding="utf-8")))
     board = pysol_board(section)
-    assert [state.piles[game.index[f"{columns}[{i}]"]] for i in range(len(board))] == [cards(" ".join(c)) for c in board]
+    assert [state.piles[game.index[f"{columns}[{i}]"]] for i in range(len(board))] == [
+        cards(" ".join(c)) for c in board
+    ]
     text = (DOCS / "deals.md").read_text(encoding="utf-8").split(f"## {section}\n", 1)[1]
     foundation = text.split("Foundations: ", 1)[1].split()[0]
     assert state.piles[game.index["pile" if design == "golf" else "hole"]] == cards(foundation)
@@ -312,7 +318,9 @@ def test_a_group_trigger_with_two_quantifiers_fires_on_every_member() -> None:
     from cardz_tools.model import build_design
 
     data = json.loads((GAMES / "accordion.cardz").read_text(encoding="utf-8"))
-    data["depots"][0]["triggers"][0]["when"] = "index(depot) == 51 && max(row, empty(it) ? 0 : index(it) + 1) > count(row, !empty(it))"
+    data["depots"][0]["triggers"][0]["when"] = (
+        "index(depot) == 51 && max(row, empty(it) ? 0 : index(it) + 1) > count(row, !empty(it))"
+    )
     game = Game(build_design(data))
     state = game.new_initial_state(deck=deck("5H 9C 2D 5S 9S 3H"))
     state.apply(drag("row[3]", "row[0]"))

@@ -10,8 +10,8 @@ from rich.console import Console
 from cardz_tools.cards import FACE_UP, JOKER, Rank, Suit, make_card, parse_card, shuffle, standard_deck
 from cardz_tools.engine import Drag, Game, Tap
 from cardz_tools.engine.effects import reshuffle_seed
-from cardz_tools.play import run_play
 from cardz_tools.loading import open_design
+from cardz_tools.play import run_play
 from tests.engine_support import GAMES, load_design
 
 
@@ -111,7 +111,9 @@ def test_montana_rows_in_order_win_with_48(montana: Game) -> None:
 
 def test_montana_plays_in_the_terminal() -> None:
     out = io.StringIO()
-    code = run_play(GAMES / "montana.cardz", 1, None, io.StringIO("1\n1\nu\nq\n"), Console(file=out, width=200, color_system=None))
+    code = run_play(
+        GAMES / "montana.cardz", 1, None, io.StringIO("1\n1\nu\nq\n"), Console(file=out, width=200, color_system=None)
+    )
     text = out.getvalue()
     boards = [line for line in text.splitlines() if line.startswith("move ")]
     assert code == 0 and "Not allowed" not in text
@@ -190,7 +192,13 @@ def test_chateau_a_complete_house_scores_its_triangles_and_two_per_unused_card(c
 
 def test_chateau_plays_in_the_terminal() -> None:
     out = io.StringIO()
-    code = run_play(GAMES / "chateau-de-cartes.cardz", 3, None, io.StringIO("1\n1\nq\n"), Console(file=out, width=200, color_system=None))
+    code = run_play(
+        GAMES / "chateau-de-cartes.cardz",
+        3,
+        None,
+        io.StringIO("1\n1\nq\n"),
+        Console(file=out, width=200, color_system=None),
+    )
     text = out.getvalue()
     boards = [line for line in text.splitlines() if line.startswith("move ")]
     assert code == 0 and "Not allowed" not in text

@@ -142,7 +142,8 @@ def test_statistics_counts_codes() -> None:
 
 def test_output_file(tmp_path: Path) -> None:
     target = tmp_path / "report.json"
-    result = runner.invoke(cli.app, ["lint", "-f", "json", "--output-file", str(target), str(EXAMPLES / "invalid" / "empty.cardz")])
+    empty = str(EXAMPLES / "invalid" / "empty.cardz")
+    result = runner.invoke(cli.app, ["lint", "-f", "json", "--output-file", str(target), empty])
     assert result.exit_code == 1 and result.output == ""
     assert json.loads(target.read_text(encoding="utf-8"))["summary"]["errors"] == 1
 
@@ -188,7 +189,9 @@ def write_project(tmp_path: Path, table: str) -> Path:
 
 
 def test_config_ignore_and_per_file_ignores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    designs = write_project(tmp_path, 'ignore = ["unknown-key"]\n[tool.cardz.per-file-ignores]\n"designs/drafts/*" = ["CZ3"]\n')
+    designs = write_project(
+        tmp_path, 'ignore = ["unknown-key"]\n[tool.cardz.per-file-ignores]\n"designs/drafts/*" = ["CZ3"]\n'
+    )
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(cli.app, ["lint", "-f", "json", str(designs)])
     assert result.exit_code == 0, result.output
@@ -212,7 +215,9 @@ def test_config_strict_and_cli_override(tmp_path: Path, monkeypatch: pytest.Monk
         ("strict = \n", "cannot read"),
     ],
 )
-def test_invalid_config_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, table: str, words: str) -> None:
+def test_invalid_config_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, table: str, words: str
+) -> None:
     designs = write_project(tmp_path, table)
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(cli.app, ["lint", str(designs)])
@@ -242,13 +247,19 @@ def test_damaged_designs_give_diagnostics_not_exceptions(position: int, cut: int
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 60) | st.sampled_from(["tab", "Tableau", "@self", "x", "none", "2"]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["name", "type", "to", "depots", "kind", "repeat", "col"]), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(["name", "type", "to", "depots", "kind", "repeat", "col"]), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 
 
 @settings(max_examples=100, deadline=None)
-@given(path=st.sampled_from(["/depots/3", "/dealRules/0", "/depots/0/draw", "/winCondition", "/scoring", "/depots"]), value=json_values)
+@given(
+    path=st.sampled_from(["/depots/3", "/dealRules/0", "/depots/0/draw", "/winCondition", "/scoring", "/depots"]),
+    value=json_values,
+)
 def test_odd_values_anywhere_give_diagnostics_not_exceptions(path: str, value: object) -> None:
     data = json.loads(SEED_TEXT)
     *parents, last = path.strip("/").split("/")
@@ -286,7 +297,11 @@ def covered(report_source_text: str, line: int, column: int, end_column: int) ->
 
 @pytest.fixture
 def variant_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    base = (EXAMPLES / "valid" / "mini-golf.cardz").read_text(encoding="utf-8").replace('"perRow": 2 }', '"perRow": 2, "autoflip": 1 }')
+    base = (
+        (EXAMPLES / "valid" / "mini-golf.cardz")
+        .read_text(encoding="utf-8")
+        .replace('"perRow": 2 }', '"perRow": 2, "autoflip": 1 }')
+    )
     (tmp_path / "base.cardz").write_text(base, encoding="utf-8")
     (tmp_path / "variant.cardz").write_text(VARIANT, encoding="utf-8")
     monkeypatch.chdir(tmp_path)

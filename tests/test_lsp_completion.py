@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from cardz_tools.lsp.completion import ItemKind, complete
 from cardz_tools.lsp.document import Snapshot
 from cardz_tools.lsp.locate import Where, locate
@@ -77,7 +75,9 @@ def test_keys_are_those_of_the_object_at_the_cursor_less_those_it_has() -> None:
 def test_keys_are_offered_while_the_json_is_still_broken() -> None:
     text = SEED.read_text(encoding="utf-8")
     snapshot = Snapshot.of(text, SEED)
-    broken = text.replace('"lossCondition": { "kind": "noLegalMoves" },', '"lossCondition": { "kind": "noLegalMoves", "wh ')
+    broken = text.replace(
+        '"lossCondition": { "kind": "noLegalMoves" },', '"lossCondition": { "kind": "noLegalMoves", "wh '
+    )
     assert broken != text
     cursor = broken.index('"wh ') + 3
     assert locate(broken, cursor).where is Where.KEY
@@ -86,7 +86,14 @@ def test_keys_are_offered_while_the_json_is_still_broken() -> None:
 
 def test_enum_values_and_depot_references() -> None:
     text = SEED.read_text(encoding="utf-8")
-    assert _labels(text, text.index('"type": "Stock"') + 9)[:6] == ["Stock", "Waste", "Foundation", "Tableau", "Cell", "Reserve"]
+    assert _labels(text, text.index('"type": "Stock"') + 9)[:6] == [
+        "Stock",
+        "Waste",
+        "Foundation",
+        "Tableau",
+        "Cell",
+        "Reserve",
+    ]
     assert _labels(text, text.index('"kind": "allCardsIn"') + 9) == ["allCardsIn", "depotsEmpty", "when"]
     effect_to = _labels(text, text.index('"to": "discard"') + 7)
     assert {"cell", "stock", "discard", "Foundation", "@self"} <= set(effect_to)
@@ -121,6 +128,8 @@ def test_top_is_offered_once_in_an_accept_rule_with_both_meanings() -> None:
     # Issue 21: `top` appeared twice at an accept site (the site's top card and the function top(d)).
     text = _with_rule("accept", "empty(depot) && to")
     snapshot = Snapshot.of(text, SEED)
-    items = [item for item in complete(snapshot, snapshot.index.position(text.index("&& to") + 5)) if item.label == "top"]
+    items = [
+        item for item in complete(snapshot, snapshot.index.position(text.index("&& to") + 5)) if item.label == "top"
+    ]
     assert len(items) == 1
     assert items[0].kind is ItemKind.VARIABLE and "top(" in (items[0].documentation or "")

@@ -54,7 +54,9 @@ def test_a_variants_unsaved_text_is_linted_against_the_design_it_extends(variant
 
 def test_a_finding_in_the_extended_design_is_shown_on_extends(variant: Path) -> None:
     base = variant.with_name("weathervane.cardz")
-    base.write_text(base.read_text(encoding="utf-8").replace("count(stock, empty(Tableau))", "count(stok)"), encoding="utf-8")
+    base.write_text(
+        base.read_text(encoding="utf-8").replace("count(stock, empty(Tableau))", "count(stok)"), encoding="utf-8"
+    )
     text = variant.read_text(encoding="utf-8")
     [found] = lint_document(text, variant)
     index = TextIndex(text)
@@ -63,7 +65,10 @@ def test_a_finding_in_the_extended_design_is_shown_on_extends(variant: Path) -> 
     [related] = found.related
     assert related.file.resolve() == base.resolve()
     base_index = TextIndex(base.read_text(encoding="utf-8"))
-    assert base.read_text(encoding="utf-8")[base_index.offset(related.range.start) : base_index.offset(related.range.end)] == "stok"
+    assert (
+        base.read_text(encoding="utf-8")[base_index.offset(related.range.start) : base_index.offset(related.range.end)]
+        == "stok"
+    )
 
 
 def test_a_variants_expressions_know_their_site_and_the_depots_of_the_design_it_extends(variant: Path) -> None:

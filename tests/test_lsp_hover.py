@@ -36,7 +36,9 @@ def test_functions_and_fields_show_their_signature_and_description() -> None:
     overload = FUNCTIONS["adjacent"].overloads[0]
     assert overload.signature("adjacent") in adjacent and overload.description in adjacent
     assert "Card.rank: Rank" in (_hover("card.rank", 6) or "")
-    assert "Suit.color: Color" in (_hover("card.suit.color", 11, TEXT.replace("card.rank == top.rank", "card.suit.color == Red")) or "")
+    assert "Suit.color: Color" in (
+        _hover("card.suit.color", 11, TEXT.replace("card.rank == top.rank", "card.suit.color == Red")) or ""
+    )
 
 
 def test_site_names_show_their_type_for_the_rule_site() -> None:

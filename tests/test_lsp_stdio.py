@@ -83,23 +83,37 @@ async def _session(tmp_path: Path) -> None:
                 content_changes=[types.TextDocumentContentChangeWholeDocument(text=edited)]))
         found = await _diagnostics_for(client, uri, 3)
         assert [(d.code, d.source, d.severity) for d in found] == [("CZ402", "cardz", types.DiagnosticSeverity.Error)]
-        assert found[0].range == types.Range(start=start, end=types.Position(line=start.line, character=start.character + 4))
+        assert found[0].range == types.Range(
+            start=start, end=types.Position(line=start.line, character=start.character + 4)
+        )
         assert "did you mean 'rank'" in found[0].message
 
         document = types.TextDocumentIdentifier(uri=uri)
-        hovered = await asyncio.wait_for(client.text_document_hover_async(types.HoverParams(
-            text_document=document, position=_position_of(typo, "adjacent(source", 3))), TIMEOUT)
+        hovered = await asyncio.wait_for(
+            client.text_document_hover_async(
+                types.HoverParams(text_document=document, position=_position_of(typo, "adjacent(source", 3))
+            ),
+            TIMEOUT,
+        )
         assert hovered is not None and "adjacent(a: Depot, b: Depot) -> Bool" in hovered.contents.value
 
-        completed = await asyncio.wait_for(client.text_document_completion_async(types.CompletionParams(
-            text_document=document, position=_position_of(typo, "card.rnak", len("card.rn")))), TIMEOUT)
+        completed = await asyncio.wait_for(
+            client.text_document_completion_async(
+                types.CompletionParams(text_document=document, position=_position_of(typo, "card.rnak", len("card.rn")))
+            ),
+            TIMEOUT,
+        )
         items = completed.items if isinstance(completed, types.CompletionList) else completed or []
         assert {item.label for item in items} == {"rank", "suit", "color", "value", "faceUp"}
         rank = next(item for item in items if item.label == "rank")
         assert rank.text_edit is not None and rank.text_edit.range.start == start
 
-        located = await asyncio.wait_for(client.text_document_definition_async(types.DefinitionParams(
-            text_document=document, position=_position_of(typo, '"to": "discard"', 8))), TIMEOUT)
+        located = await asyncio.wait_for(
+            client.text_document_definition_async(
+                types.DefinitionParams(text_document=document, position=_position_of(typo, '"to": "discard"', 8))
+            ),
+            TIMEOUT,
+        )
         assert isinstance(located, list) and len(located) == 1
         assert located[0].range.start == _position_of(typo, '"name": "discard"', len('"name": '))
 
@@ -109,7 +123,7 @@ async def _session(tmp_path: Path) -> None:
         if client._server is not None and client._server.returncode is None:
             try:
                 await asyncio.wait_for(client._server.wait(), 5)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 client._server.kill()
         await asyncio.wait_for(client.stop(), TIMEOUT)
 

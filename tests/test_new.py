@@ -53,7 +53,9 @@ def test_one_template_per_kind_of_board() -> None:
 @pytest.mark.parametrize("template_id", IDS)
 def test_template_lints_clean_except_its_todos(template_id: str) -> None:
     text = new_design("Test game", template_id)
-    problems = [f"{d.code} {d.pointer}: {d.message}" for d in lint_text(text, f"{template_id}.cardz") if d.code != "CZ601"]
+    problems = [
+        f"{d.code} {d.pointer}: {d.message}" for d in lint_text(text, f"{template_id}.cardz") if d.code != "CZ601"
+    ]
     assert problems == []
     todos = find_todos(json.loads(text))
     assert any("change first" in message for _, message in todos)
@@ -81,7 +83,10 @@ def test_new_design_sets_the_name_and_keeps_the_rest() -> None:
     assert {k: v for k, v in data.items() if k != "name"} == {k: v for k, v in template.data.items() if k != "name"}
 
 
-@pytest.mark.parametrize(("name", "template_id", "message"), [("", "golf", "empty"), ("x" * 81, "golf", "at most 80"), ("X", "klondik", "did you mean 'klondike'")])
+@pytest.mark.parametrize(
+    ("name", "template_id", "message"),
+    [("", "golf", "empty"), ("x" * 81, "golf", "at most 80"), ("X", "klondik", "did you mean 'klondike'")],
+)
 def test_bad_name_or_template(name: str, template_id: str, message: str) -> None:
     with pytest.raises(TemplateError, match=message):
         new_design(name, template_id)

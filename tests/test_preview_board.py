@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from cardz_tools.cards import card_str, is_face_up, make_card, Rank, Suit, face_up
+from cardz_tools.cards import Rank, Suit, card_str, face_up, is_face_up, make_card
 from cardz_tools.model import Design
 from cardz_tools.preview.board import (
     CARD_H,

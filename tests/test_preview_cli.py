@@ -21,10 +21,13 @@ GAMES = ROOT / "games"
 
 def test_preview_writes_a_self_contained_page(tmp_path: Path) -> None:
     out = tmp_path / "board.html"
-    result = CliRunner().invoke(app, ["preview", str(GAMES / "weathervane.cardz"), "-o", str(out), "--seed", "3", "--playouts", "5"])
+    result = CliRunner().invoke(
+        app, ["preview", str(GAMES / "weathervane.cardz"), "-o", str(out), "--seed", "3", "--playouts", "5"]
+    )
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
-    assert page.count('class="cz-pile"') == 10 and "deal seed 3" in page and "<strong>Goal:</strong>" in page
+    board = page[page.index('<section id="board">') : page.index("</section>")]
+    assert board.count('class="cz-pile"') == 10 and "deal seed 3" in page and "<strong>Goal:</strong>" in page
 
 
 def test_preview_and_watch_refuse_a_missing_file(tmp_path: Path) -> None:

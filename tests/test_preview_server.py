@@ -117,7 +117,7 @@ def test_the_browser_shows_the_seed_boards(served, name: str, depots: set[str]) 
     assert set(re.findall(r'data-depot="([^"]+)"', dom)) == depots
     frame = watcher.frame
     assert frame is not None and frame.board is not None
-    for depot, pile in zip(frame.board.design.depots, frame.board.piles):
+    for depot, pile in zip(frame.board.design.depots, frame.board.piles, strict=True):
         assert f'data-depot="{depot.name}" data-count="{len(pile)}"' in dom
     assert "<strong>Goal:</strong>" in dom and "No problems found." in dom
 
@@ -135,7 +135,8 @@ def test_the_browser_reloads_the_page_after_a_save(served) -> None:
             first = server.version
             assert server.wait_for_served(first, 30), "the browser did not load the page"
             assert server.wait_for_clients(1, 30), "the page did not connect to the event stream"
-            design.write_text(design.read_text(encoding="utf-8").replace('"depots": [', '"depots": ', 1), encoding="utf-8")
+            broken = design.read_text(encoding="utf-8").replace('"depots": [', '"depots": ', 1)
+            design.write_text(broken, encoding="utf-8")
             assert server.wait_for_served(first + 1, 15), "the browser did not reload after the save"
         finally:
             browser.terminate()

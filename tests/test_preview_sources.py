@@ -51,7 +51,9 @@ def test_bad_files_give_a_diagnostic_and_no_design(tmp_path: Path, content: byte
 def test_a_design_with_semantic_errors_still_has_a_board(tmp_path: Path) -> None:
     path = tmp_path / "overlap.cardz"
     text = (GAMES / "weathervane.cardz").read_text(encoding="utf-8")
-    path.write_text(text.replace('"col": 1, "row": 0, "name": "waste"', '"col": 0, "row": 0, "name": "waste"'), encoding="utf-8")
+    path.write_text(
+        text.replace('"col": 1, "row": 0, "name": "waste"', '"col": 0, "row": 0, "name": "waste"'), encoding="utf-8"
+    )
     checked = check_file(path)
     assert "CZ304" in [d.code for d in checked.diagnostics] and checked.design is not None
 
@@ -61,7 +63,9 @@ def test_the_lint_configuration_applies(tmp_path: Path) -> None:
 
     path = tmp_path / "overlap.cardz"
     text = (GAMES / "weathervane.cardz").read_text(encoding="utf-8")
-    path.write_text(text.replace('"col": 1, "row": 0, "name": "waste"', '"col": 0, "row": 0, "name": "waste"'), encoding="utf-8")
+    path.write_text(
+        text.replace('"col": 1, "row": 0, "name": "waste"', '"col": 0, "row": 0, "name": "waste"'), encoding="utf-8"
+    )
     assert "CZ304" not in [d.code for d in check_file(path, LintConfig(ignore=("CZ304",))).diagnostics]
 
 
@@ -137,9 +141,16 @@ def test_remove_rule_takes_ranks_off_the_board(tmp_path: Path) -> None:
 
 def test_summary_from_a_sim_report() -> None:
     summary = Summary.from_report(
-        {"playouts": 200, "wins": 30, "win_rate": 0.15, "win_rate_interval": [0.1, 0.2], "stuck_at_deal": 2,
-         "non_terminating": 0, "findings": [{"kind": "never-won", "severity": "warning", "message": "m"}],
-         "elapsed_s": 1.5}
+        {
+            "playouts": 200,
+            "wins": 30,
+            "win_rate": 0.15,
+            "win_rate_interval": [0.1, 0.2],
+            "stuck_at_deal": 2,
+            "non_terminating": 0,
+            "findings": [{"kind": "never-won", "severity": "warning", "message": "m"}],
+            "elapsed_s": 1.5,
+        }
     )
     assert summary.status is SummaryStatus.DONE and summary.win_rate_interval == (0.1, 0.2)
     assert summary.findings[0].kind == "never-won" and summary.stuck_at_deal == 2
@@ -154,7 +165,10 @@ def test_quick_summary_of_a_seed_design_is_reproducible() -> None:
     text = (GAMES / "monte-carlo.cardz").read_text(encoding="utf-8")
     first = quick_summary(text, 30, 5)
     assert first.status is SummaryStatus.DONE and first.playouts == 30
-    assert first.wins == round(first.win_rate * 30) and first.win_rate_interval[0] <= first.win_rate <= first.win_rate_interval[1]
+    assert (
+        first.wins == round(first.win_rate * 30)
+        and first.win_rate_interval[0] <= first.win_rate <= first.win_rate_interval[1]
+    )
     assert quick_summary(text, 30, 5).wins == first.wins
 
 

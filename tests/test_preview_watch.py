@@ -279,7 +279,9 @@ def test_the_simulation_summary_arrives_in_the_background_and_a_new_save_cancels
     saved = time.perf_counter()
     design.write_text(named(MONTE_CARLO, "fast again"), encoding="utf-8")
     arrived, fresh = log.wait(
-        lambda f: f.summary is not None and f.summary.status is SummaryStatus.DONE and f.summary.message == "fast again",
+        lambda f: (
+            f.summary is not None and f.summary.status is SummaryStatus.DONE and f.summary.message == "fast again"
+        ),
         after=saved,
     )
     assert arrived - saved < 5.0
@@ -296,8 +298,13 @@ def test_the_real_simulation_summary_follows_a_save_within_seconds(tmp_path: Pat
     saved = time.perf_counter()
     design.write_text(MONTE_CARLO, encoding="utf-8")
     arrived, done = log.wait(
-        lambda f: f.path == design and f.board is not None and f.board.design.name == "Monte Carlo"
-        and f.summary is not None and f.summary.status is SummaryStatus.DONE,
+        lambda f: (
+            f.path == design
+            and f.board is not None
+            and f.board.design.name == "Monte Carlo"
+            and f.summary is not None
+            and f.summary.status is SummaryStatus.DONE
+        ),
         after=saved,
         timeout=20,
     )

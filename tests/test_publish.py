@@ -7,6 +7,7 @@ import hashlib
 import json
 import re
 import shutil
+import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -48,7 +49,8 @@ def _sample_of_the_catalog() -> Path:
 
 GAMES = _sample_of_the_catalog()
 SMALL = CheckOptions(playouts=100, deals=3, budget=2000, seed=0, workers=1)
-SMALL_ARGS = ["--playouts", "100", "--deals", "3", "--budget", "2000", "--seconds", "0"]  # fixed counts: the same bytes anywhere
+# Fixed counts (no time budget): the same bytes on any machine.
+SMALL_ARGS = ["--playouts", "100", "--deals", "3", "--budget", "2000", "--seconds", "0"]
 CATALOG_KEYS = {
     "name", "slug", "family", "aliases", "file", "sha256", "bytes", "lines",
     "win_rate", "win_rate_interval", "winnability", "winnability_interval", "deals",
@@ -75,7 +77,11 @@ def designs() -> dict[str, Path]:
 
 def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
     """Every file under ``folder`` with its bytes and modification time."""
-    return {p.relative_to(folder).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def leftovers(parent: Path) -> list[str]:
@@ -218,7 +224,8 @@ def test_designer_strings_are_escaped(tmp_path: Path) -> None:
     for page in (out / f"{slug}.html", out / "index.html"):
         text = page.read_text(encoding="utf-8")
         assert "<script>alert" not in text and "<img" not in text and "<b>bold" not in text and "<i>" not in text
-        assert set(re.findall(r"<script[^>]*>", text)) <= {'<script type="application/json" class="cz-replay-data">', "<script>"}
+        scripts = {'<script type="application/json" class="cz-replay-data">', "<script>"}
+        assert set(re.findall(r"<script[^>]*>", text)) <= scripts
         assert "Evil &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Co&quot;" in text
 
 
@@ -245,7 +252,9 @@ def test_a_publication_inside_the_designs_folder_is_not_published_again(tmp_path
     assert {k: v[0] for k, v in snapshot(out).items()} == {k: v[0] for k, v in first.items()}
 
 
-def test_a_design_with_an_error_refuses_everything_and_leaves_the_folder_as_it_was(published: Path, tmp_path: Path) -> None:
+def test_a_design_with_an_error_refuses_everything_and_leaves_the_folder_as_it_was(
+    published: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "out"
     shutil.copytree(published, out)
     before = snapshot(out)
@@ -263,7 +272,9 @@ def test_a_gated_finding_refuses_the_publication(tmp_path: Path) -> None:
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "stuck.cardz").write_text(STUCK, encoding="utf-8")
     out = tmp_path / "out"
-    result = runner.invoke(cli.app, ["publish", str(tmp_path / "in"), "--out", str(out), "--gate", "unwinnable,stuck-at-deal", *SMALL_ARGS])
+    result = runner.invoke(
+        cli.app, ["publish", str(tmp_path / "in"), "--out", str(out), "--gate", "unwinnable,stuck-at-deal", *SMALL_ARGS]
+    )
     assert result.exit_code == 1
     assert "error[CZ501]" in result.stderr and "stuck.cardz" in result.stderr
     assert not out.exists() and leftovers(tmp_path) == []
@@ -277,7 +288,11 @@ def test_a_gate_that_names_no_finding_kind_is_a_usage_error_with_a_suggestion(tm
     result = runner.invoke(cli.app, ["publish", str(GAMES), "--out", str(tmp_path / "out"), "--gate", "stuck-at-dael"])
     assert result.exit_code == 2
     assert "did you mean 'stuck-at-deal'?" in result.stderr
-    assert parse_gate(["never-won, unwinnable", "skill-gap"]) == {FindingKind.NEVER_WON, FindingKind.UNWINNABLE, FindingKind.SKILL_GAP}
+    assert parse_gate(["never-won, unwinnable", "skill-gap"]) == {
+        FindingKind.NEVER_WON,
+        FindingKind.UNWINNABLE,
+        FindingKind.SKILL_GAP,
+    }
     with pytest.raises(GateError):
         parse_gate(["stuck"])
     assert not (tmp_path / "out").exists()
@@ -312,7 +327,9 @@ def test_a_folder_publish_did_not_write_is_refused(published: Path, tmp_path: Pa
     assert snapshot(site) == before
 
 
-def test_an_interrupted_publication_leaves_no_trace(published: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_interrupted_publication_leaves_no_trace(
+    published: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = tmp_path / "out"
     shutil.copytree(published, out)
     before = snapshot(out)

@@ -99,13 +99,29 @@ def test_json_report_has_exactly_the_promised_shape(result: LintResult) -> None:
     document = json.loads(render(result, "json"))
     assert set(document) == {"diagnostics", "summary"}
     assert document["summary"] == {"files": 7, "errors": 4, "warnings": 2}
-    keys = {"file", "line", "column", "end_line", "end_column", "severity", "code", "name", "message", "pointer", "hint"}
+    keys = {
+        "file",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "severity",
+        "code",
+        "name",
+        "message",
+        "pointer",
+        "hint",
+    }
     for item in document["diagnostics"]:
         assert set(item) == keys
         assert RULES[item["code"]].name == item["name"]
     unknown = next(d for d in document["diagnostics"] if d["code"] == "CZ302")
     assert (unknown["file"], unknown["line"], unknown["column"], unknown["end_column"]) == (
-        "tests/examples/invalid/unknown-depot.cardz", 5, 100, 106)
+        "tests/examples/invalid/unknown-depot.cardz",
+        5,
+        100,
+        106,
+    )
     assert unknown["pointer"] == "/depots/0/draw/to" and unknown["hint"] == "did you mean 'waste'?"
 
 
@@ -146,7 +162,7 @@ def test_junit_report(result: LintResult) -> None:
     root = ET.fromstring(render(result, "junit"))
     suites = root.findall("testsuite")
     assert [s.get("name") for s in suites] == [f.path for f in result.files]
-    for suite, report in zip(suites, result.files):
+    for suite, report in zip(suites, result.files, strict=True):
         (case,) = suite.findall("testcase")
         errors = [d for d in report.diagnostics if d.severity is Severity.ERROR]
         assert len(case.findall("failure")) == len(errors) == int(suite.get("failures", "-1"))
@@ -176,4 +192,6 @@ def test_every_reporter_handles_an_empty_run() -> None:
     assert [run["results"] for run in json.loads(shown["sarif"])["runs"]] == [[]]
     suites = ET.fromstring(shown["junit"].encode("utf-8"))
     assert (suites.get("tests"), suites.get("failures"), list(suites)) == ("0", "0", [])
-    assert set(shown) == {"text", "concise", "json", "github", "sarif", "junit"}, "a new reporter: say what it shows here"
+    assert set(shown) == {"text", "concise", "json", "github", "sarif", "junit"}, (
+        "a new reporter: say what it shows here"
+    )

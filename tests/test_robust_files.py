@@ -201,7 +201,9 @@ def test_fmt_leaves_an_unreadable_file_alone(tmp_path: Path, monkeypatch: pytest
     assert design.read_text(encoding="utf-8") == UGLY
 
 
-def test_fmt_reports_a_file_it_cannot_write_and_leaves_it_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fmt_reports_a_file_it_cannot_write_and_leaves_it_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     design = tmp_path / "game.cardz"
     design.write_text(UGLY, encoding="utf-8")
 
@@ -253,7 +255,9 @@ def publish_options() -> Any:
     return CheckOptions(playouts=3, deals=1, budget=50, max_moves=50, deal_seconds=1.0)
 
 
-def test_publish_refuses_calmly_a_design_deleted_after_it_was_linted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_publish_refuses_calmly_a_design_deleted_after_it_was_linted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from cardz_tools.publish import build
 
     designs = tmp_path / "designs"
@@ -273,7 +277,9 @@ def test_publish_refuses_calmly_a_design_deleted_after_it_was_linted(tmp_path: P
     assert not (tmp_path / "site").exists()
 
 
-def test_publish_reports_a_folder_it_cannot_write_and_keeps_the_old_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_publish_reports_a_folder_it_cannot_write_and_keeps_the_old_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from cardz_tools.publish import PublishError, build
 
     designs = tmp_path / "designs"

@@ -15,13 +15,21 @@ from hypothesis import strategies as st
 
 from cardz_tools import fmt
 from cardz_tools.authoring.lexicon import Family, Language
-from cardz_tools.authoring.reading import Quantity, SentenceKind, analyse, detect_language, extract, numberise, split_sentences
+from cardz_tools.authoring.reading import (
+    Quantity,
+    SentenceKind,
+    analyse,
+    detect_language,
+    extract,
+    numberise,
+    split_sentences,
+)
 from cardz_tools.authoring.rules_text import convert, format_report, run_from_rules
 from cardz_tools.authoring.skeletons import NEVER, PLACEHOLDER
-from cardz_tools.todos import find_todos
-from cardz_tools.lint import lint_text
 from cardz_tools.engine.game import Game
+from cardz_tools.lint import lint_text
 from cardz_tools.model import build_design
+from cardz_tools.todos import find_todos
 
 RULES = Path(__file__).parent / "examples" / "rules"
 

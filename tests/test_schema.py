@@ -6,7 +6,6 @@ what several keywords say) uses a small schema written in the test.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -111,7 +110,11 @@ def test_unknown_key_under_unevaluated_properties() -> None:
 
 @pytest.mark.parametrize(
     ("old", "new", "text"),
-    [('"repeat": 4', '"repeat": 0', "0"), ('"repeat": 4', '"repeat": 1001', "1001"), ('"col": 1, "row": 0', '"col": -1, "row": 0', "-1")],
+    [
+        ('"repeat": 4', '"repeat": 0', "0"),
+        ('"repeat": 4', '"repeat": 1001', "1001"),
+        ('"col": 1, "row": 0', '"col": -1, "row": 0', "-1"),
+    ],
 )
 def test_out_of_range(checker: SchemaChecker, old: str, new: str, text: str) -> None:
     source, found = check(checker, old, new)
@@ -149,7 +152,12 @@ def test_a_misspelt_rule_name_gets_did_you_mean(checker: SchemaChecker) -> None:
 ALTERNATIVES = {
     "type": "object",
     "properties": {
-        "rule": {"oneOf": [{"enum": ["none", "any"]}, {"type": "object", "properties": {"when": {"type": "string"}}, "additionalProperties": False}]},
+        "rule": {
+            "oneOf": [
+                {"enum": ["none", "any"]},
+                {"type": "object", "properties": {"when": {"type": "string"}}, "additionalProperties": False},
+            ]
+        },
         "count": {"anyOf": [{"type": "integer", "minimum": 1}, {"const": "all"}]},
     },
 }
@@ -194,7 +202,12 @@ def test_one_value_rejected_by_several_keywords_is_reported_once() -> None:
         "type": "object",
         "properties": {
             "kind": {"allOf": [{"enum": ["a", "b", "c", "d"]}, {"enum": ["b", "c", "x"]}]},
-            "rule": {"type": ["string", "object"], "if": {"type": "string"}, "then": {"enum": ["on"]}, "else": {"type": "object"}},
+            "rule": {
+                "type": ["string", "object"],
+                "if": {"type": "string"},
+                "then": {"enum": ["on"]},
+                "else": {"type": "object"},
+            },
         },
     }
     source = SourceFile.from_text('{"kind": "bb", "rule": 3}', "t")

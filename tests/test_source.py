@@ -109,7 +109,9 @@ json_strings = st.text(
 
 @settings(max_examples=150, deadline=None)
 @given(value=json_strings, ascii_only=st.booleans(), data=st.data())
-def test_string_span_maps_any_decoded_range_back_to_its_raw_text(value: str, ascii_only: bool, data: st.DataObject) -> None:
+def test_string_span_maps_any_decoded_range_back_to_its_raw_text(
+    value: str, ascii_only: bool, data: st.DataObject
+) -> None:
     text = '{"k": [1, ' + json.dumps(value, ensure_ascii=ascii_only) + "]}"
     source = SourceFile.from_text(text, "t")
     start = data.draw(st.integers(0, len(value)))
@@ -133,7 +135,7 @@ def test_decoded_offsets_has_one_entry_per_character_plus_the_end() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ['{"a": 1,}', '{"a" 1}', '{\n  "a": [1\n   2]\n}', '{"a": tru}', '[1, 2', '{"a": "\x01"}', "{} []"],
+    ['{"a": 1,}', '{"a" 1}', '{\n  "a": [1\n   2]\n}', '{"a": tru}', "[1, 2", '{"a": "\x01"}', "{} []"],
 )
 def test_syntax_errors_report_the_parsers_exact_position(text: str) -> None:
     with pytest.raises(json.JSONDecodeError) as caught:
@@ -157,12 +159,15 @@ def test_every_deleted_closing_brace_gets_a_hint_about_a_missing_brace() -> None
     assert all("'}'" in hint or "closed" in hint for hint in hints)
 
 
-@pytest.mark.parametrize(("text", "hint"), [
-    ("{'a': 1}", "keys are written in double quotes"),
-    ('{"a": 1 "b": 2}', "a comma is missing"),
-    ('{"a": [1, 2}', "a ']' is missing before this '}'"),
-    ('[{"a": 1, {"b": 2}]', "a '}' is missing before the ','"),
-])
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("{'a': 1}", "keys are written in double quotes"),
+        ('{"a": 1 "b": 2}', "a comma is missing"),
+        ('{"a": [1, 2}', "a ']' is missing before this '}'"),
+        ('[{"a": 1, {"b": 2}]', "a '}' is missing before the ','"),
+    ],
+)
 def test_syntax_hints_say_what_is_missing(text: str, hint: str) -> None:
     source = SourceFile.from_text(text, "t")
     assert hint in (source.diagnostics[0].hint or "")
@@ -201,7 +206,7 @@ def test_invalid_utf8_gives_the_position_of_the_bad_byte() -> None:
 
 @pytest.mark.parametrize("word", ["NaN", "Infinity", "-Infinity"])
 def test_non_finite_numbers_are_reported_where_they_are(word: str) -> None:
-    source = SourceFile.from_text('{"depots": [{"col": %s}]}' % word, "t")
+    source = SourceFile.from_text(f'{{"depots": [{{"col": {word}}}]}}', "t")
     assert codes(source) == ["CZ106"]
     assert text_at(source, source.diagnostics[0].span) == word
     assert source.diagnostics[0].pointer == "/depots/0/col"

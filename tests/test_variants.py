@@ -91,7 +91,8 @@ def test_weathervane_six_flattens_to_weathervane_with_six_hidden_cards() -> None
     assert flattened.chain == (GAMES / "weathervane-6.cardz", GAMES / "weathervane.cardz")
     assert format_text(flattened.text()) == flattened.text()
     assert_provenance_is_exact(flattened)
-    assert flattened.provenance["/dealRules/0/faceDown"] == Origin(GAMES / "weathervane-6.cardz", "/dealRules/0/faceDown")
+    origin = Origin(GAMES / "weathervane-6.cardz", "/dealRules/0/faceDown")
+    assert flattened.provenance["/dealRules/0/faceDown"] == origin
     assert flattened.provenance["/dealRules/0/kind"] == Origin(GAMES / "weathervane.cardz", "/dealRules/0/kind")
     assert flattened.provenance["/depots/2/acceptRule"] == Origin(GAMES / "weathervane.cardz", "/depots/2/acceptRule")
 
@@ -173,11 +174,16 @@ def test_design_without_extends_is_its_own_flat_form(tmp_path: Path) -> None:
 
 def test_chains_merge_in_order_and_keep_number_text(tmp_path: Path) -> None:
     write(tmp_path, "c.cardz", BASE)
-    (tmp_path / "b.cardz").write_text('{"extends": "c.cardz", "name": "B", "depots": [{"name": "waste", "col": 1.0}]}', encoding="utf-8")
+    b_text = '{"extends": "c.cardz", "name": "B", "depots": [{"name": "waste", "col": 1.0}]}'
+    (tmp_path / "b.cardz").write_text(b_text, encoding="utf-8")
     write(tmp_path, "a.cardz", {"extends": "b.cardz", "name": "A", "family": "Other"})
     flattened = flatten_file(tmp_path / "a.cardz")
     assert [p.name for p in flattened.chain] == ["a.cardz", "b.cardz", "c.cardz"]
-    assert (flattened.design["name"], flattened.design["family"], flattened.design["tagline"]) == ("A", "Other", "A base game")
+    assert (flattened.design["name"], flattened.design["family"], flattened.design["tagline"]) == (
+        "A",
+        "Other",
+        "A base game",
+    )
     assert '"col": 1.0' in flattened.text()
     assert flattened.provenance["/depots/1/col"] == Origin(tmp_path / "b.cardz", "/depots/0/col")
     assert flattened.provenance["/tagline"] == Origin(tmp_path / "c.cardz", "/tagline")
@@ -236,11 +242,15 @@ def test_symbolic_link_out_of_the_folder_is_refused(tmp_path: Path) -> None:
 
 def test_bad_changes_are_all_reported_with_their_place(tmp_path: Path) -> None:
     write(tmp_path, "base.cardz", BASE)
-    path = write(tmp_path, "v.cardz", {
-        "extends": "base.cardz",
-        "depots": [{"type": "Cell"}, {"name": "tabb", "remove": True}, {"name": "tab", "remove": True, "col": 1}],
-        "dealRules": {"3": {"faceUp": 1}, "x": {}, "1": 5},
-    })
+    path = write(
+        tmp_path,
+        "v.cardz",
+        {
+            "extends": "base.cardz",
+            "depots": [{"type": "Cell"}, {"name": "tabb", "remove": True}, {"name": "tab", "remove": True, "col": 1}],
+            "dealRules": {"3": {"faceUp": 1}, "x": {}, "1": 5},
+        },
+    )
     assert problems(path) == [
         ("CZ654", "v.cardz", "/depots/0"),
         ("CZ654", "v.cardz", "/depots/1"),
@@ -298,7 +308,10 @@ def merge_patch(target: Any, patch: Any) -> Any:
 
 SMALL_JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-5, 30) | st.sampled_from(["none", "any", "waste", "x"]),
-    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.sampled_from(["to", "when", "single", "count"]), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=2)
+        | st.dictionaries(st.sampled_from(["to", "when", "single", "count"]), inner, max_size=3)
+    ),
     max_leaves=6,
 )
 
@@ -375,7 +388,9 @@ def test_lint_reports_a_variant_in_the_files_that_wrote_each_value(tmp_path: Pat
     assert "rnk" in underlined and rnk.line == 6
     assert variant_text.splitlines()[rnk.line - 1][rnk.column - 1 : rnk.end_column - 1] == underlined
     assert where(found[("CZ204", "v.cardz", "/depots/1/colour")]) == at(variant_text, '"colour"', len('"colour"'))
-    assert where(found[("CZ302", "weathervane.cardz", "/depots/0/draw/to")]) == at(base_text, '"waste" }', len('"waste"'))
+    assert where(found[("CZ302", "weathervane.cardz", "/depots/0/draw/to")]) == at(
+        base_text, '"waste" }', len('"waste"')
+    )
     report = render(result, "text", ReportOptions(color=False))
     assert "weathervane.cardz:7:" in report and "7 |   ]" not in report
 

@@ -93,7 +93,14 @@ class CheckOptions:
     def from_config(cls, config: LintConfig) -> CheckOptions:
         """Options from ``[tool.cardz.check]``; unknown keys or bad values raise :class:`ConfigError`."""
         table: Mapping[str, Any] = config.sections.get("check", {})
-        ints = {"playouts": (0, 1_000_000), "deals": (0, 100_000), "budget": (1, 100_000_000), "seed": (0, 2**64 - 1), "max-moves": (1, 10_000_000), "workers": (1, 1024)}
+        ints = {
+            "playouts": (0, 1_000_000),
+            "deals": (0, 100_000),
+            "budget": (1, 100_000_000),
+            "seed": (0, 2**64 - 1),
+            "max-moves": (1, 10_000_000),
+            "workers": (1, 1024),
+        }
         floats = {
             name: name.replace("-", "_") for name in ("always-won", "forced-play", "skill-gap", "stuck-at-deal")
         }
@@ -195,6 +202,11 @@ def _checked_severity(value: object) -> str:
     return str(value)
 
 
+CONFIRM_DEALS = 12
+"""When every sampled deal is proven lost, check solves this many before it reports the design
+unwinnable (:data:`.findings.UNWINNABLE_CEILING`): a handful of lost deals may be a hard game."""
+
+
 def play_analysis(design_data: Any, options: CheckOptions) -> PlayAnalysis:
     """A short simulation and a short solve of one (flattened) design, with their findings.
 
@@ -226,6 +238,12 @@ def play_analysis(design_data: Any, options: CheckOptions) -> PlayAnalysis:
             thresholds=options.thresholds,
             deal_seconds=deal_seconds,
         )
+        if solved.count("lost") == options.deals < CONFIRM_DEALS:
+            # Every deal lost is a strong claim: solve enough deals for its interval to carry it (CZ503).
+            solved = solve(
+                text, CONFIRM_DEALS, options.seed, options.node_budget, workers=options.workers,
+                thresholds=options.thresholds, deal_seconds=deal_seconds,
+            )
         findings.extend(solved.findings)
         if sim_report is not None:
             random_play = wilson_interval(sim_report.aggregate.wins, sim_report.playouts)

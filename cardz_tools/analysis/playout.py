@@ -112,7 +112,9 @@ def _repeating_moves(history: list[str], window: int = 200) -> tuple[str, ...]:
     return tuple(tail[-8:])
 
 
-def play_random(game: Game, index: int, base_seed: int, aggregate: Aggregate, max_moves: int = DEFAULT_MAX_MOVES) -> None:
+def play_random(
+    game: Game, index: int, base_seed: int, aggregate: Aggregate, max_moves: int = DEFAULT_MAX_MOVES
+) -> None:
     """Play playout ``index`` of a run and add it to ``aggregate``."""
     state = game.new_initial_state(seed=deal_seed(base_seed, index))
     state.stats = aggregate.rule_fires

@@ -84,14 +84,16 @@ class SimReport:
         """A human report with a score histogram."""
         d = self.to_dict()
         low, high = d["win_rate_interval"]
+        workers = f"{self.workers} worker{'s' if self.workers != 1 else ''}"
         lines = [
-            f"{self.game}: {d['playouts']} random playouts (seed {self.seed}, {self.workers} worker{'s' if self.workers != 1 else ''})",
+            f"{self.game}: {d['playouts']} random playouts (seed {self.seed}, {workers})",
             f"  wins            {d['wins']}  ({100 * d['win_rate']:.2f}%, 95% CI {100 * low:.2f}%–{100 * high:.2f}%)",
             f"  stuck at deal   {d['stuck_at_deal']}",
             f"  non-terminating {d['non_terminating']}",
             f"  moves           mean {d['mean_moves']:.1f} (sd {d['moves_stdev']:.1f})",
             f"  score           mean {d['mean_score']:.2f} (sd {d['score_stdev']:.2f})",
-            f"  branching       mean {d['mean_branching']:.2f}; {100 * d['decision_share']:.1f}% of positions offer a choice",
+            f"  branching       mean {d['mean_branching']:.2f}; "
+            f"{100 * d['decision_share']:.1f}% of positions offer a choice",
             f"  speed           {d['playouts_per_s']} playouts/s ({d['elapsed_s']:.2f} s)",
             "",
             "Score distribution:",

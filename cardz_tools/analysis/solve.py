@@ -184,8 +184,9 @@ class SolveReport:
         d = self.to_dict()
         low, high = d["interval"]
         rate = "undecided" if d["winnability"] is None else f"{100 * d['winnability']:.1f}%"
+        deals = f"{d['deals']} deal{'s' if d['deals'] != 1 else ''}"
         lines = [
-            f"{self.game}: solved {d['deals']} deal{'s' if d['deals'] != 1 else ''} (seed {self.seed}, budget {self.budget} positions)",
+            f"{self.game}: solved {deals} (seed {self.seed}, budget {self.budget} positions)",
             f"  won {d['won']}, lost {d['lost']}, unknown {d['unknown']}",
             f"  winnability {rate} (95% CI {100 * low:.1f}%–{100 * high:.1f}%, unknown counted both ways)",
             f"  {d['elapsed_s']:.2f} s, {d['deals_per_s']} deals/s",

@@ -298,7 +298,11 @@ FAMILY_KEYWORDS: dict[Family, tuple[tuple[str, float], ...]] = {
     ),
     Family.KLONDIKE: (
         (r"klondike|клондайк\w*|klondyke", NAME_WEIGHT),
-        (r"alternat\w* colou?rs?|couleurs? altern\w*|чередуя цвет\w*|чередовани\w* цвет\w*|abwechselnd\w* farb\w*", 1.0),
+        (
+            r"alternat\w* colou?rs?|couleurs? altern\w*|чередуя цвет\w*|чередовани\w* цвет\w*|"
+            r"abwechselnd\w* farb\w*",
+            1.0,
+        ),
         (r"waste|défausse|сброс\w*|ablagestapel\w*", 0.5),
         (r"foundations?|fondations?|база|базы|базу|ablage\w*|tableau", 0.5),
     ),
@@ -313,7 +317,11 @@ FAMILY_KEYWORDS: dict[Family, tuple[tuple[str, float], ...]] = {
     ),
     Family.GOLF: (
         (r"golf|гольф\w*|black hole|trou noir|schwarze\w* loch|черн\w* дыр\w*|agujero negro|buco nero", NAME_WEIGHT),
-        (r"(?:one )?(?:rank )?higher or lower|plus haute? ou plus basse?|на (?:одно|единицу) (?:больше|выше) или (?:меньше|ниже)|höher oder niedriger", 1.0),
+        (
+            r"(?:one )?(?:rank )?higher or lower|plus haute? ou plus basse?|"
+            r"на (?:одно|единицу) (?:больше|выше) или (?:меньше|ниже)|höher oder niedriger",
+            1.0,
+        ),
     ),
     Family.SPIDER: (
         (r"spider\w*|araignée|паук\w*|spinne\w*|araña|ragno", NAME_WEIGHT),

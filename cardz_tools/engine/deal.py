@@ -130,7 +130,8 @@ class DealPlan:
                     round_robin=rule.round_robin,
                     match=compile_rule(rule.match, Site.MATCH, design) if rule.match else None,
                 )
-                if all(count is None or constant_of(count.text) is not None for count in (rule.face_down, rule.face_up)):
+                counts = (rule.face_down, rule.face_up)
+                if all(count is None or constant_of(count.text) is not None for count in counts):
                     step = dataclasses.replace(step, order=tuple(step.card_order((), None, design.deck_size)))
                 steps.append(step)
             elif rule.kind == "remove":
@@ -203,7 +204,9 @@ class DealPlan:
                     card = undealt[position]
                     position += 1
                 else:
-                    found = next((i for i in range(position, len(undealt)) if step.match(views, state, undealt[i], depot)), None)
+                    found = next(
+                        (i for i in range(position, len(undealt)) if step.match(views, state, undealt[i], depot)), None
+                    )
                     if found is None:
                         continue
                     card = undealt.pop(found)

@@ -49,7 +49,9 @@ def _one_depot(design: Design, reference: str | None, pointer: str, key: str) ->
     if not depots:
         raise RuleError(f"'{reference}' names no depot", f"{pointer}/{key}")
     if len(depots) > 1:
-        raise RuleError(f"'{reference}' names {len(depots)} depots; an effect moves cards to or from one", f"{pointer}/{key}")
+        raise RuleError(
+            f"'{reference}' names {len(depots)} depots; an effect moves cards to or from one", f"{pointer}/{key}"
+        )
     return depots[0]
 
 
@@ -167,7 +169,7 @@ class Compact(_RunOnly):
             pile = kept[i] if i < len(kept) else ()
             if piles[member] != pile:
                 state.set_pile(member, pile)
-        for member in members[len(kept):]:
+        for member in members[len(kept) :]:
             if not piles[source] or member == source:
                 continue
             state.transfer(source, member, 1, True)
@@ -198,7 +200,7 @@ class Compact(_RunOnly):
         if start >= 0:
             piles[start + first : start + len(self.members)] = new
         else:
-            for member, pile in zip(members, new):
+            for member, pile in zip(members, new, strict=False):
                 piles[member] = pile
         # A pile replaced by an equal one (duplicate cards) may count as changed: its triggers are
         # only checked again, which changes nothing, but a named suit must end only on a real change.
@@ -215,7 +217,9 @@ class Deal(_RunOnly):
 
     __slots__ = ("source", "targets", "count", "count_rule", "face_up")
 
-    def __init__(self, source: int, targets: tuple[int, ...], count: int, count_rule: Compiled | None, face_up: bool) -> None:
+    def __init__(
+        self, source: int, targets: tuple[int, ...], count: int, count_rule: Compiled | None, face_up: bool
+    ) -> None:
         self.source = source
         self.targets = targets
         self.count = count
@@ -290,7 +294,7 @@ class Redeal(_RunOnly):
         order = [c | FACE_UP if face_up else c & ~FACE_UP for c in order]
         position = 0
         last = given[-1] if given else None
-        for member, count in zip(given, counts):
+        for member, count in zip(given, counts, strict=False):
             if position >= len(order):
                 break
             take = max(0, min(count, len(order) - position))
@@ -387,5 +391,3 @@ def compile_effect(effect: Effect, design: Design) -> CompiledEffect:
 def compile_effects(effects: tuple[Effect, ...], design: Design) -> tuple[CompiledEffect, ...]:
     """Compile a ``do`` list."""
     return tuple(compile_effect(e, design) for e in effects)
-
-

@@ -78,7 +78,9 @@ def describe_move(state: Shown, move: Move) -> str:
     if not pile or move.count > len(pile):
         return str(move)
     cards = pile[-move.count:]
-    shown = card_symbol_str(cards[0]) if len(cards) == 1 else f"{card_symbol_str(cards[0])}..{card_symbol_str(cards[-1])}"
+    shown = (
+        card_symbol_str(cards[0]) if len(cards) == 1 else f"{card_symbol_str(cards[0])}..{card_symbol_str(cards[-1])}"
+    )
     naming = f", naming {move.declare.title}" if move.declare is not None else ""
     return f"{move.source} → {move.target} ({shown}{naming})"
 

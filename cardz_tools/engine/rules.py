@@ -42,8 +42,18 @@ from ..expr.inline import Hoisted, InlineCode
 from ..model import Design, Expr
 
 __all__ = [
-    "Compiled", "Hoisted", "InlineCode", "RuleError", "Site", "compile_rule", "constant_of", "inline_code", "inline_rule", "is_local",
-    "inline_rule_by_side", "static_filter",
+    "Compiled",
+    "Hoisted",
+    "InlineCode",
+    "RuleError",
+    "Site",
+    "compile_rule",
+    "constant_of",
+    "inline_code",
+    "inline_rule",
+    "is_local",
+    "inline_rule_by_side",
+    "static_filter",
 ]
 
 Compiled = Callable[..., Any]
@@ -106,7 +116,12 @@ def _environment(design: Design) -> DesignEnv:
     return entry[1]
 
 
-_LOCAL_NAMES = frozenset({"depot", "top", "true", "false"}) | frozenset(RANK_NAMES) | frozenset(SUIT_NAMES) | frozenset(COLOR_NAMES)
+_LOCAL_NAMES = (
+    frozenset({"depot", "top", "true", "false"})
+    | frozenset(RANK_NAMES)
+    | frozenset(SUIT_NAMES)
+    | frozenset(COLOR_NAMES)
+)
 _DRAG_NAMES = _LOCAL_NAMES | {"card", "cards", "source"}
 # Calls that read piles other than their arguments': covered(depot) looks at the depots over it.
 _NEIGHBOUR_CALLS = frozenset({"left", "right", "above", "below", "covered"})

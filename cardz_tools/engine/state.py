@@ -122,7 +122,14 @@ class State:
 
     def key(self) -> Hashable:
         """A hashable key equal for states that play the same from here on (not the move count)."""
-        return (tuple(self.piles), tuple(self.declared), tuple(self.redeals), tuple(self.uses), self.reshuffles, self.cascade)
+        return (
+            tuple(self.piles),
+            tuple(self.declared),
+            tuple(self.redeals),
+            tuple(self.uses),
+            self.reshuffles,
+            self.cascade,
+        )
 
     # ------------------------------------------------------------ card primitives
 
@@ -267,12 +274,12 @@ class State:
         if move.count < 1 or move.count > len(pile):
             return f"{move.source} holds {len(pile)} cards; {move.count} cannot be moved"
         if move.count not in self.run_lengths(source, pile):
-            if not all(c & FACE_UP for c in pile[-move.count:]):
+            if not all(c & FACE_UP for c in pile[-move.count :]):
                 return eject.reason or f"face-down cards cannot be moved from {move.source}"
             if eject.kind is EjectKind.TOP_ONLY:
                 return eject.reason or f"only the top card of {move.source} can be moved"
             return eject.reason or f"{move.source} does not let these cards go"
-        cards = pile[-move.count:]
+        cards = pile[-move.count :]
         card = cards[0]
         rule = game.accept_rules[target]
         if rule.never:
@@ -308,7 +315,9 @@ class State:
             elif rule.follow:
                 top = pile[-1]
                 if RANK_OF[card] != RANK_OF[top] and (card >> 4) & 7 != (top >> 4) & 7:
-                    return f"{card_symbol_str(card)} does not follow {card_symbol_str(top)}: it must match in rank or suit"
+                    return (
+                        f"{card_symbol_str(card)} does not follow {card_symbol_str(top)}: it must match in rank or suit"
+                    )
         when = game.accept_when[target]
         if when is not None and not when(self.piles, self, card, cards, source, target):
             return f"{name} does not accept {card_symbol_str(card)} here"

@@ -25,7 +25,9 @@ from ..model import Design
 from .plan import GamePlan, Settle
 from .rules import Site, inline_code, inline_rule
 
-_ATTRIBUTES = frozenset({"stats", "run", "add", "append", "sort", "clear", "touched", "cascade", "declared", "transfer"})
+_ATTRIBUTES = frozenset(
+    {"stats", "run", "add", "append", "sort", "clear", "touched", "cascade", "declared", "transfer"}
+)
 """The attributes the generated lines read or write (for the sandbox audit)."""
 
 

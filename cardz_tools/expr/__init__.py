@@ -10,7 +10,7 @@ The public API (docs/architecture.md)::
     compile_rule(checked, env, targets)       fn plus the static filter (CompiledRule)
 """
 
-from .ast import NodeVisitor, Node, to_source
+from .ast import Node, NodeVisitor, to_source
 from .checker import Checked, ExprIssue, check, check_design, design_sites
 from .compiler import CompiledRule, ExprCompileError, compile_expr, compile_rule
 from .env import DesignEnv

@@ -195,7 +195,9 @@ def _functions() -> dict[str, Function]:
         "min": (
             *_binders("min", INT, _VALUE, "Smallest `value` over {x} (0 when there are none).",
                       "Smallest `value` over the piles of group `x` (0 for no piles)."),
-            Overload((Param("a", (I_,)), Param("b", (I_,))), INT, "min_int", "The smaller of `a` and `b`.", static=True),
+            Overload(
+                (Param("a", (I_,)), Param("b", (I_,))), INT, "min_int", "The smaller of `a` and `b`.", static=True
+            ),
         ),
         "max": (
             *_binders("max", INT, _VALUE, "Largest `value` over {x} (0 when there are none).",
@@ -237,7 +239,9 @@ def _functions() -> dict[str, Function]:
             Overload((Param("x", (C, D)),), BOOL, "ascending",
                      "Whether each card of `x` is one rank higher than the card below it (true for 0 or 1 card)."),
         ),
-        "sameSuit": (Overload((Param("x", (C, D)),), BOOL, "same_suit", "Whether all the cards of `x` have one suit."),),
+        "sameSuit": (
+            Overload((Param("x", (C, D)),), BOOL, "same_suit", "Whether all the cards of `x` have one suit."),
+        ),
         "alternating": (
             Overload((Param("x", (C, D)),), BOOL, "alternating",
                      "Whether the colours of `x` alternate red and black from each card to the next."),

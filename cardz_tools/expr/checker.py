@@ -17,11 +17,31 @@ from typing import Any
 from ..diagnostics import RULES, Severity, did_you_mean
 from ..model import Design, Effect, EffectKind
 from .ast import (
-    Binary, BoolLit, Call, Conditional, Field, Index, IntLit, Name, Node, NodeVisitor, Unary,
-    iter_child_nodes, to_source, walk,
+    Binary,
+    BoolLit,
+    Call,
+    Conditional,
+    Field,
+    Index,
+    IntLit,
+    Name,
+    Node,
+    NodeVisitor,
+    Unary,
+    iter_child_nodes,
+    to_source,
+    walk,
 )
 from .builtins import (
-    BINDER_VARIABLE, CONSTANTS, FIELDS, FUNCTIONS, MAX_POW_EXPONENT, PREVIOUS_VARIABLE, Overload, bounded_pow,
+    BINDER_VARIABLE,
+    CONSTANTS,
+    FIELDS,
+    FUNCTIONS,
+    MAX_POW_EXPONENT,
+    PREVIOUS_VARIABLE,
+    Function,
+    Overload,
+    bounded_pow,
     field_names,
 )
 from .cost import MAX_EVALUATION_STEPS, evaluation_steps
@@ -29,7 +49,17 @@ from .env import DesignEnv
 from .parser import ExprSyntaxError, parse
 from .sites import Site
 from .types import (
-    ABSENT_DEPOT, BOOL, CARD_OPT, DEPOT, DEPOT_OPT, ERROR, GROUP, INT, RANK, Kind, Type,
+    ABSENT_DEPOT,
+    BOOL,
+    CARD_OPT,
+    DEPOT,
+    DEPOT_OPT,
+    ERROR,
+    GROUP,
+    INT,
+    RANK,
+    Kind,
+    Type,
 )
 
 __all__ = ["ExprIssue", "Checked", "NodeInfo", "check", "check_design", "NOT_CONST", "design_sites"]
@@ -205,7 +235,9 @@ class _Checker(NodeVisitor):
         if not (isinstance(left, Call) and left.func == "count" and len(left.args) == 1 and isinstance(right, IntLit)):
             return frozenset()
         n = right.value
-        nonempty = (op == ">" and n >= 0) or (op == ">=" and n >= 1) or (op == "!=" and n == 0) or (op == "==" and n >= 1)
+        nonempty = (
+            (op == ">" and n >= 0) or (op == ">=" and n >= 1) or (op == "!=" and n == 0) or (op == "==" and n >= 1)
+        )
         if nonempty and self.kind_of(left.args[0]) is Kind.DEPOT:
             return _nonempty_keys(left.args[0])
         return frozenset()
@@ -222,7 +254,9 @@ class _Checker(NodeVisitor):
         if not (isinstance(left, Call) and left.func == "col" and len(left.args) == 1 and isinstance(right, IntLit)):
             return frozenset()
         n = right.value
-        positive = (op == ">" and n >= 0) or (op == ">=" and n >= 1) or (op == "!=" and n == 0) or (op == "==" and n >= 1)
+        positive = (
+            (op == ">" and n >= 0) or (op == ">=" and n >= 1) or (op == "!=" and n == 0) or (op == "==" and n >= 1)
+        )
         if positive and self.kind_of(left.args[0]) is Kind.DEPOT:
             return frozenset({f"left({to_source(left.args[0])})"})
         return frozenset()
@@ -306,7 +340,8 @@ class _Checker(NodeVisitor):
                 self.report(_issue("CZ402", f"{_an(receiver.type.present)} has no fields", name_span, hint))
             else:
                 hint = did_you_mean(node.name, fields) or "fields: " + ", ".join(fields)
-                self.report(_issue("CZ402", f"{_an(receiver.type.present)} has no field `{node.name}`", name_span, hint))
+                message = f"{_an(receiver.type.present)} has no field `{node.name}`"
+                self.report(_issue("CZ402", message, name_span, hint))
             return NodeInfo(ERROR)
         self.require_present(node.value, receiver, f"reading `.{node.name}`")
         const = NOT_CONST
@@ -448,24 +483,11 @@ class _Checker(NodeVisitor):
 
     def visit_Call(self, node: Call) -> NodeInfo:
         function = FUNCTIONS.get(node.func)
-        name_span = (node.start, node.start + len(node.func))
         if function is None:
-            for arg in node.args:
-                self.visit(arg)
-            hint = did_you_mean(node.func, list(FUNCTIONS))
-            if node.func in self.scope_names():
-                hint = f"`{node.func}` is a value, not a function"
-            self.report(_issue("CZ403", f"unknown function `{node.func}`", name_span, hint))
-            return NodeInfo(ERROR)
+            return self.unknown_function(node)
         candidates = [o for o in function.overloads if len(o.params) == len(node.args)]
         if not candidates:
-            for arg in node.args:
-                self.visit(arg)
-            counts = " or ".join(str(n) for n in function.arities())
-            signatures = "; ".join(o.signature(node.func) for o in function.overloads)
-            self.report(_issue("CZ404", f"`{node.func}` takes {counts} argument{'s' if counts != '1' else ''}, "
-                               f"got {len(node.args)}: {signatures}", node))
-            return NodeInfo(ERROR)
+            return self.wrong_arity(node, function)
         first = self.visit(node.args[0]) if node.args else None
         overload = candidates[0]
         if first is not None and not first.type.is_error:
@@ -475,40 +497,72 @@ class _Checker(NodeVisitor):
                 return self.bad_argument(node, 0, f"`{node.func}` takes {' or '.join(kinds)} as its first argument, "
                                                   f"not {first.type}", candidates)
             overload = matching[0]
+        self.check_call_context(node, overload)
+        infos = self.visit_arguments(node, overload, first)
+        self.check_arguments(node, overload, infos)
+        if any(info is None or info.type.is_error for info in infos) and first is not None and first.type.is_error:
+            results = {o.result for o in candidates}
+            return NodeInfo(results.pop() if len(results) == 1 else ERROR)
+        return NodeInfo(overload.result, self.fold_call(overload, infos), overload=overload)
+
+    def unknown_function(self, node: Call) -> NodeInfo:
+        """CZ403 for a name no function has (its arguments still checked)."""
+        for arg in node.args:
+            self.visit(arg)
+        hint = did_you_mean(node.func, list(FUNCTIONS))
+        if node.func in self.scope_names():
+            hint = f"`{node.func}` is a value, not a function"
+        self.report(_issue("CZ403", f"unknown function `{node.func}`", (node.start, node.start + len(node.func)), hint))
+        return NodeInfo(ERROR)
+
+    def wrong_arity(self, node: Call, function: Function) -> NodeInfo:
+        """CZ404 for a call with a number of arguments no overload takes."""
+        for arg in node.args:
+            self.visit(arg)
+        counts = " or ".join(str(n) for n in function.arities())
+        signatures = "; ".join(o.signature(node.func) for o in function.overloads)
+        self.report(_issue("CZ404", f"`{node.func}` takes {counts} argument{'s' if counts != '1' else ''}, "
+                           f"got {len(node.args)}: {signatures}", node))
+        return NodeInfo(ERROR)
+
+    def check_call_context(self, node: Call, overload: Overload) -> None:
+        """A bound name where the function binds none (CZ405), a function outside its sites (CZ406)."""
         if node.var is not None and not overload.is_binder:
             self.report(_issue("CZ405", f"`{node.func}({overload.params[0].name}, ...)` binds no name: "
                                f"`{node.var} in` is not allowed here", node))
         if overload.sites and self.site not in overload.sites:
             where = " and ".join(f"{site.value} expressions" for site in overload.sites)
-            self.report(_issue("CZ406", f"`{node.func}` is only available in {where}", name_span,
+            self.report(_issue("CZ406", f"`{node.func}` is only available in {where}",
+                               (node.start, node.start + len(node.func)),
                                f"{overload.sites[0].value} expressions are {overload.sites[0].where}"))
-        infos = [first] if first is not None else []
-        for position, (param, arg) in enumerate(zip(overload.params, node.args)):
-            if position == 0:
-                continue
+
+    def visit_arguments(self, node: Call, overload: Overload, first: NodeInfo | None) -> list[NodeInfo | None]:
+        """What the checker learns of each argument (the first one, already visited, is ``first``)."""
+        infos: list[NodeInfo | None] = [first] if first is not None else []
+        for param, arg in zip(overload.params[1:], node.args[1:], strict=True):
             if param.binder:
                 item = overload.item if first is not None and not first.type.is_error else ERROR
                 infos.append(self.visit_binder(node, arg, item or ERROR, overload.pairs))
             else:
                 infos.append(self.visit(arg))
-        for param, arg, info in zip(overload.params, node.args, infos):
+        return infos
+
+    def check_arguments(self, node: Call, overload: Overload, infos: Sequence[NodeInfo | None]) -> None:
+        """Each argument of the kind its parameter takes (CZ405), present where it must be; ``pow``'s exponent."""
+        for param, arg, info in zip(overload.params, node.args, infos, strict=True):
             assert info is not None
             if info.type.is_error:
                 continue
             if info.type.kind not in param.kinds:
                 want = " or ".join(k.value for k in param.kinds)
-                self.report(_issue("CZ405", f"`{param.name}` of `{node.func}` is {_an(want)}, not {_an(info.type)}", arg,
-                                   overload.signature(node.func)))
+                message = f"`{param.name}` of `{node.func}` is {_an(want)}, not {_an(info.type)}"
+                self.report(_issue("CZ405", message, arg, overload.signature(node.func)))
             elif not param.maybe_ok:
                 self.require_present(arg, info, f"passed to `{node.func}`")
-        if overload.impl == "pow" and len(infos) == 2 and infos[1] is not None and isinstance(infos[1].const, int) \
-                and not isinstance(infos[1].const, bool) and not 0 <= infos[1].const <= MAX_POW_EXPONENT:
-            self.report(_issue("CZ405", f"the exponent of `pow` is 0..{MAX_POW_EXPONENT}, not {infos[1].const}",
+        exponent = infos[1].const if overload.impl == "pow" and len(infos) == 2 and infos[1] is not None else None
+        if isinstance(exponent, int) and not isinstance(exponent, bool) and not 0 <= exponent <= MAX_POW_EXPONENT:
+            self.report(_issue("CZ405", f"the exponent of `pow` is 0..{MAX_POW_EXPONENT}, not {exponent}",
                                node.args[1]))
-        if any(info is None or info.type.is_error for info in infos) and first is not None and first.type.is_error:
-            results = {o.result for o in candidates}
-            return NodeInfo(results.pop() if len(results) == 1 else ERROR)
-        return NodeInfo(overload.result, self.fold_call(overload, infos), overload=overload)
 
     def bad_argument(self, node: Call, position: int, message: str, candidates: list[Overload]) -> NodeInfo:
         for position_, arg in enumerate(node.args[1:], start=1):

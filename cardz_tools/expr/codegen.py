@@ -125,12 +125,12 @@ def _covered(P: Sequence[Sequence[int]], later: tuple[int, ...]) -> bool:
 
 def _descending(cards: Sequence[int]) -> bool:
     ranks = [RANK_OF[c] for c in cards]
-    return all(a == b + 1 for a, b in zip(ranks, ranks[1:]))
+    return all(a == b + 1 for a, b in itertools.pairwise(ranks))
 
 
 def _ascending(cards: Sequence[int]) -> bool:
     ranks = [RANK_OF[c] for c in cards]
-    return all(a + 1 == b for a, b in zip(ranks, ranks[1:]))
+    return all(a + 1 == b for a, b in itertools.pairwise(ranks))
 
 
 def _same_suit(cards: Sequence[int]) -> bool:
@@ -139,7 +139,7 @@ def _same_suit(cards: Sequence[int]) -> bool:
 
 def _alternating(cards: Sequence[int]) -> bool:
     colors = [COLOR_OF[c] for c in cards]
-    return all(a != b for a, b in zip(colors, colors[1:]))
+    return all(a != b for a, b in itertools.pairwise(colors))
 
 
 def _declared(S: Any, depot: int) -> int:
@@ -330,8 +330,8 @@ class Emitter(NodeVisitor):
             right = self.info(node.right).const
             members = self.constant(frozenset(right), ("set", right))
             return f"({self.emit(node.left)} in {members})"
-        if op in ("+", "-") and Kind.RANK in (left_type.kind, right_type.kind) and not (
-                left_type.kind is right_type.kind):
+        mixed = left_type.kind is not right_type.kind
+        if op in ("+", "-") and Kind.RANK in (left_type.kind, right_type.kind) and mixed:
             rank, n = (node.left, node.right) if left_type.kind is Kind.RANK else (node.right, node.left)
             n_info = self.info(n)
             sign = -1 if op == "-" else 1

@@ -6,7 +6,7 @@ import dataclasses
 import functools
 from collections.abc import Mapping
 
-from ..model import Design, DepotType
+from ..model import DepotType, Design
 from .types import ABSENT_DEPOT
 
 __all__ = ["DesignEnv"]

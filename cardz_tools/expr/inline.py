@@ -210,7 +210,8 @@ class InlineCode:
                 raise ValueError(f"{identifier!r} is not a Python name")
         definition = "\n".join([f"def {name}({', '.join(params)}):", *("    " + line for line in body)])
         closure = list(self._constants.values())
-        return build([*self._functions, definition], name, closure, "<cardz engine>", SAFE_ATTRIBUTES | frozenset(attributes))
+        allowed = SAFE_ATTRIBUTES | frozenset(attributes)
+        return build([*self._functions, definition], name, closure, "<cardz engine>", allowed)
 
 
 class _HoistingEmitter(Emitter):

@@ -17,7 +17,7 @@ from typing import cast
 import lark
 from lark import Token
 
-from .ast import BoolLit, Binary, Call, Conditional, Field, Index, IntLit, Name, Node, Unary
+from .ast import Binary, BoolLit, Call, Conditional, Field, Index, IntLit, Name, Node, Unary
 
 __all__ = ["parse", "ExprSyntaxError", "ExprTooComplex", "MAX_LENGTH", "MAX_DEPTH"]
 

@@ -55,7 +55,9 @@ def audit(source: str, attributes: frozenset[str] = SAFE_ATTRIBUTES) -> None:
             node.id if isinstance(node, ast.Name) else None)
         if name is not None and name.startswith("__"):
             raise UnsafeCode(f"generated code names {name!r}")
-        if isinstance(node, (ast.FunctionDef, ast.arg)) or (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)):
+        if isinstance(node, (ast.FunctionDef, ast.arg)) or (
+            isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+        ):
             assert name is not None
             defined.add(name)
         if isinstance(node, ast.Attribute) and not (

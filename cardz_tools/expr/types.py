@@ -41,7 +41,8 @@ class Kind(enum.Enum):
 _DESCRIPTIONS: dict[Kind, str] = {
     Kind.BOOL: "`true` or `false`.",
     Kind.INT: "A whole number.",
-    Kind.RANK: "A card rank, `Ace` (1) .. `King` (13), or `Joker` (0). Rank ± Int is a Rank; outside Ace..King it matches nothing (`Ace - 1` is no rank, not the joker's). Rank − Rank is an Int. Compare ranks with ranks.",
+    Kind.RANK: "A card rank, `Ace` (1) .. `King` (13), or `Joker` (0). Rank ± Int is a Rank; outside Ace..King "
+    "it matches nothing (`Ace - 1` is no rank, not the joker's). Rank − Rank is an Int. Compare ranks with ranks.",
     Kind.SUIT: "`Spades`, `Hearts`, `Diamonds` or `Clubs`.",
     Kind.COLOR: "`Red` or `Black`.",
     Kind.CARD: "One card; `Card?` may be absent (the top of an empty pile), and matches nothing then.",

@@ -102,13 +102,17 @@ def _values(snapshot: Snapshot, location: Location) -> list[Completion]:
     return items
 
 
-def _reference_names(context: DesignContext, place: SchemaPlace, text: Callable[[str], str], replace: Range) -> list[Completion]:
+def _reference_names(
+    context: DesignContext, place: SchemaPlace, text: Callable[[str], str], replace: Range
+) -> list[Completion]:
     names = [spec.name for spec in context.design.specs]
     names += [t for t in DEPOT_TYPE_NAMES if context.env.groups.get(t)]
     if place.allows_self:
         names.append(SELF)
-    return [Completion(name, ItemKind.DEPOT, text(name), replace, documentation=describe_depots(name, context))
-            for name in dict.fromkeys(names)]
+    return [
+        Completion(name, ItemKind.DEPOT, text(name), replace, documentation=describe_depots(name, context))
+        for name in dict.fromkeys(names)
+    ]
 
 
 def _expression(snapshot: Snapshot, location: Location, site: Site) -> list[Completion]:
@@ -118,8 +122,17 @@ def _expression(snapshot: Snapshot, location: Location, site: Site) -> list[Comp
     replace = snapshot.index.offset_range(start, location.text_offset(location.cursor))
     if word.after_dot:
         kind = receiver_kind(word.receiver or "", site, context)
-        return [Completion(spec.name, ItemKind.FIELD, spec.name, replace, f"{spec.receiver.value}.{spec.name}: {spec.result}",
-                           spec.description) for spec in fields_for(kind)]
+        return [
+            Completion(
+                spec.name,
+                ItemKind.FIELD,
+                spec.name,
+                replace,
+                f"{spec.receiver.value}.{spec.name}: {spec.result}",
+                spec.description,
+            )
+            for spec in fields_for(kind)
+        ]
     items: list[Completion] = []
     for name in bound_names(location.text, location.cursor):
         what = "the member before `it`" if name == PREVIOUS_VARIABLE else "the member being looked at"
@@ -127,16 +140,31 @@ def _expression(snapshot: Snapshot, location: Location, site: Site) -> list[Comp
     for name, spec in site.names.items():
         # A site name that is also a function (`top` in an accept rule, `top(d)`) is offered once, with both meanings.
         also = f"\n\n{describe_function(FUNCTIONS[name])}" if name in FUNCTIONS else ""
-        items.append(Completion(name, ItemKind.VARIABLE, name, replace, f"{spec.type} ({site.value} rules)",
-                                spec.description + also))
+        items.append(
+            Completion(
+                name, ItemKind.VARIABLE, name, replace, f"{spec.type} ({site.value} rules)", spec.description + also
+            )
+        )
     if context is not None:
-        for name in [*context.env.depots, *context.env.group_names, *(t for t in DEPOT_TYPE_NAMES if context.env.groups.get(t))]:
+        for name in [
+            *context.env.depots,
+            *context.env.group_names,
+            *(t for t in DEPOT_TYPE_NAMES if context.env.groups.get(t)),
+        ]:
             items.append(Completion(name, ItemKind.DEPOT, name, replace, None, describe_depots(name, context)))
     for name, function in FUNCTIONS.items():
         if name in site.names:
             continue
-        items.append(Completion(name, ItemKind.FUNCTION, name, replace, function.overloads[0].signature(name),
-                                describe_function(function)))
+        items.append(
+            Completion(
+                name,
+                ItemKind.FUNCTION,
+                name,
+                replace,
+                function.overloads[0].signature(name),
+                describe_function(function),
+            )
+        )
     for name, constant in CONSTANTS.items():
         items.append(Completion(name, ItemKind.CONSTANT, name, replace, str(constant.type), constant.description))
     items.extend(Completion(word_, ItemKind.KEYWORD, word_, replace) for word_ in ("true", "false"))

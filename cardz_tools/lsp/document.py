@@ -19,13 +19,20 @@ from ..config import ConfigError, LintConfig, load_config
 from ..diagnostics import Diagnostic, Severity
 from ..expr import DesignEnv, Site, design_sites
 from ..lint import lint_file, lint_text
-from ..model import Design, DepotSpec, ModelError, build_design
+from ..model import DepotSpec, Design, ModelError, build_design
 from ..source import SourceFile, load_source
 from ..variants import EXTENDS, Origin, VariantError, flatten_file
 from .positions import Encoding, Range, TextIndex
 
 __all__ = [
-    "EditorDiagnostic", "Related", "DesignContext", "Target", "Snapshot", "lint_document", "design_context", "target_range",
+    "EditorDiagnostic",
+    "Related",
+    "DesignContext",
+    "Target",
+    "Snapshot",
+    "lint_document",
+    "design_context",
+    "target_range",
     "json_tree",
 ]
 
@@ -94,24 +101,31 @@ def lint_document(text: str, path: Path | None, encoding: Encoding = Encoding.UT
     """
     index = TextIndex(text, encoding)
     if path is None:
-        return [EditorDiagnostic(index.span_range(d.span), d.severity, d.code, _message(d))
-                for d in lint_text(text, UNTITLED, _config(None))]
+        return [
+            EditorDiagnostic(index.span_range(d.span), d.severity, d.code, _message(d))
+            for d in lint_text(text, UNTITLED, _config(None))
+        ]
     report = lint_file(path, _config(path), text=text)
     found: list[EditorDiagnostic] = []
     for diagnostic in report.diagnostics:
         if diagnostic.file == report.path:
-            found.append(EditorDiagnostic(index.span_range(diagnostic.span), diagnostic.severity, diagnostic.code,
-                                          _message(diagnostic)))
+            found.append(
+                EditorDiagnostic(
+                    index.span_range(diagnostic.span), diagnostic.severity, diagnostic.code, _message(diagnostic)
+                )
+            )
             continue
         other = report.source_for(diagnostic.file)
         where = TextIndex(other.text, encoding).span_range(diagnostic.span)
-        found.append(EditorDiagnostic(
-            index.span_range(report.source.span("/" + EXTENDS)),
-            diagnostic.severity,
-            diagnostic.code,
-            f"in {diagnostic.file}:{diagnostic.line}:{diagnostic.column}: {_message(diagnostic)}",
-            (Related(_on_disk(diagnostic.file), where, diagnostic.message),),
-        ))
+        found.append(
+            EditorDiagnostic(
+                index.span_range(report.source.span("/" + EXTENDS)),
+                diagnostic.severity,
+                diagnostic.code,
+                f"in {diagnostic.file}:{diagnostic.line}:{diagnostic.column}: {_message(diagnostic)}",
+                (Related(_on_disk(diagnostic.file), where, diagnostic.message),),
+            )
+        )
     return found
 
 

@@ -207,7 +207,9 @@ def describe_field(name: str, kind: Kind | None) -> str | None:
     specs = [spec for spec in fields_for(kind) if spec.name == name]
     if not specs:
         return None
-    return "\n\n".join(f"```\n{spec.receiver.value}.{spec.name}: {spec.result}\n```\n{spec.description}" for spec in specs)
+    return "\n\n".join(
+        f"```\n{spec.receiver.value}.{spec.name}: {spec.result}\n```\n{spec.description}" for spec in specs
+    )
 
 
 def describe_depots(name: str, context: DesignContext) -> str | None:
@@ -225,7 +227,9 @@ def describe_depots(name: str, context: DesignContext) -> str | None:
         head = f"**{name}** (depot type): {count} pile{'s' if count != 1 else ''}"
     else:
         spec = specs[0]
-        head = f"**{name}** ({'group' if spec.is_group and name == spec.name else 'depot'}), defined at `{spec.pointer}`"
+        head = (
+            f"**{name}** ({'group' if spec.is_group and name == spec.name else 'depot'}), defined at `{spec.pointer}`"
+        )
     return head + "\n\n" + "\n".join(lines)
 
 

@@ -37,7 +37,9 @@ def hover(snapshot: Snapshot, position: Position) -> HoverText | None:
         documentation = schema_root().at(location.path).child(location.text).documentation()
         if documentation is None:
             return None
-        return HoverText(f"**{location.text}**\n\n{documentation}", snapshot.index.offset_range(location.start, location.end))
+        return HoverText(
+            f"**{location.text}**\n\n{documentation}", snapshot.index.offset_range(location.start, location.end)
+        )
     return _value_hover(snapshot, location)
 
 

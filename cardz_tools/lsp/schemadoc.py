@@ -151,7 +151,9 @@ class SchemaPlace:
             found.update([kind] if isinstance(kind, str) else kind if isinstance(kind, list) else [])
             if "enum" in schema or "const" in schema:
                 values = schema.get("enum", [schema.get("const")])
-                found.update("string" if isinstance(v, str) else "boolean" if isinstance(v, bool) else "number" for v in values)
+                found.update(
+                    "string" if isinstance(v, str) else "boolean" if isinstance(v, bool) else "number" for v in values
+                )
         return frozenset(found)
 
     def refers_to(self) -> frozenset[str]:

@@ -290,7 +290,9 @@ def _uri(path: Path) -> str:
 
 def _diagnostic(found: EditorDiagnostic) -> types.Diagnostic:
     related = [
-        types.DiagnosticRelatedInformation(location=types.Location(uri=_uri(r.file), range=_range(r.range)), message=r.message)
+        types.DiagnosticRelatedInformation(
+            location=types.Location(uri=_uri(r.file), range=_range(r.range)), message=r.message
+        )
         for r in found.related
     ]
     return types.Diagnostic(
@@ -363,7 +365,8 @@ def build_server() -> CardzLanguageServer:
                 kind=_ITEM_KIND[item.kind],
                 detail=item.detail,
                 documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=item.documentation)
-                if item.documentation else None,
+                if item.documentation
+                else None,
                 text_edit=types.TextEdit(range=_range(item.range), new_text=item.new_text),
                 sort_text=f"{number:04d}",
             )
@@ -404,8 +407,9 @@ def _symbol(symbol: Symbol) -> types.DocumentSymbol:
 def _register_editing(server: CardzLanguageServer) -> None:
     """Quick fixes, formatting, outline, folding, references, rename, semantic tokens and the live code lens."""
 
-    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
-                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix])
+    )
     def on_code_action(ls: CardzLanguageServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         uri = params.text_document.uri
         if not ls.is_design(uri):
@@ -421,9 +425,15 @@ def _register_editing(server: CardzLanguageServer) -> None:
             code = str(diagnostic.code) if diagnostic.code is not None else ""
             for fix in quick_fixes(text, start, end, code, diagnostic.message):
                 edit = types.TextEdit(range=_range(index.offset_range(fix.start, fix.end)), new_text=fix.new_text)
-                actions.append(types.CodeAction(
-                    title=fix.title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
-                    is_preferred=fix.preferred, edit=types.WorkspaceEdit(changes={uri: [edit]})))
+                actions.append(
+                    types.CodeAction(
+                        title=fix.title,
+                        kind=types.CodeActionKind.QuickFix,
+                        diagnostics=[diagnostic],
+                        is_preferred=fix.preferred,
+                        edit=types.WorkspaceEdit(changes={uri: [edit]}),
+                    )
+                )
         return actions
 
     @server.feature(types.TEXT_DOCUMENT_FORMATTING)
@@ -433,8 +443,9 @@ def _register_editing(server: CardzLanguageServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
     @server.thread()
-    def on_range_formatting(ls: CardzLanguageServer,
-                            params: types.DocumentRangeFormattingParams) -> list[types.TextEdit] | None:
+    def on_range_formatting(
+        ls: CardzLanguageServer, params: types.DocumentRangeFormattingParams
+    ) -> list[types.TextEdit] | None:
         return _format(ls, params.text_document.uri, params.range)
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
@@ -452,8 +463,10 @@ def _register_editing(server: CardzLanguageServer) -> None:
         uri = params.text_document.uri
         if not ls.is_design(uri):
             return []
-        return [types.FoldingRange(start_line=fold.start_line, end_line=fold.end_line)
-                for fold in folding_ranges(ls.workspace.get_text_document(uri).source)]
+        return [
+            types.FoldingRange(start_line=fold.start_line, end_line=fold.end_line)
+            for fold in folding_ranges(ls.workspace.get_text_document(uri).source)
+        ]
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     @server.thread()

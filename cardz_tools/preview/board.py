@@ -151,7 +151,7 @@ def _pile_svg(depot: Depot, pile: Sequence[Card], x: float, y: float) -> tuple[s
         boxes = [(x, y), (x + 1.5 * edges, y + 1.5 * edges)]
     else:
         boxes = []
-        for card, (dx, dy) in zip(pile, _offsets(depot.spec.fan, pile)):
+        for card, (dx, dy) in zip(pile, _offsets(depot.spec.fan, pile), strict=True):
             parts.append(_card_svg(card, x + dx, y + dy))
             boxes.append((x + dx, y + dy))
     x0 = min(bx for bx, _ in boxes)

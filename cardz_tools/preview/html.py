@@ -17,7 +17,16 @@ from ..engine import Game
 from ..model import Design
 from .board import Board, board_svg
 from .replay import REPLAY_CSS, REPLAY_SCRIPT, Replay, random_replay, replay_html, winning_replay
-from .sources import DEFAULT_PLAYOUTS, BoardUnavailable, CheckedFile, Summary, SummaryStatus, check_file, safe_summary, sample_board
+from .sources import (
+    DEFAULT_PLAYOUTS,
+    BoardUnavailable,
+    CheckedFile,
+    Summary,
+    SummaryStatus,
+    check_file,
+    safe_summary,
+    sample_board,
+)
 
 _BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 _BULLET = re.compile(r"^\s{0,3}[-*] +(.*)$")
@@ -179,13 +188,15 @@ def render_page(
     else:
         stale = "" if board_is_current else f'<p class="stale">{why}: showing the last board that loaded.</p>'
         board_part = stale + board_svg(board)
-    rules = markdown_to_html(design.description) if design and design.description else '<p class="muted">No description.</p>'
+    no_description = '<p class="muted">No description.</p>'
+    rules = markdown_to_html(design.description) if design and design.description else no_description
     errors = sum(1 for d in checked.diagnostics if d.severity.value == "error")
     status = f"{errors} error{'s' if errors != 1 else ''}" if errors else "no errors"
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)} · cardz preview</title><style>{_CSS}{REPLAY_CSS if replays else ''}</style></head>\n<body>"
+        f"<title>{escape(title)} · cardz preview</title>"
+        f"<style>{_CSS}{REPLAY_CSS if replays else ''}</style></head>\n<body>"
         f"<header><h1>{escape(title)}</h1><p>{escape(checked.path.name)} · deal seed {seed} · {status}</p></header>\n"
         f'<main><section id="board"><h2>Board</h2>{board_part}</section>\n'
         f'<section id="diagnostics" data-count="{len(checked.diagnostics)}"><h2>Diagnostics</h2>'
@@ -201,7 +212,9 @@ def render_page(
     )
 
 
-def preview_page(path: Path, *, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, config: LintConfig | None = None) -> str:
+def preview_page(
+    path: Path, *, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS, config: LintConfig | None = None
+) -> str:
     """The page for ``cardz preview``: checks the file, deals ``seed`` and simulates (in this process)."""
     checked = check_file(path, config)
     board, problem = None, None

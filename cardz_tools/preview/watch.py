@@ -403,7 +403,8 @@ def diagnostics_renderable(checked: CheckedFile) -> RenderableType:
             source = Text(gutter, style="dim") + Text(shown.text)
             source.no_wrap, source.overflow = True, "ellipsis"  # a wrapped line would move the caret
             out.append(source)
-            out.append(Text(" " * (len(gutter) + shown.start) + "^" * max(1, shown.end - shown.start), style=styles[d.severity]))
+            carets = " " * (len(gutter) + shown.start) + "^" * max(1, shown.end - shown.start)
+            out.append(Text(carets, style=styles[d.severity]))
         if d.hint:
             out.append(Text(f"      hint: {d.hint}", style="italic"))
     if len(diagnostics) > MAX_DIAGNOSTICS_SHOWN:
@@ -422,9 +423,13 @@ def summary_renderable(summary: Summary | None) -> RenderableType:
     low, high = summary.win_rate_interval
     lines = [
         Text.assemble(
-            ("win rate ", "dim"), (f"{100 * summary.win_rate:.1f}%", "bold"), (f" (95% CI {100 * low:.1f}–{100 * high:.1f}%)", "dim"),
-            ("  stuck at deal ", "dim"), (str(summary.stuck_at_deal), "bold"),
-            ("  non-terminating ", "dim"), (str(summary.non_terminating), "bold"),
+            ("win rate ", "dim"),
+            (f"{100 * summary.win_rate:.1f}%", "bold"),
+            (f" (95% CI {100 * low:.1f}–{100 * high:.1f}%)", "dim"),
+            ("  stuck at deal ", "dim"),
+            (str(summary.stuck_at_deal), "bold"),
+            ("  non-terminating ", "dim"),
+            (str(summary.non_terminating), "bold"),
             (f"  [{summary.playouts} playouts, {summary.elapsed_s:.1f} s]", "dim"),
         )
     ]

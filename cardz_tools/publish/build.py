@@ -23,8 +23,8 @@ from ..analysis.solve import DEFAULT_BUDGET
 from ..cache import Cache
 from ..config import LintConfig
 from ..diagnostics import Diagnostic, Severity
-from ..lint import FileReport, LintResult, collect_files, lint_paths
 from ..engine import Game
+from ..lint import FileReport, LintResult, collect_files, lint_paths
 from ..model import Design, build_design
 from ..preview.board import Board, board_svg
 from ..preview.replay import Replay, line_replay
@@ -62,7 +62,10 @@ def parse_gate(values: Iterable[str]) -> frozenset[FindingKind]:
                 continue
             if name not in names:
                 hint = dx.did_you_mean(name, names)
-                raise GateError(f"--gate: '{name}' is not a finding kind" + (f" ({hint})" if hint else f" (one of {', '.join(names)})"))
+                raise GateError(
+                    f"--gate: '{name}' is not a finding kind"
+                    + (f" ({hint})" if hint else f" (one of {', '.join(names)})")
+                )
             kinds.add(FindingKind(name))
     return frozenset(kinds)
 
@@ -110,7 +113,13 @@ def _candidates(linted: LintResult) -> tuple[list[_Candidate], list[FileReport]]
         span = source.head_span("/name")
         found: Diagnostic | None = None
         if not candidate.slug:
-            found = dx.make("CZ661", f"the name '{candidate.data.get('name', '')}' has no ASCII letter or digit to make a file name from", source.filename, span, "/name")
+            found = dx.make(
+                "CZ661",
+                f"the name '{candidate.data.get('name', '')}' has no ASCII letter or digit to make a file name from",
+                source.filename,
+                span,
+                "/name",
+            )
         elif len(by_slug[candidate.slug]) > 1:
             others = ", ".join(c.report.path for c in by_slug[candidate.slug] if c is not candidate)
             found = dx.make(
@@ -141,7 +150,11 @@ def _page_replay(
 
 
 def _game(
-    candidate: _Candidate, options: CheckOptions, gate: frozenset[FindingKind], played: PlaySummary, piles: Any,
+    candidate: _Candidate,
+    options: CheckOptions,
+    gate: frozenset[FindingKind],
+    played: PlaySummary,
+    piles: Any,
     winnable: int = 0,
 ) -> tuple[GameInfo, tuple[Diagnostic, ...]]:
     """The page facts of one design (``piles``: the deal pictured), and the diagnostics of its gated findings."""
@@ -170,8 +183,12 @@ def _game(
         deals: tuple[dict[str, Any], ...] = ()
         if winnable:
             listed = winnable_deals(
-                json.dumps(candidate.data, sort_keys=True), winnable, options.seed, budget=options.node_budget,
-                deal_seconds=options.deal_seconds, workers=options.workers,
+                json.dumps(candidate.data, sort_keys=True),
+                winnable,
+                options.seed,
+                budget=options.node_budget,
+                deal_seconds=options.deal_seconds,
+                workers=options.workers,
             )
             deals = tuple(listed.to_dict()["deals"])
         replay, replay_seed = _page_replay(design, played, options.seed, deals)
@@ -286,7 +303,9 @@ def publish(
         info, gated = _game(candidate, options, gate, summary, piles, winnable)
         games.append(info)
         if gated:
-            gated_reports.append(FileReport(candidate.report.path, gated, candidate.report.source, candidate.report.sources))
+            gated_reports.append(
+                FileReport(candidate.report.path, gated, candidate.report.source, candidate.report.sources)
+            )
     if gated_reports:
         return PublishResult(refused=LintResult(tuple(gated_reports)))
     publication = publication_files(games)

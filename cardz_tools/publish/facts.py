@@ -14,12 +14,28 @@ from collections.abc import Sequence
 
 from ..analysis.check import PlaySummary
 from ..analysis.stats import bounded_interval, wilson_interval
-from ..model import Design, DepotType
+from ..model import DepotType, Design
 
 # ---------------------------------------------------------------- names
 
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
-_LETTERS = str.maketrans({"Œ": "OE", "œ": "oe", "Æ": "AE", "æ": "ae", "ß": "ss", "Ø": "O", "ø": "o", "Ł": "L", "ł": "l", "Đ": "D", "đ": "d", "Þ": "Th", "þ": "th"})
+_LETTERS = str.maketrans(
+    {
+        "Œ": "OE",
+        "œ": "oe",
+        "Æ": "AE",
+        "æ": "ae",
+        "ß": "ss",
+        "Ø": "O",
+        "ø": "o",
+        "Ł": "L",
+        "ł": "l",
+        "Đ": "D",
+        "đ": "d",
+        "Þ": "Th",
+        "þ": "th",
+    }
+)
 """Latin letters that Unicode does not decompose into an ASCII letter and a mark."""
 
 
@@ -113,7 +129,8 @@ DIFFICULTY_THRESHOLDS: tuple[tuple[float, Difficulty], ...] = (
     (0.15, Difficulty.HARD),
     (0.0, Difficulty.VERY_HARD),
 )
-"""Share of sampled deals the solver won (undecided ones counted as lost) from which each word applies, highest first."""
+"""Share of sampled deals the solver won (undecided ones counted as lost) from which each word applies,
+highest first."""
 
 ROUND = 4
 """Decimal places of every rate written to ``catalog.json``."""

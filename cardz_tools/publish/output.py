@@ -63,11 +63,15 @@ def check_target(out: Path) -> None:
     catalog = out / CATALOG
     owned = owned_files(catalog.read_text(encoding="utf-8", errors="replace")) if catalog.is_file() else None
     if owned is None:
-        raise OutputError(f"{out}: not empty and not written by cardz publish (no {CATALOG} of a publication); choose another --out")
+        raise OutputError(
+            f"{out}: not empty and not written by cardz publish (no {CATALOG} of a publication); choose another --out"
+        )
     foreign = sorted(present - owned)
     if foreign:
         shown = ", ".join(foreign[:5]) + (", …" if len(foreign) > 5 else "")
-        raise OutputError(f"{out}: holds files cardz publish did not write ({shown}); move them or choose another --out")
+        raise OutputError(
+            f"{out}: holds files cardz publish did not write ({shown}); move them or choose another --out"
+        )
 
 
 def _umask() -> int:

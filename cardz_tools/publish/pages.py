@@ -37,25 +37,74 @@ h2{margin:0 0 10px;font-size:15px;letter-spacing:.06em;text-transform:uppercase;
 figure svg{display:block;max-width:100%;height:auto;margin:0 auto}
 figcaption{margin-top:10px;font-size:14px;color:#57606a}
 .rules li{margin:4px 0}
-.button{display:inline-block;background:#1f6b3a;color:#fff;text-decoration:none;font-weight:600;padding:8px 16px;border-radius:6px}
+.button{
+  display:inline-block;
+  background:#1f6b3a;
+  color:#fff;
+  text-decoration:none;
+  font-weight:600;
+  padding:8px 16px;
+  border-radius:6px
+}
 .button:hover{background:#17552e}
 .top .button{color:#fff;background:#2c8a4f;padding:4px 12px;font-size:14px}
-.badge{display:inline-block;padding:2px 10px;border-radius:999px;font-size:13px;font-weight:700;color:#fff;white-space:nowrap}
-.d-easy{background:#2e7d32}.d-medium{background:#b7791f}.d-hard{background:#c2410c}.d-very-hard{background:#9f1239}.d-undecided{background:#6b7280}
+.badge{
+  display:inline-block;
+  padding:2px 10px;
+  border-radius:999px;
+  font-size:13px;
+  font-weight:700;
+  color:#fff;
+  white-space:nowrap
+}
+.d-easy{
+  background:#2e7d32}.d-medium{background:#b7791f}.d-hard{background:#c2410c}.d-very-hard{background:#9f1239}.d-undecided{background:#6b7280
+}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:6px 16px;margin:10px 0}
 dt{font-weight:600}dd{margin:0}
 .note{font-size:13px;color:#57606a;margin:8px 0 0}
 details summary{cursor:pointer;font-weight:600}
 .lines{color:#57606a;font-weight:400;margin-left:6px}
-pre{background:#f3f4f6;border-radius:6px;padding:12px;overflow:auto;font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre}
-.games{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(280px,1fr));gap:16px}
-.game{background:#fff;border-radius:10px;box-shadow:0 1px 3px rgba(0,0,0,.1);padding:14px 18px;display:flex;flex-direction:column;gap:6px}
+pre{
+  background:#f3f4f6;
+  border-radius:6px;
+  padding:12px;
+  overflow:auto;
+  font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;
+  white-space:pre
+}
+.games{
+  list-style:none;
+  margin:0;
+  padding:0;
+  display:grid;
+  grid-template-columns:repeat(auto-fill,minmax(280px,1fr));
+  gap:16px
+}
+.game{
+  background:#fff;
+  border-radius:10px;
+  box-shadow:0 1px 3px rgba(0,0,0,.1);
+  padding:14px 18px;
+  display:flex;
+  flex-direction:column;
+  gap:6px
+}
 .game h2{margin:0;font-size:20px;letter-spacing:0;text-transform:none;color:inherit}
 .game h2 a{text-decoration:none}
 .game p{margin:0}
 .game .family{color:#57606a;opacity:1}
 .game .meta{font-size:14px;color:#57606a}
-.game .links{margin-top:auto;padding-top:6px;display:flex;flex-wrap:wrap;gap:8px 14px;align-items:center;font-size:14px;white-space:nowrap}
+.game .links{
+  margin-top:auto;
+  padding-top:6px;
+  display:flex;
+  flex-wrap:wrap;
+  gap:8px 14px;
+  align-items:center;
+  font-size:14px;
+  white-space:nowrap
+}
 """
 
 
@@ -159,14 +208,17 @@ def random_play_text(analysis: Analysis) -> str:
     """``wins 25.0% of 100 playouts (95% CI 17.6–34.3%)``."""
     if not analysis.playouts:
         return "not simulated"
-    return f"wins {_percent(analysis.win_rate)} of {_plural(analysis.playouts, 'playout')} ({_interval(analysis.win_rate_interval)})"
+    playouts = _plural(analysis.playouts, "playout")
+    return f"wins {_percent(analysis.win_rate)} of {playouts} ({_interval(analysis.win_rate_interval)})"
 
 
 def solver_text(analysis: Analysis) -> str:
     """``won 2, lost 0, undecided 1 of 3 deals: winnable 100.0% of decided deals (95% CI 20.8–100.0%)``."""
     if not analysis.deals:
         return "not solved"
-    counts = f"won {analysis.won}, lost {analysis.lost}, undecided {analysis.unknown} of {_plural(analysis.deals, 'deal')}"
+    counts = (
+        f"won {analysis.won}, lost {analysis.lost}, undecided {analysis.unknown} of {_plural(analysis.deals, 'deal')}"
+    )
     if analysis.winnability is None:
         return f"{counts}: none decided ({_interval(analysis.winnability_interval)}, undecided deals counted both ways)"
     return (
@@ -210,9 +262,10 @@ def game_page(game: GameInfo) -> str:
         f"<dl><dt>Random play</dt><dd>{escape(random_play_text(a))}</dd>"
         f"<dt>A solver that sees every card</dt><dd>{escape(solver_text(a))}</dd></dl>"
         f'<p class="note">{escape(_thresholds_note())}</p></section>\n'
-        f'<section class="file"><details><summary>Read its design file<span class="lines">{_plural(game.lines, "line")}</span></summary>'
+        f'<section class="file"><details><summary>Read its design file'
+        f'<span class="lines">{_plural(game.lines, "line")}</span></summary>'
         f"<pre><code>{escape(game.text)}</code></pre></details>"
-        f'<p>{_download(game, f"Download {game.file}")}</p></section>\n'
+        f"<p>{_download(game, f'Download {game.file}')}</p></section>\n"
         "</main>\n"
     )
     return _document(game.name, body, REPLAY_SCRIPT if game.replay is not None else "")
