@@ -38,7 +38,7 @@ from typing import Any
 
 from ..cards import SplitMix64, card_str
 from ..engine.deal import deck_for
-from .playout import deal_seed, derive_seed
+from .playout import deal_seed, derive_seed, play_randomly
 from .runner import game_for, run
 from .solve import DEFAULT_BUDGET, solve_state
 
@@ -147,14 +147,7 @@ def random_play_on(game: Any, deck: Sequence[int], seed: int, playouts: int = PL
     progress = 0.0
     for number in range(playouts):
         state = start.clone()
-        rng = SplitMix64(derive_seed(seed, number, _DIFFICULTY_STREAM))
-        for _ in range(MAX_MOVES):
-            if state.is_terminal():
-                break
-            legal = state.legal_moves()
-            if not legal:
-                break
-            state.apply(legal[rng.below(len(legal))])
+        play_randomly(state, SplitMix64(derive_seed(seed, number, _DIFFICULTY_STREAM)), MAX_MOVES)
         won = state.is_terminal() and state.outcome().won
         wins += int(won)
         if won:

@@ -196,13 +196,21 @@ def _count_pointless(aggregate: Aggregate, rule: str, text: str, index: int, ste
 def position_at_bound(game: Game, index: int, base_seed: int, max_moves: int = DEFAULT_MAX_MOVES) -> Any:
     """The position where playout ``index`` of a run stopped (replayed: the same deal, the same choices)."""
     state = game.new_initial_state(seed=deal_seed(base_seed, index))
-    rng = SplitMix64(play_seed(base_seed, index))
-    for _ in range(max_moves):
-        if state.is_terminal():
-            break
-        legal = state.legal_moves()
-        state.apply(legal[rng.below(len(legal))])
+    play_randomly(state, SplitMix64(play_seed(base_seed, index)), max_moves)
     return state
+
+
+def play_randomly(state: Any, rng: SplitMix64, max_moves: int) -> list[Any]:
+    """Play uniformly random legal moves on ``state`` until it ends, has none, or ``max_moves``; the moves played."""
+    played: list[Any] = []
+    while len(played) < max_moves and not state.is_terminal():
+        legal = state.legal_moves()
+        if not legal:
+            break
+        move = legal[rng.below(len(legal))]
+        state.apply(move)
+        played.append(move)
+    return played
 
 
 def play_range(game: Game, start: int, stop: int, base_seed: int, max_moves: int = DEFAULT_MAX_MOVES) -> Aggregate:

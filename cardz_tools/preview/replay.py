@@ -186,18 +186,9 @@ def winning_replay(game: Any, seed: int, budget: int = 20_000, seconds: float = 
 
 def random_replay(game: Any, seed: int, moves: int = RANDOM_MOVES) -> Replay:
     """One random playout of deal ``seed`` (move choices from the run's play stream), drawn."""
-    from ..analysis.playout import play_seed
+    from ..analysis.playout import play_randomly, play_seed
     from ..cards import SplitMix64
 
     state = game.new_initial_state(seed=seed)
-    probe = state.clone()
-    rng = SplitMix64(play_seed(seed, 0))
-    line: list[Any] = []
-    while len(line) < moves and not probe.is_terminal():
-        legal = probe.legal_moves()
-        if not legal:
-            break
-        move = legal[rng.below(len(legal))]
-        probe.apply(move)
-        line.append(move)
+    line = play_randomly(state.clone(), SplitMix64(play_seed(seed, 0)), moves)
     return replay_of(state, line, game.design.name)
