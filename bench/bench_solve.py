@@ -34,6 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
+from cardz_tools.analysis.grid_search import grid_solve  # noqa: E402
 from cardz_tools.analysis.pair_search import pair_solve  # noqa: E402
 from cardz_tools.analysis.playout import deal_seed  # noqa: E402
 from cardz_tools.analysis.row_search import row_solve  # noqa: E402
@@ -153,6 +154,7 @@ NEW_AGAINST_OLD: tuple[tuple[str, Solver, Solver], ...] = (
     ("black-hole", compact_solve, _as_before),
     ("pyramid", pair_solve, _engine),
     ("accordion", row_solve, _engine),
+    ("gaps-no-redeal", grid_solve, _engine),
 )
 
 

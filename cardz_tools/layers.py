@@ -103,6 +103,7 @@ LAYERS: tuple[Layer, ...] = (
             "analysis.sink_search",
             "analysis.pair_search",
             "analysis.row_search",
+            "analysis.grid_search",
             "analysis.compact",
             "analysis.stock_moves",
             "analysis.symmetry",

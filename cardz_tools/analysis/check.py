@@ -202,6 +202,11 @@ def _checked_severity(value: object) -> str:
     return str(value)
 
 
+CONFIRM_DEALS = 12
+"""When every sampled deal is proven lost, check solves this many before it reports the design
+unwinnable (:data:`.findings.UNWINNABLE_CEILING`): a handful of lost deals may be a hard game."""
+
+
 def play_analysis(design_data: Any, options: CheckOptions) -> PlayAnalysis:
     """A short simulation and a short solve of one (flattened) design, with their findings.
 
@@ -233,6 +238,12 @@ def play_analysis(design_data: Any, options: CheckOptions) -> PlayAnalysis:
             thresholds=options.thresholds,
             deal_seconds=deal_seconds,
         )
+        if solved.count("lost") == options.deals < CONFIRM_DEALS:
+            # Every deal lost is a strong claim: solve enough deals for its interval to carry it (CZ503).
+            solved = solve(
+                text, CONFIRM_DEALS, options.seed, options.node_budget, workers=options.workers,
+                thresholds=options.thresholds, deal_seconds=deal_seconds,
+            )
         findings.extend(solved.findings)
         if sim_report is not None:
             random_play = wilson_interval(sim_report.aggregate.wins, sim_report.playouts)

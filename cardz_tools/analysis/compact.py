@@ -12,14 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .grid_search import grid_solve
 from .pair_search import pair_solve
 from .row_search import row_solve
 from .sink_search import compact_solve as sink_solve
 
 CompactSolver = Callable[[Any, int, "float | None"], "tuple[str, list[Any], int] | None"]
 
-COMPACT_SEARCHES: tuple[CompactSolver, ...] = (sink_solve, pair_solve, row_solve)
-"""Sink games (:mod:`.sink_search`), pair games (:mod:`.pair_search`), row games (:mod:`.row_search`)."""
+COMPACT_SEARCHES: tuple[CompactSolver, ...] = (sink_solve, pair_solve, row_solve, grid_solve)
+"""Sink games (:mod:`.sink_search`), pair games (:mod:`.pair_search`), row games (:mod:`.row_search`),
+grid games (:mod:`.grid_search`)."""
 
 
 def compact_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, list[Any], int] | None:

@@ -228,6 +228,11 @@ def playout_findings(
     return found
 
 
+UNWINNABLE_CEILING = 0.25
+"""All sampled deals proven lost is an error (CZ503) only when it puts the winnability's 95% upper
+bound below this, which takes 12 or more deals; fewer are a warning that says to solve more."""
+
+
 def solver_findings(
     deals: int,
     won: int,
@@ -239,11 +244,20 @@ def solver_findings(
     """Findings that need the solver's verdicts."""
     found: list[Finding] = []
     if deals and lost == deals:
-        found.append(
-            Finding(
-                FindingKind.UNWINNABLE, "error", f"the solver proved all {deals} sampled deals lost: no one can win"
+        high = wilson_interval(0, deals)[1]
+        if high <= UNWINNABLE_CEILING:
+            message = (
+                f"the solver proved all {deals} sampled deals lost (winnability 95% CI 0–{_percent(high)}): "
+                "no deal it tried can be won"
             )
-        )
+            found.append(Finding(FindingKind.UNWINNABLE, "error", message))
+        else:
+            message = (
+                f"the solver proved all {deals} sampled deals lost, which leaves the winnability anywhere from 0 to "
+                f"{_percent(high)} (95% CI): solve more deals (`cardz solve -n 20`) to tell a hard game from one "
+                "no one can win"
+            )
+            found.append(Finding(FindingKind.UNWINNABLE, "warning", message))
     if deals and random_win_rate is not None:
         skill = skill_gap_finding(won, lost, unknown, (random_win_rate, random_win_rate), thresholds)
         if skill is not None:

@@ -1,0 +1,148 @@
+"""The compact search for grid games: it plays the engine's rules and agrees with the engine-state search."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from cardz_tools.analysis.compact import compact_solve
+from cardz_tools.analysis.grid_search import GridSearch, grid_shape
+from cardz_tools.analysis.playout import deal_seed
+from cardz_tools.analysis.solve import search_states
+from cardz_tools.engine import Game, State
+from cardz_tools.loading import open_design
+from cardz_tools.model import build_design
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+HIGH = ["Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
+
+
+def game_of(name: str) -> Game:
+    return Game(open_design(GAMES / f"{name}.cardz").design)
+
+
+def small_gaps(accept: str | None = None) -> Game:
+    """Gaps with four suits of Ace to Five: four rows of five cells, the Aces taken out, no redeal."""
+    raw = json.loads((GAMES / "montana.cardz").read_text(encoding="utf-8"))
+    cell, aces = raw["depots"]
+    cell["repeat"], cell["perRow"] = 20, 5
+    if accept is not None:
+        cell["acceptRule"]["when"] = accept
+    aces["actions"] = []
+    raw["dealRules"] = [
+        {"kind": "remove", "to": "aces", "ranks": HIGH},
+        {"kind": "dealGroup", "to": "cell", "faceUp": 1},
+        {"kind": "remove", "to": "aces", "ranks": ["Ace"]},
+    ]
+    raw["winCondition"]["when"] = raw["winCondition"]["when"].replace("col(c) == 12", "col(c) == 4")
+    raw["scoring"]["value"] = "0"
+    return Game(build_design(raw))
+
+
+def test_the_shape_is_read_off_the_rules() -> None:
+    shape = grid_shape(game_of("gaps-no-redeal"))
+    assert shape is not None and shape.columns == 13 and len(shape.cells) == 52
+    assert shape.rows_alike and shape.suits_alike
+    # The leftmost gap takes any Two, only from a column other than the first.
+    assert sorted(card for card, _ in shape.fills[0][0]) == [0x02, 0x12, 0x22, 0x32]
+    assert all(mask == (1 << 13) - 2 for _, mask in shape.fills[0][0])
+    # After the Five of hearts, the Six of hearts from anywhere; after a King, nothing.
+    assert shape.fills[1][0x25] == ((0x26, (1 << 13) - 1),)
+    assert shape.fills[1][0x2D] == () and shape.fills[1][0] == ()
+    # Each row its own suit: rows and suits are no longer interchangeable.
+    basic = grid_shape(game_of("gaps-basic"))
+    assert basic is not None and not basic.rows_alike and not basic.suits_alike
+
+
+def test_designs_outside_the_shape_keep_the_general_search() -> None:
+    for name in ("montana", "accordion", "klondike", "golf", "pyramid", "monte-carlo"):
+        assert grid_shape(game_of(name)) is None, name
+    # A rule reading another cell than the left neighbour is not a table of the left neighbour.
+    above = "empty(depot) && !empty(left(depot)) && card.suit == top(left(depot)).suit && count(cell) > 0"
+    assert grid_shape(small_gaps(above)) is None
+    # A filled cell that takes a card would stack two cards in a cell.
+    assert grid_shape(small_gaps("col(depot) == 0 ? card.rank == Two : card.rank != Two")) is None
+
+
+def check_moves_along_random_games(game: Game, deals: int, seed: int) -> None:
+    rng = random.Random(seed)
+    for deal in range(deals):
+        state = game.new_initial_state(seed=deal_seed(seed, deal))
+        search = GridSearch.of(state)
+        assert search is not None
+        while True:
+            cells = search.pack(state.piles)
+            where = [-1] * 128
+            for i, code in enumerate(cells):
+                if code:
+                    where[code] = i
+            moves = {search.engine_move(step) for step in search.steps(cells, where)}
+            legal = [] if state.is_terminal() else state.legal_moves()
+            assert moves == set(legal) or (state.is_terminal() and state.outcome().won), (deal, state.move_count)
+            if not legal:
+                break
+            state.apply(legal[rng.randrange(len(legal))])
+
+
+def test_the_grid_moves_are_the_engines_legal_moves() -> None:
+    check_moves_along_random_games(game_of("gaps-no-redeal"), 6, 5)
+    check_moves_along_random_games(game_of("gaps-basic"), 3, 6)
+    check_moves_along_random_games(small_gaps(), 20, 7)
+
+
+def replays_to_a_win(state: State, line: list) -> bool:
+    replay = state.clone()
+    for move in line:
+        replay.apply(move)
+    return replay.outcome().won
+
+
+def test_the_grid_search_agrees_with_the_search_over_engine_states() -> None:
+    """Symmetry and the table lose nothing: small deals get the plain engine-state search's verdicts."""
+    verdicts = {"won": 0, "lost": 0}
+    for game in (small_gaps(), small_gaps(
+        "empty(depot) && (col(depot) == 0 ? card.rank == Two && card.suit == (row(depot) < 2 ? Clubs : Hearts)"
+        " : !empty(left(depot)) && card.suit == top(left(depot)).suit && card.rank == top(left(depot)).rank + 1)"
+    )):
+        for deal in range(30):
+            state = game.new_initial_state(seed=deal_seed(17, deal))
+            search = GridSearch.of(state)
+            assert search is not None
+            engine_result, _, _ = search_states(state.clone(), 300_000)
+            grid_result, line, _ = search.search(300_000, None)
+            assert engine_result != "unknown"
+            assert grid_result == engine_result, (deal, state.piles)
+            verdicts[grid_result] += 1
+            if line:
+                assert replays_to_a_win(state, line)
+    assert verdicts["won"] >= 5 and verdicts["lost"] >= 5, verdicts
+
+
+def test_the_solver_wins_full_deals_with_a_line_the_engine_replays() -> None:
+    game = game_of("gaps-no-redeal")
+    won = 0
+    for deal in (4, 7, 9):
+        state = game.new_initial_state(seed=deal_seed(101, deal))
+        answer = compact_solve(state.clone(), 200_000, None)
+        assert answer is not None and answer[0] in ("won", "unknown")
+        if answer[0] == "won":
+            won += 1
+            assert replays_to_a_win(state, answer[1])
+    assert won >= 2
+
+
+def test_the_key_merges_swapped_rows_and_renamed_suits_only_where_the_rules_allow() -> None:
+    for name, merged in (("gaps-no-redeal", True), ("gaps-basic", False)):
+        state = game_of(name).new_initial_state(seed=deal_seed(101, 0))
+        search = GridSearch.of(state)
+        assert search is not None
+        cells = search.pack(state.piles)
+        swapped_rows = cells[13:26] + cells[:13] + cells[26:]
+        renamed = bytearray(code ^ 0x10 if code else 0 for code in cells)  # clubs <-> diamonds, hearts <-> spades
+        assert (search.key(swapped_rows) == search.key(cells)) is merged, name
+        assert (search.key(renamed) == search.key(cells)) is merged, name
+        moved = bytearray(cells)
+        gap, full = cells.index(0), next(i for i, code in enumerate(cells) if code)
+        moved[gap], moved[full] = moved[full], 0
+        assert search.key(moved) != search.key(cells)
