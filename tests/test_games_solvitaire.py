@@ -153,6 +153,8 @@ def test_with_kings_only_spaces_a_run_moves_through_the_free_cells_alone(
         assert legal(state, Drag("tab[0]", count, "tab[1]")) == (target_fits and count <= allowed), count
         assert not legal(state, Drag("tab[0]", count, "tab[2]"))  # the empty column takes a King only
     state.set_pile(game.index["tab[3]"], up("KS"))
+    assert not legal(state, Drag("tab[3]", 1, "tab[2]"))  # a lone King into a space changes nothing (CZ509)
+    state.set_pile(game.index["tab[3]"], up("3D KS"))
     assert legal(state, Drag("tab[3]", 1, "tab[2]"))
 
 
