@@ -19,11 +19,13 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostic, Severity
-from ..lint import lint_text
+from ..lint import lint_file
 from ..model import build_design
+from .playable import deal_problem
 from .sim import SimReport, simulate
 from .solve import SolveReport, solve
 
@@ -309,20 +311,12 @@ def variants(base: Any, parameters: Sequence[Parameter]) -> list[tuple[dict[str,
 
 
 def _problems(design: Any, filename: str) -> tuple[Diagnostic, ...]:
-    """The linter's diagnostics of a variant, plus a deal that cannot be laid out (errors first)."""
-    found = lint_text(json.dumps(design, ensure_ascii=False, indent=1), filename)
-    if any(d.severity is Severity.ERROR for d in found):
-        return tuple(found)
-    from .. import diagnostics as dx
-    from ..engine.deal import DeckError
-    from ..engine.game import Game
-    from ..engine.rules import RuleError
-
-    try:
-        Game(build_design(design)).new_initial_state(seed=0)
-    except (DeckError, RuleError) as exc:
-        return (*found, dx.make("CZ306", f"the deal cannot be laid out: {exc}", filename))
-    return tuple(found)
+    """The linter's diagnostics of a variant, plus why the engine cannot deal it (as every command that plays)."""
+    report = lint_file(Path(filename), text=json.dumps(design, ensure_ascii=False, indent=1))
+    if any(d.severity is Severity.ERROR for d in report.diagnostics):
+        return report.diagnostics
+    problem = deal_problem(build_design(design), report)
+    return report.diagnostics if problem is None else (*report.diagnostics, problem)
 
 
 def sweep(
