@@ -410,14 +410,14 @@ def sweep(
     ] = None,
 ) -> None:
     """Play every combination of the --set values with the same deals: one row per variant."""
-    from .analysis.sweep import Parameter, SweepError, variants
+    from .analysis.sweep import Parameter, SweepError, variant_count
     from .analysis.sweep import sweep as run_sweep
     from .analysis.sweep_chart import ChartError, write_chart
 
     opened = _open_for_play(file)
     try:
         parameters = [Parameter.parse(text) for text in set_]
-        total = len(variants(opened.data, parameters)) * (playouts + deals)
+        total = variant_count(parameters) * (playouts + deals)
         with _progress(total, "variants") as advance:
             report = run_sweep(
                 opened.data,

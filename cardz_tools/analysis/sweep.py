@@ -17,6 +17,7 @@ import dataclasses
 import io
 import itertools
 import json
+import math
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -289,14 +290,17 @@ def _cell(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
+def variant_count(parameters: Sequence[Parameter]) -> int:
+    """How many variants the parameters make: the product of their numbers of values."""
+    return math.prod(len(parameter.values) for parameter in parameters)
+
+
 def variants(base: Any, parameters: Sequence[Parameter]) -> list[tuple[dict[str, Any], Any]]:
     """Every combination of the parameters' values: ``(values by pointer, the changed design)``.
 
     :raises SweepError: for more than :data:`MAX_VARIANTS` combinations or a pointer with no place.
     """
-    total = 1
-    for parameter in parameters:
-        total *= len(parameter.values)
+    total = variant_count(parameters)
     if total > MAX_VARIANTS:
         raise SweepError(f"{total} combinations of values, more than {MAX_VARIANTS}: sweep fewer values at once")
     out = []
