@@ -252,3 +252,20 @@ def test_seconds_in_the_configuration() -> None:
         CheckOptions.from_config(parse_config({"check": {"seconds": "soon"}}))
     with pytest.raises(ConfigError, match="did you mean 'seconds'"):
         CheckOptions.from_config(parse_config({"check": {"secnds": 3}}))
+
+
+def test_forced_play_counts_positions_only_until_a_playout_first_repeats_one() -> None:
+    # Each deal offers a choice at nearly every move until the columns are empty; then the one card
+    # left shuttles between two cells with a single legal move up to the step bound. Counting those
+    # shuttle positions put the share with a choice at 3.6% (CZ505); they only go round, so they do not count.
+    report = simulate(design_text(BROKEN / "shuttle-after-play.cardz"), 50, workers=1, max_moves=2000)
+    aggregate = report.aggregate
+    assert aggregate.choice_positions / aggregate.positions < 0.05  # what the old count saw
+    assert aggregate.fresh_choice_positions / aggregate.fresh_positions > 0.5
+    assert "forced-play" not in kinds(report)
+
+
+def test_forced_play_still_fires_on_a_game_that_plays_itself() -> None:
+    report = simulate(design_text(BROKEN / "one-way.cardz"), 50, workers=1)
+    finding = next(f for f in report.findings if f.kind is FindingKind.FORCED_PLAY)
+    assert finding.severity == "warning" and "only 0 of 2600 positions" in finding.message
