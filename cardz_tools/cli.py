@@ -11,7 +11,7 @@ import enum
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,6 +20,10 @@ from .config import ConfigError, load_config
 from .lint import LintPathError, LintResult, lint_paths
 from .reporters import ReportOptions, render, statistics_report
 from .schema import SchemaUnavailable
+
+if TYPE_CHECKING:
+    from .analysis.sim import SimReport
+    from .analysis.solve import SolveReport
 
 USAGE_ERROR = 2
 
@@ -156,10 +160,12 @@ def _open_for_play(file: Path):  # type: ignore[no-untyped-def]
         raise fail(str(exc)) from None
 
 
-def _finish_analysis(report, format: ReportFormat) -> None:  # type: ignore[no-untyped-def]
+def _finish_analysis(report: SimReport | SolveReport, format: ReportFormat) -> None:
     """Print a sim or solve report; exit 1 when it has an error-level finding."""
+    from .diagnostics import Severity
+
     typer.echo(report.to_json() if format is ReportFormat.JSON else report.to_text(), nl=format is ReportFormat.JSON)
-    raise typer.Exit(1 if any(f.severity == "error" for f in report.findings) else 0)
+    raise typer.Exit(1 if any(f.severity is Severity.ERROR for f in report.findings) else 0)
 
 
 @app.command()

@@ -31,9 +31,6 @@ from .stats import wilson_interval
 if TYPE_CHECKING:
     from ..cache import Cache
 
-_CODE_OF_KIND = {rule.name: rule.code for rule in dx.RULES.values() if rule.code.startswith("CZ5")}
-_SEVERITY = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO}
-
 
 DEFAULT_SECONDS = 3.0
 """The time budget per file of ``cardz check`` unless ``[tool.cardz.check] seconds`` says otherwise."""
@@ -187,19 +184,12 @@ class PlaySummary:
     def from_dict(cls, data: Mapping[str, Any]) -> PlaySummary:
         """The summary a cache entry holds; ValueError, KeyError or TypeError if it is not one."""
         findings = tuple(
-            Finding(FindingKind(f["kind"]), _checked_severity(f["severity"]), str(f["message"]),
-                    str(f.get("pointer", "")))
+            Finding(FindingKind(f["kind"]), Severity(f["severity"]), str(f["message"]), str(f.get("pointer", "")))
             for f in data["findings"]
         )
         counts = {name: int(data[name]) for name in ("playouts", "wins", "won", "lost", "unknown")}
         won_lines = tuple((int(index), tuple(str(m) for m in line)) for index, line in data["won_lines"])
         return cls(**counts, findings=findings, won_lines=won_lines)
-
-
-def _checked_severity(value: object) -> str:
-    if value not in _SEVERITY:
-        raise ValueError(f"not a severity: {value!r}")
-    return str(value)
 
 
 CONFIRM_DEALS = 12
@@ -390,10 +380,10 @@ def finding_diagnostic(finding: Finding, design: Any, source: SourceFile) -> Dia
     """A finding as a CZ5xx diagnostic, placed at the part of the design it is about."""
     pointer = _pointer_for(finding, design)
     return dx.make(
-        _CODE_OF_KIND[finding.kind.value],
+        finding.kind.code,
         finding.message,
         source.filename,
         span=source.head_span(pointer),
         pointer=pointer,
-        severity=_SEVERITY[finding.severity],
+        severity=finding.severity,
     )

@@ -25,6 +25,7 @@ import weakref
 from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..diagnostics import Severity
 from ..engine.moves import Drag
 from .findings import Finding, FindingKind, describe_rule
 from .symmetry import depot_classes
@@ -47,7 +48,7 @@ class PointlessCounts(Protocol):
     @property
     def pointless_examples(self) -> Mapping[str, tuple[int, int, str]]: ...
 
-ALLOW_POINTLESS = "pointless-move"
+ALLOW_POINTLESS = FindingKind.POINTLESS_MOVE.value
 """The ``allow`` entry of an accept rule that silences CZ509 for moves onto its depot."""
 
 _UNKNOWN: Any = object()
@@ -165,7 +166,7 @@ def pointless_findings(game: Game, aggregate: PointlessCounts) -> list[Finding]:
         found.append(
             Finding(
                 FindingKind.POINTLESS_MOVE,
-                "warning",
+                Severity.WARNING,
                 f"{count} of {total_moves} random moves ({share:.1f}%), in {aggregate.pointless_playouts[label]} of "
                 f"{aggregate.playouts} playouts, only swapped two interchangeable piles and changed nothing; "
                 f"{describe_rule(label)} allows them. For example playout {index}, move {step + 1}: {text}. "

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..cache import Cache
 from ..cards import Card
+from ..diagnostics import Severity
 from .findings import Finding, FindingKind, Thresholds
 from .playout import DEFAULT_MAX_MOVES, Aggregate
 from .sim import SimReport, simulate
@@ -26,7 +27,7 @@ _INT_KEYS = ("scores", "moves")
 
 def _findings(values: Sequence[Mapping[str, Any]]) -> tuple[Finding, ...]:
     return tuple(
-        Finding(FindingKind(v["kind"]), str(v["severity"]), str(v["message"]), str(v.get("pointer", "")))
+        Finding(FindingKind(v["kind"]), Severity(v["severity"]), str(v["message"]), str(v.get("pointer", "")))
         for v in values
     )
 
