@@ -19,7 +19,7 @@ from .. import diagnostics as dx
 from ..config import ConfigError, LintConfig
 from ..diagnostics import Diagnostic, Severity
 from ..lint import FileReport, LintResult, lint_paths
-from ..model import build_design
+from ..model import Design, build_design
 from ..source import SourceFile
 from .findings import Finding, FindingKind, Thresholds, interval_text, skill_gap_finding
 from .playable import deal_problem, with_diagnostic
@@ -123,7 +123,7 @@ class CheckOptions:
         return cls(**values, thresholds=Thresholds(**thresholds))
 
 
-def _pointer_for(finding: Finding, design: Any) -> str:
+def _pointer_for(finding: Finding, design: Design) -> str:
     if finding.pointer:
         return finding.pointer
     if finding.kind is FindingKind.STUCK_AT_DEAL:
@@ -344,7 +344,7 @@ def check_paths(
     options = options or CheckOptions.from_config(config)
     linted = lint_paths(paths, config)
     reports: list[FileReport | None] = []
-    playable: list[tuple[int, FileReport, Any, Any]] = []
+    playable: list[tuple[int, FileReport, Any, Design]] = []
     for report in linted.files:
         if any(d.severity is Severity.ERROR for d in report.diagnostics):
             reports.append(report)
@@ -376,7 +376,7 @@ def check_paths(
     return LintResult(tuple(r for r in reports if r is not None), strict=config.strict)
 
 
-def finding_diagnostic(finding: Finding, design: Any, source: SourceFile) -> Diagnostic:
+def finding_diagnostic(finding: Finding, design: Design, source: SourceFile) -> Diagnostic:
     """A finding as a CZ5xx diagnostic, placed at the part of the design it is about."""
     pointer = _pointer_for(finding, design)
     return dx.make(
