@@ -21,6 +21,7 @@ import concurrent.futures
 import concurrent.futures.process
 import functools
 import multiprocessing
+import os
 import signal
 import threading
 from collections.abc import Callable
@@ -45,8 +46,14 @@ class JobFailed(RuntimeError):
     """A job did not finish: past its time bound, or its process died twice; the message says which."""
 
 
+WORKER_NICENESS = 5
+"""How much lower than the server a worker is scheduled: on a busy machine the request loop gets a core first."""
+
+
 def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in the editor's terminal is the server's to handle
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
     limit_memory(WORKER_MEMORY_BYTES)
     exit_with_parent()
 
