@@ -166,6 +166,8 @@ LAYERS: tuple[Layer, ...] = (
             "lsp.rename",
             "lsp.tokens",
             "lsp.live",
+            "lsp.workers",
+            "lsp.jobs",
             "lsp.server",
             "lsp",
         ),

@@ -108,10 +108,18 @@ async def _session(tmp_path: Path) -> None:
         with pytest.raises(JsonRpcException, match="depot type"):
             await asyncio.wait_for(client.text_document_prepare_rename_async(types.PrepareRenameParams(
                 text_document=document, position=_position_of(text, '"depots": "Foundation"', 13))), TIMEOUT)
+        variant_path = tmp_path / "variant.cardz"
+        variant = '{ "name": "V", "extends": "monte-carlo.cardz", "dealRules": [{ "kind": "dealGroup", "to": "cell" }]}'
+        variant_path.write_text(variant, encoding="utf-8")
+        client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+            uri=variant_path.as_uri(), language_id="cardz", version=1, text=variant)))
         renamed = await asyncio.wait_for(client.text_document_rename_async(types.RenameParams(
             text_document=document, position=at_cell, new_name="grid")), TIMEOUT)
         assert renamed is not None and renamed.changes is not None
         assert '"cell"' not in apply_edits(text, _edits(renamed.changes[uri]))
+        assert '"to": "grid"' in apply_edits(variant, _edits(renamed.changes[variant_path.as_uri()]))  # open variant
+        client.text_document_did_close(types.DidCloseTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=variant_path.as_uri())))
 
         tokens = await asyncio.wait_for(client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(
             text_document=document)), TIMEOUT)

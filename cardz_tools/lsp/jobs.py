@@ -10,6 +10,7 @@ context (that would cost more to copy than to build).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from .. import jsoncst
@@ -17,7 +18,7 @@ from .document import DesignContext, Snapshot, design_context, json_tree
 from .formatting import format_document, format_range
 from .outline import Fold, Symbol, folding_ranges, outline
 from .positions import Encoding, Position, Range, TextIndex
-from .rename import prepare_rename, references, rename
+from .rename import prepare_rename, references, rename_with_variants
 from .tokens import encode, semantic_tokens
 
 __all__ = ["format_job", "outline_job", "folding_job", "references_job", "prepare_rename_job", "rename_job",
@@ -66,10 +67,17 @@ def prepare_rename_job(text: str, path: Path | None, encoding: Encoding, positio
     return prepare_rename(Snapshot.of(text, path, encoding), position)
 
 
-def rename_job(text: str, path: Path | None, encoding: Encoding, position: Position,
-               new_name: str) -> list[tuple[Range, str]]:
-    """The edits of a rename (:raises RenameRefused: saying why not)."""
-    return rename(Snapshot.of(text, path, encoding), position, new_name)
+_Edits = list[tuple[Range, str]]
+
+
+def rename_job(text: str, path: Path | None, encoding: Encoding, position: Position, new_name: str,
+               others: Sequence[tuple[Path, str]] = ()) -> tuple[_Edits, list[_Edits]]:
+    """The edits of a rename in this document, and in each of the ``others`` (path and text) that is a variant of it.
+
+    :raises RenameRefused: saying why not.
+    """
+    variants = [Snapshot(other_text, None, other_path, encoding) for other_path, other_text in others]
+    return rename_with_variants(Snapshot.of(text, path, encoding), position, new_name, variants)
 
 
 def tokens_job(text: str, path: Path | None, encoding: Encoding) -> list[int]:

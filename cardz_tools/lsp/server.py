@@ -275,6 +275,15 @@ class CardzLanguageServer(LanguageServer):
             raise _ContentModified("the document changed while the request ran")
         return result
 
+    def open_variants(self, uri: str) -> list[tuple[str, Path, str]]:
+        """The other open designs that may extend ``uri`` (uri, path, text): those on disk that say ``extends``."""
+        found = []
+        for other, document in list(self.workspace.text_documents.items()):
+            path = self.document_path(other)
+            if other != uri and path is not None and self.is_design(other) and '"extends"' in document.source:
+                found.append((other, path, document.source))
+        return found
+
     def text_of(self, uri: str) -> str:
         """The document's current text."""
         return self.workspace.get_text_document(uri).source
@@ -495,12 +504,20 @@ def _register_editing(server: CardzLanguageServer) -> None:
         if not ls.is_design(uri):
             return None
         position = Position(params.position.line, params.position.character)
+        others = ls.open_variants(uri)
+        versions = [ls.workspace.get_text_document(other).version for other, _, _ in others]
         try:
-            edits = await ls.job(uri, rename_job, ls.text_of(uri), ls.document_path(uri), ls.encoding, position,
-                                 params.new_name)
+            edits, in_variants = await ls.job(uri, rename_job, ls.text_of(uri), ls.document_path(uri), ls.encoding,
+                                              position, params.new_name, [(path, text) for _, path, text in others])
         except RenameRefused as refused:
             raise _Refused(str(refused)) from None
-        return types.WorkspaceEdit(changes={uri: [types.TextEdit(range=_range(r), new_text=t) for r, t in edits]})
+        if [ls.workspace.get_text_document(other).version for other, _, _ in others] != versions:
+            raise _ContentModified("a variant changed while the rename ran")
+        changes = {uri: [types.TextEdit(range=_range(r), new_text=t) for r, t in edits]}
+        for (other, _, _), other_edits in zip(others, in_variants, strict=True):
+            if other_edits:
+                changes[other] = [types.TextEdit(range=_range(r), new_text=t) for r, t in other_edits]
+        return types.WorkspaceEdit(changes=changes)
 
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
     async def on_semantic_tokens(ls: CardzLanguageServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
