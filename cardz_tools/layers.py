@@ -165,6 +165,7 @@ LAYERS: tuple[Layer, ...] = (
             "lsp.outline",
             "lsp.rename",
             "lsp.tokens",
+            "lsp.hints",
             "lsp.live",
             "lsp.workers",
             "lsp.jobs",

@@ -16,13 +16,14 @@ from pathlib import Path
 from .. import jsoncst
 from .document import DesignContext, Snapshot, design_context, json_tree
 from .formatting import format_document, format_range
+from .hints import Hint, inlay_hints
 from .outline import Fold, Symbol, folding_ranges, outline
 from .positions import Encoding, Position, Range, TextIndex
 from .rename import prepare_rename, references, rename_with_variants
 from .tokens import encode, semantic_tokens
 
 __all__ = ["format_job", "outline_job", "folding_job", "references_job", "prepare_rename_job", "rename_job",
-           "tokens_job", "name_range_job", "context_job"]
+           "tokens_job", "name_range_job", "context_job", "hints_job"]
 
 _last_context: dict[Path | None, DesignContext] = {}
 """In a worker: the last context of each document that modelled, for tokens while the text does not."""
@@ -97,3 +98,8 @@ def name_range_job(text: str, encoding: Encoding) -> Range:
     if name is None:
         return Range(Position(0, 0), Position(0, 0))
     return TextIndex(text, encoding).offset_range(name.start, name.end)
+
+
+def hints_job(text: str, path: Path | None, encoding: Encoding) -> list[Hint]:
+    """The inlay hints of the document (a variant's inherited depot types and the name of the design it extends)."""
+    return inlay_hints(Snapshot.of(text, path, encoding))

@@ -43,6 +43,7 @@ from .jobs import (
     context_job,
     folding_job,
     format_job,
+    hints_job,
     name_range_job,
     outline_job,
     prepare_rename_job,
@@ -526,6 +527,20 @@ def _register_editing(server: CardzLanguageServer) -> None:
             return types.SemanticTokens(data=[])
         return types.SemanticTokens(data=await ls.job(uri, tokens_job, ls.text_of(uri), ls.document_path(uri),
                                                       ls.encoding))
+
+    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
+    async def on_inlay_hint(ls: CardzLanguageServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+        uri = params.text_document.uri
+        if not ls.is_design(uri) or '"extends"' not in ls.text_of(uri):
+            return []  # only a variant has hints: spare the worker
+        shown = params.range
+        return [
+            types.InlayHint(position=_position(hint.position), label=hint.label, padding_left=True,
+                            tooltip=hint.tooltip)
+            for hint in await ls.job(uri, hints_job, ls.text_of(uri), ls.document_path(uri), ls.encoding)
+            if (shown.start.line, shown.start.character) <= (hint.position.line, hint.position.character)
+            <= (shown.end.line, shown.end.character)
+        ]
 
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
     async def on_code_lens(ls: CardzLanguageServer, params: types.CodeLensParams) -> list[types.CodeLens]:
