@@ -573,8 +573,9 @@ to the request loop (Python's default: 5 ms)."""
 class _SerialisedOutput:
     """stdout for the server: one message is written whole before the next starts.
 
-    Responses of the handlers that run in worker threads are written from those threads;
-    without the lock two large ones could interleave on the pipe and corrupt both.
+    Every reply is written on the request loop today (the heavy work runs in worker processes,
+    the live analysis reports through the loop), but a message written from a thread would
+    otherwise interleave with one from the loop on the pipe and corrupt both.
     """
 
     def __init__(self, stream: BinaryIO) -> None:
