@@ -92,7 +92,7 @@ def test_rename_needs_a_design_that_loads_and_refuses_in_a_variant(tmp_path: Pat
     path = tmp_path / "variant.cardz"
     path.write_text(variant, encoding="utf-8")
     snapshot = Snapshot.of(variant, path)
-    with pytest.raises(RenameRefused, match="extends"):
+    with pytest.raises(RenameRefused, match="extends another: .* renames it here too"):
         prepare_rename(snapshot, snapshot.index.position(variant.index("(discard") + 2))
 
 

@@ -209,7 +209,8 @@ def prepare_rename(snapshot: Snapshot, position: Position) -> Range:
     if design is None:
         raise RenameRefused("rename needs a design that is valid JSON and loads: fix its errors first")
     if design.context.origins is not None:
-        raise RenameRefused("this design extends another: rename the depot in the design that defines it")
+        raise RenameRefused("this design extends another: rename the depot in the design that defines it"
+                            " (with this variant open, that renames it here too)")
     location = locate(snapshot.text, snapshot.index.offset(position))
     found = _symbol_at(snapshot, design, snapshot.index.offset(position))
     if found is None:
