@@ -167,3 +167,17 @@ def test_a_result_for_a_text_that_changed_meanwhile_is_dropped() -> None:
         assert refused.value.code == int(types.LSPErrorCodes.ContentModified)
 
     asyncio.run(asyncio.wait_for(both(), 30))
+
+
+def test_what_start_up_loaded_is_exempt_from_garbage_collection() -> None:
+    """A full collection walking the modules, schema and grammar again would stall the request loop for 40-60 ms."""
+    import gc
+
+    from cardz_tools.lsp.server import settle_heap
+
+    frozen = gc.get_freeze_count()
+    settle_heap()
+    try:
+        assert gc.get_freeze_count() > max(frozen, 10_000)
+    finally:
+        gc.unfreeze()

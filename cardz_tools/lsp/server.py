@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gc
 import sys
 import threading
 from collections.abc import Callable
@@ -58,7 +59,7 @@ from .rename import RenameRefused
 from .tokens import TOKEN_MODIFIERS, TOKEN_TYPES
 from .workers import WORKER_PROCESSES, JobFailed, Workers
 
-__all__ = ["CardzLanguageServer", "build_server", "run"]
+__all__ = ["CardzLanguageServer", "build_server", "run", "settle_heap"]
 
 DEBOUNCE_SECONDS = 0.15
 """How long typing must pause before a document is linted again."""
@@ -290,6 +291,27 @@ class CardzLanguageServer(LanguageServer):
         return self.workspace.get_text_document(uri).source
 
 
+_WARM_UP = (
+    '{"name": "w", "depots": [{"type": "Foundation", "col": 0, "row": 0, "name": "f", "acceptRule": {"when":'
+    ' "empty(depot)"}}], "dealRules": [], "winCondition": {"kind": "allCardsIn", "depots": "Foundation"}}'
+)
+
+
+def settle_heap() -> None:
+    """Load what the request loop's handlers load on first use, then exempt it all from garbage collection.
+
+    The modules, the schema and the expression grammar are never garbage, yet every full collection
+    walks them again: 40-60 ms on the request loop, in the middle of a keystroke's completion.
+    Frozen (:func:`gc.freeze`), a full collection walks only what the open documents made.
+    """
+    snapshot = Snapshot.of(_WARM_UP)
+    at_rule = snapshot.index.position(_WARM_UP.index("empty(") + 3)
+    complete(snapshot, at_rule)
+    hover(snapshot, at_rule)
+    gc.collect()
+    gc.freeze()
+
+
 def _position(position: Position) -> types.Position:
     return types.Position(line=position.line, character=position.character)
 
@@ -327,6 +349,7 @@ def build_server() -> CardzLanguageServer:
     def on_initialize(ls: CardzLanguageServer, params: types.InitializeParams) -> None:
         ls.configure(params.initialization_options)
         ls.workers.start()
+        settle_heap()
 
     @server.feature(types.SHUTDOWN)
     def on_shutdown(ls: CardzLanguageServer, params: None) -> None:
