@@ -17,6 +17,9 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     children are searched best first by :meth:`Progress.heuristic`, a score read off the
     design; off, by the cards in the win depots, the game's score and the number of moves
     (the search before these pieces);
+``relaxation``
+    a position in which some card can provably never reach a sink is not searched
+    (:mod:`.relaxation`; the sink games' own test, :mod:`.dead_cards`, applies either way);
 ``quick``
     a portfolio of three searches taking turns, each resumed where it stopped: a greedy
     best-first pass (always the stored position with the best :meth:`Progress.heuristic`, at
@@ -44,8 +47,8 @@ from collections.abc import Generator, Hashable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP
-from .dead_cards import dead_card_check
 from .dominance import SafeSinkMoves, build_table, card_bits, safe_sink_moves
+from .relaxation import card_flow, dead_check
 from .stock_moves import StockMoves, stock_moves
 from .symmetry import canonical_key_function
 
@@ -77,11 +80,14 @@ class Pruning:
     stock: bool = True
     ordering: bool = True
     quick: bool = True
+    relaxation: bool = True
 
     @classmethod
     def none(cls) -> Pruning:
         """The plain exhaustive search: every piece off (the search as it was before them)."""
-        return cls(symmetry=False, safe_moves=False, forced=False, stock=False, ordering=False, quick=False)
+        return cls(
+            symmetry=False, safe_moves=False, forced=False, stock=False, ordering=False, quick=False, relaxation=False
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -191,6 +197,10 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             notes.append(f"no stock moves: {draws}")
         else:
             stock = draws
+    if pruning.relaxation:
+        flow = card_flow(game)
+        if isinstance(flow, str):
+            notes.append(f"no dead-card relaxation: {flow}")
     plan = Plan(canonical_key_function(game, pruning.symmetry), safe, stock, tuple(notes))
     if len(_PLANS) >= 8:
         _PLANS.pop(next(iter(_PLANS)))
@@ -228,7 +238,7 @@ class _Search:
         self.budget = budget
         self.deadline = deadline
         self.progress = Progress(root.game, pruning.ordering)
-        self.dead = dead_card_check(root.game)
+        self.dead = dead_check(root, pruning.relaxation)
         self.taps = plan.stock.taps() if plan.stock is not None else frozenset()
         self.seen: set[Hashable] = set()
         self.cut = False
@@ -465,7 +475,7 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
     """
     if root.is_terminal():
         return SearchResult("won" if root.outcome().won else "lost", [], 1, "search")
-    dead = dead_card_check(root.game)
+    dead = dead_check(root, pruning.relaxation)
     if dead is not None and dead(root):
         return SearchResult("lost", [], 1, "proof")
     members = _portfolio(root, pruning, budget, deadline)
