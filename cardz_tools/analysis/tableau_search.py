@@ -6,7 +6,7 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
 ``symmetry``
     interchangeable depots are sorted in the position key (:mod:`.symmetry`);
 ``safe_moves``
-    a safe move onto a sink is played at once, as a forced step (:mod:`.dominance`);
+    a safe move onto a sink is played at once, as a forced step (:mod:`.dominance`; twins: :mod:`.two_deck`);
 ``forced``
     a position with a single legal move is not a choice: that move is played as a forced
     step (a trigger that must fire is already settled by the engine). Forced steps are
@@ -47,10 +47,11 @@ from collections.abc import Generator, Hashable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP
-from .dominance import SafeSinkMoves, build_table, card_bits, safe_sink_moves
+from .dominance import SafeSinkMoves, build_table, card_bits
 from .relaxation import card_flow, dead_check
 from .stock_moves import StockMoves, stock_moves
 from .symmetry import canonical_key_function
+from .two_deck import safe_moves
 
 KEPT_CHILDREN = 64
 """A position with more moves than this keeps only the moves on the search stack, not the
@@ -185,7 +186,7 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
     notes = []
     safe: SafeSinkMoves | None = None
     if pruning.safe_moves:
-        found = safe_sink_moves(game)
+        found = safe_moves(game)
         if isinstance(found, str):
             notes.append(f"no safe moves: {found}")
         else:
