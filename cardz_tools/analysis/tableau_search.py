@@ -66,6 +66,9 @@ TURN = 1_000
 not restarted, so short turns cost nothing: a deal one member decides in ``n`` positions costs
 about ``n`` × (the total weight / its weight)."""
 
+PILE_TERMS_KEPT = 100_000
+"""The most piles whose :meth:`Progress.heuristic` terms are kept (then they are forgotten at once)."""
+
 QUICK_POSITIONS = 200_000
 """The most positions the quick pass stores: it keeps every position it has not expanded yet."""
 
@@ -129,33 +132,51 @@ class Progress:
         self._table = build_table(game) or collections.defaultdict(lambda: everything)
         self._home_table = (build_table(game, home=True) if sinks else None) or {}
         self._bit = card_bits()
+        self._terms: dict[tuple[tuple[int, ...], int], tuple[int, int, int]] = {}
 
     def heuristic(self, state: Any) -> int:
         """The weighted sum of :attr:`WEIGHTS` (higher is better)."""
         piles = state.piles
         progress = self._sign * sum(len(piles[i]) for i in self._targets)
         empty = sum(1 for d in self._takers if not piles[d])
-        table, bit, home = self._table, self._bit, self._home_table
+        home = self._home_table
         wanted = 0
         if home:
             for d in self._homes:
                 pile = piles[d]
                 wanted |= home.get(pile[-1] & ~FACE_UP if pile else -1, 0)
         loose = hidden = buried = 0
+        terms, cache = self._pile_terms, self._terms
         for d in self._open:
-            below = None
+            # a move changes one or two piles: the terms of the others are looked up, not counted again
             pile = piles[d]
-            for depth, card in enumerate(pile):
-                plain = card & ~FACE_UP
-                if wanted and bit.get(plain, 0) & wanted:
-                    buried += len(pile) - 1 - depth
-                if not card & FACE_UP:
-                    hidden += 1
-                elif below is not None and not table.get(below, -1) & bit.get(plain, 0):
-                    loose += 1
-                below = plain if card & FACE_UP else None
+            key = (pile, wanted)
+            found = cache.get(key)
+            if found is None:
+                if len(cache) >= PILE_TERMS_KEPT:
+                    cache.clear()
+                found = cache[key] = terms(pile, wanted)
+            loose += found[0]
+            hidden += found[1]
+            buried += found[2]
         w = self.WEIGHTS
         return w[0] * progress + w[1] * empty + w[2] * loose + w[3] * hidden + w[4] * buried
+
+    def _pile_terms(self, pile: tuple[int, ...], wanted: int) -> tuple[int, int, int]:
+        """(loose, face-down, buried) cards of one pile, for :meth:`heuristic`."""
+        table, bit = self._table, self._bit
+        loose = hidden = buried = 0
+        below = None
+        for depth, card in enumerate(pile):
+            plain = card & ~FACE_UP
+            if wanted and bit.get(plain, 0) & wanted:
+                buried += len(pile) - 1 - depth
+            if not card & FACE_UP:
+                hidden += 1
+            elif below is not None and not table.get(below, -1) & bit.get(plain, 0):
+                loose += 1
+            below = plain if card & FACE_UP else None
+        return loose, hidden, buried
 
     def __call__(self, state: Any) -> tuple[int, int, int]:
         if not self._heuristic:
@@ -191,6 +212,10 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             notes.append(f"no safe moves: {found}")
         else:
             safe = found
+    if pruning.relaxation:
+        flow = card_flow(game)
+        if isinstance(flow, str):
+            notes.append(f"no dead-card relaxation: {flow}")
     stock: StockMoves | None = None
     if pruning.stock:
         draws = stock_moves(game)
@@ -198,10 +223,6 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             notes.append(f"no stock moves: {draws}")
         else:
             stock = draws
-    if pruning.relaxation:
-        flow = card_flow(game)
-        if isinstance(flow, str):
-            notes.append(f"no dead-card relaxation: {flow}")
     plan = Plan(canonical_key_function(game, pruning.symmetry), safe, stock, tuple(notes))
     if len(_PLANS) >= 8:
         _PLANS.pop(next(iter(_PLANS)))
