@@ -136,6 +136,24 @@ class CardFlow:
         pending = tuple(d for d in range(len(root.piles)) if d not in free and d not in sinks)
         onto = tuple((bit[top], mask) for top, mask in self.moves_onto.items() if mask)
         empty_mask = self.moves_onto_empty
+        if empty_mask & everything == everything:
+            # every card is mobile (an empty depot takes it): only the two first tests can fire
+            def quick(state: Any) -> bool:
+                piles = state.piles
+                if any(piles[d] for d in locked):
+                    return True
+                if no_route:
+                    for d in pending:
+                        for card in piles[d]:
+                            if bit[card & ~FACE_UP] & no_route:
+                                return True
+                    for d in free:
+                        for card in piles[d]:
+                            if bit[card & ~FACE_UP] & no_route:
+                                return True
+                return False
+
+            return quick
 
         def dead(state: Any) -> bool:
             piles = state.piles

@@ -35,20 +35,17 @@ from .dominance import SafeSinkMoves, safe_sink_moves
 class TwinSafeSinkMoves(SafeSinkMoves):
     """:class:`SafeSinkMoves` for designs with more than one deck (module doc)."""
 
+    others: tuple[int, ...] = ()
+    """The depots other than the sinks."""
+
     def safe_move(self, state: Any) -> Any:
         """A safe move of ``state`` onto a sink (legal there), or None."""
         piles = state.piles
-        bit, buildable = self.bit, self.buildable
-        sink_set = set(self.sinks)
+        buildable = self.buildable
+        others = [piles[d] for d in self.others]
         outside = 0
-        copies: dict[Card, int] = {}
-        for depot, pile in enumerate(piles):
-            if depot in sink_set:
-                continue
-            for card in pile:
-                plain = card & ~FACE_UP
-                outside |= bit[plain]
-                copies[plain] = copies.get(plain, 0) + 1
+        for pile in others:
+            outside |= self._mask(pile)
         takers: dict[Card, list[int]] = {}
         empty: list[int] = []
         for sink in self.sinks:
@@ -57,7 +54,6 @@ class TwinSafeSinkMoves(SafeSinkMoves):
                 takers.setdefault(pile[-1] & ~FACE_UP, []).append(sink)
             else:
                 empty.append(sink)
-        waiting_for_empty = -1  # computed on first need
         for source in self.sources:
             pile = piles[source]
             if not pile or not pile[-1] & FACE_UP:
@@ -68,20 +64,36 @@ class TwinSafeSinkMoves(SafeSinkMoves):
             below = self.predecessor.get(card)
             if below is not None:
                 targets = takers.get(below, [])
-                if len(targets) < copies[card]:
-                    continue
+                waiting = sum(1 for pile in others for c in pile if c & ~FACE_UP == card) if targets else 1
             elif card in self.on_empty:
-                if waiting_for_empty < 0:
-                    waiting_for_empty = sum(n for c, n in copies.items() if c in self.on_empty)
-                if len(empty) < waiting_for_empty:
-                    continue
                 targets = empty
+                on_empty = self.on_empty
+                waiting = sum(1 for pile in others for c in pile if c & ~FACE_UP in on_empty) if targets else 1
             else:
+                continue
+            if len(targets) < waiting:
                 continue
             move = state.game.drag_move(source, 1, targets[0], None)
             if state.why_illegal(move) is None:
                 return move
         return None
+
+    def _mask(self, pile: tuple[int, ...]) -> int:
+        """The bits of the cards of ``pile`` (kept by pile: a move changes one or two)."""
+        found = _MASKS.get(pile)
+        if found is None:
+            bit = self.bit
+            found = 0
+            for card in pile:
+                found |= bit[card & ~FACE_UP]
+            if len(_MASKS) >= 100_000:
+                _MASKS.clear()
+            _MASKS[pile] = found
+        return found
+
+
+_MASKS: dict[tuple[int, ...], int] = {}
+"""Pile -> its card bits (the bits of :func:`.dominance.card_bits`, the same for every game)."""
 
 
 def safe_moves(game: Any) -> SafeSinkMoves | str:
@@ -92,4 +104,5 @@ def safe_moves(game: Any) -> SafeSinkMoves | str:
     if any(game.eject_kind[sink] is not EjectKind.LOCKED for sink in found.sinks):
         return "its win depots give cards back and it plays with more than one deck"
     fields = {f.name: getattr(found, f.name) for f in dataclasses.fields(found)}
-    return TwinSafeSinkMoves(**fields)
+    others = tuple(d for d in range(len(game.names)) if d not in found.sinks)
+    return TwinSafeSinkMoves(**fields, others=others)
