@@ -63,7 +63,8 @@ def _effect_depots(game: Any) -> tuple[set[int], set[int]] | str:
         elif isinstance(effect, Compact):
             taken.update(effect.members)
             given.update(effect.members)
-            taken.add(owner if effect.source < 0 else effect.source)
+            if effect.source is not None:  # without `from`, the members only slide together
+                taken.add(owner if effect.source < 0 else effect.source)
         elif isinstance(effect, Deal):
             taken.add(owner if effect.source < 0 else effect.source)
             given.update(effect.targets)
