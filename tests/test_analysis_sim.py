@@ -332,3 +332,27 @@ def test_ending_stuck_playouts_early_never_changes_a_win_or_a_non_terminating_pl
     assert early.moves_total < late.moves_total  # the stuck playouts did end early
     if name == "trigon":
         assert early.wins > 0  # the comparison covers won playouts too
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_check_refuses_a_design_the_engine_cannot_deal_where_it_would_play_it(tmp_path: Path, workers: int) -> None:
+    # Lint cannot count "col(depot) + 1" cards: the deal leaves 42 cards and no Stock to hold them (CZ306).
+    undealable = {
+        "name": "No Room",
+        "depots": [
+            {"name": "spare", "type": "Reserve", "col": 0, "row": 0},
+            {"name": "home", "type": "Foundation", "col": 3, "row": 0, "acceptRule": "any"},
+            {"name": "tab", "type": "Tableau", "col": 0, "row": 1, "repeat": 4},
+        ],
+        "dealRules": [{"kind": "dealGroup", "to": "tab", "faceUp": "col(depot) + 1"}],
+        "winCondition": {"kind": "allCardsIn", "depots": "Foundation"},
+    }
+    (tmp_path / "no-room.cardz").write_text(json.dumps(undealable, indent=2), encoding="utf-8")
+    (tmp_path / "any-card.cardz").write_text((BROKEN / "any-card.cardz").read_text(encoding="utf-8"), encoding="utf-8")
+    options = CheckOptions(playouts=20, deals=1, budget=500, workers=1, deal_seconds=None)
+    result = check_paths([tmp_path], options=options, workers=workers)
+    by_file = {Path(report.path).name: report.diagnostics for report in result.files}
+    (problem,) = [d for d in by_file["no-room.cardz"] if d.code == "CZ306"]
+    assert problem.pointer == "/dealRules" and "cannot be laid out" in problem.message
+    assert not any(d.code == "CZ306" for d in by_file["any-card.cardz"])
+    assert any(d.code.startswith("CZ5") for d in by_file["any-card.cardz"])  # the other file was played
