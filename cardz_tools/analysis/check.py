@@ -231,8 +231,9 @@ def play_analysis(design_data: Any, options: CheckOptions) -> PlayAnalysis:
         if solved.count("lost") == options.deals < CONFIRM_DEALS:
             # Every deal lost is a strong claim: solve enough deals for its interval to carry it (CZ503).
             solved = solve(
-                text, CONFIRM_DEALS, options.seed, options.node_budget, workers=options.workers,
-                thresholds=options.thresholds, deal_seconds=deal_seconds,
+                text, CONFIRM_DEALS - options.deals, options.seed, options.node_budget, workers=options.workers,
+                thresholds=options.thresholds, deal_seconds=deal_seconds, first=options.deals,
+                earlier=solved.verdicts,
             )
         findings.extend(solved.findings)
         if sim_report is not None:

@@ -122,7 +122,8 @@ def playout_findings(
     sequence of moves ends the game any more (a warning: play then goes on until the
     player gives up). Otherwise reaching the step bound is an info. None for
     ``cascades`` counts every non-terminating playout as an error. ``positions`` is
-    (positions with a choice, positions) behind ``decision_share``; without it the share
+    (positions with a choice, positions) that CZ505 counts: those a playout met before it first
+    returned to a position it had met (what follows only goes round); without it ``decision_share``
     is taken as exact over 10,000 positions. ``gives_up`` is, for a design whose loss
     condition is ``noProgress``, the positions searched where a playout stopped (0 otherwise).
     """
@@ -223,8 +224,9 @@ def playout_findings(
                 Finding(
                     FindingKind.FORCED_PLAY,
                     Severity.WARNING,
-                    f"only {choice_positions} of {positions_seen} positions ({_percent(decision_share)}, "
-                    f"{interval_text(choice)}) offer more than one legal move: the game plays itself",
+                    f"only {choice_positions} of {positions_seen} positions "
+                    f"({_percent(choice_positions / positions_seen)}, {interval_text(choice)}) that playouts met "
+                    "before they first came back to one offer more than one legal move: the game plays itself",
                 )
             )
     if non_terminating == playouts:

@@ -160,7 +160,7 @@ def simulate(
         thresholds,
         cascades=total.cascades,
         endless=(never_from_deal, never_from_stop, len(examined)),
-        positions=(total.choice_positions, total.positions),
+        positions=(total.fresh_choice_positions, total.fresh_positions),
         gives_up=min(ENDLESS_BUDGET, max_moves) if game.loss_no_progress else 0,
     )
     findings += pointless_findings(game, total)
