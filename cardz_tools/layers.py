@@ -108,6 +108,8 @@ LAYERS: tuple[Layer, ...] = (
             "analysis.compact",
             "analysis.stock_moves",
             "analysis.dominance",
+            "analysis.two_deck",
+            "analysis.relaxation",
             "analysis.tableau_search",
             "analysis.sim",
             "analysis.solve",
