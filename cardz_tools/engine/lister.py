@@ -207,6 +207,36 @@ class _Writer:
             lines += [f"{local}_{target} = {_at_target(text, target, {})}" for local, text in assignments]
         return lines
 
+    # The setup of one source's cards, shared by the loop over a run (:meth:`run_lines`) and the
+    # run written out (:meth:`unrolled_lines`); both have ``_ps``, the source's pile, in scope.
+
+    @staticmethod
+    def top_card_lines(tests: str) -> list[str]:
+        """For a top-only source whose top card ``_card`` is face up: ``_cards`` when the tests read it."""
+        return ["_cards = _ps[-1:]"] if "_cards" in tests else []
+
+    def run_length_lines(self) -> list[str]:
+        """The length ``_up`` of the source's face-up run, and the loop over the lengths ``_count`` that move."""
+        return [
+            "_up = 1",
+            "_size = len(_ps)",
+            f"while _up < _size and _ps[-1 - _up] & {FACE_UP}: _up += 1",
+            f"for _count in {self.code.constant(range)}(1, _up + 1):",
+        ]
+
+    @staticmethod
+    def run_cards_lines(eject: str) -> list[str]:
+        """Inside the loop over lengths: the cards moved, the first of them, and the eject rule's test."""
+        return ["_cards = _ps[-_count:]", "_card = _cards[0]", *([f"if not {eject}: continue"] if eject else [])]
+
+    def card_locals(self, hoisted: dict[str, str], tests: str) -> list[str]:
+        """The parts of the rules hoisted out of the targets, and the moved card's rank and suit where read."""
+        lines = [f"{local} = {code}" for local, code in hoisted.items()]
+        for local, lookup in (("_card_rank", self.rank), ("_card_suit", self.suit)):
+            if local in tests:
+                lines.append(f"{local} = {lookup}[_card]")
+        return lines
+
     def run_lines(self, run: _Run) -> list[str]:
         """The loop over one run of sources."""
         kind, eject = run.eject
@@ -240,26 +270,15 @@ class _Writer:
         lines = [f"for _source, _targets, _moves_to in {self.code.constant(data)}:", "    _ps = P[_source]"]
         if not runs:
             lines += ["    if not _ps: continue", "    _card = _ps[-1]", f"    if not _card & {face_up}: continue"]
-            if "_cards" in text_of_blocks:
-                lines.append("    _cards = _ps[-1:]")
             indent = "    "
+            setup = self.top_card_lines(text_of_blocks)
         else:
-            lines += [
-                f"    if not _ps or not _ps[-1] & {face_up}: continue",
-                "    _up = 1",
-                "    _size = len(_ps)",
-                f"    while _up < _size and _ps[-1 - _up] & {face_up}: _up += 1",
-                f"    for _count in {self.code.constant(range)}(1, _up + 1):",
-                "        _cards = _ps[-_count:]",
-                "        _card = _cards[0]",
-            ]
-            if eject:
-                lines.append(f"        if not {eject}: continue")
+            lines.append(f"    if not _ps or not _ps[-1] & {face_up}: continue")
+            lines += ["    " + line for line in self.run_length_lines()]
             indent = "        "
-        lines += [f"{indent}{local} = {code}" for local, code in hoisted.items()]
-        for local, lookup in (("_card_rank", self.rank), ("_card_suit", self.suit)):
-            if local in text_of_blocks:
-                lines.append(f"{indent}{local} = {lookup}[_card]")
+            setup = self.run_cards_lines(eject)
+        setup += self.card_locals(hoisted, text_of_blocks)
+        lines += [indent + line for line in setup]
         lines.append(f"{indent}for {fields} in _targets:")
         inner = indent + "    "
         if not dispatch:
@@ -291,22 +310,12 @@ class _Writer:
             outer: list[str] = []
             if not runs:
                 lines += ["if _ps:", "    _card = _ps[-1]", f"    if _card & {face_up}:"]
-                inner = ["_cards = _ps[-1:]"] if "_cards" in text else []
+                inner = self.top_card_lines(text)
             else:
                 lines.append(f"if _ps and _ps[-1] & {face_up}:")
-                outer += [
-                    "_up = 1",
-                    "_size = len(_ps)",
-                    f"while _up < _size and _ps[-1 - _up] & {face_up}: _up += 1",
-                    f"for _count in {self.code.constant(range)}(1, _up + 1):",
-                ]
-                inner = ["_cards = _ps[-_count:]", "_card = _cards[0]"]
-                if eject:
-                    inner.append(f"if not {eject}: continue")
-            inner += [f"{local} = {code}" for local, code in hoisted.items()]
-            for local, lookup in (("_card_rank", self.rank), ("_card_suit", self.suit)):
-                if local in text:
-                    inner.append(f"{local} = {lookup}[_card]")
+                outer = self.run_length_lines()
+                inner = self.run_cards_lines(eject)
+            inner += self.card_locals(hoisted, text)
             inner += pairs
             lines += ["    " + line for line in outer]
             lines += ["        " + line for line in inner]
