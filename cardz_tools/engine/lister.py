@@ -44,7 +44,6 @@ _UNROLL_LIMIT = 512
 it lists about twice as fast, but its source grows with the pairs and so do the audit and
 compile() when the game is built (0.12 s at 512 pairs, against 0.01 s for the loops)."""
 _TARGET_SIDE = frozenset({"depot", "top"})
-_PD = re.compile(r"\b_pd\b")
 _DEPOT = re.compile(r"\b_depot\b")
 
 
@@ -101,7 +100,7 @@ class _Writer:
         kind = self.game.eject_kind[source]
         rule = self.game.eject_rules[source]
         if kind is EjectKind.WHEN and rule.when is not None:
-            return kind, inline_rule(self.code, rule.when, Site.EJECT, self.design, _EJECT_NAMES, "_ps")[0]
+            return kind, inline_rule(self.code, rule.when, Site.EJECT, self.design, _EJECT_NAMES, "_ps").text
         return (EjectKind.FACE_UP if kind is EjectKind.WHEN else kind), ""
 
     def residual(self, target: int) -> Hoisted:
@@ -168,7 +167,7 @@ class _Writer:
             actions = [f"if _card_rank == {wild_declares}: _extend({declarations})", f"else: {plain}"]
         else:
             actions = [plain]
-        pile = (checks_pile and not engine_side) or _PD.search(residual.text) is not None
+        pile = (checks_pile and not engine_side) or residual.reads.get("_pd", 0) > 0
         return _Accept(pile, rejects, accepts, actions, residual.outer, engine_side + residual.target)
 
     def accept_block(self, target: int, runs: bool) -> tuple[list[str], list[tuple[str, str]]]:
@@ -341,11 +340,11 @@ def _tap_lines(game: GamePlan, design: Design, code: InlineCode) -> list[str]:
             continue
         tests = [] if tap.limit is None else [f"_uses[{tap.slot}] < {int(tap.limit)}"]
         if when is not None:
-            test, _ = inline_rule(code, when, Site.ACTION, design, {"depot": "_depot"}, "_pd")
+            rule = inline_rule(code, when, Site.ACTION, design, {"depot": "_depot"}, "_pd")
             lines.append(f"_depot = {tap.depot}")
-            if "_pd" in test:
+            if rule.reads.get("_pd"):
                 lines.append(f"_pd = P[{tap.depot}]")
-            tests.append(test)
+            tests.append(rule.text)
         lines.append(f"if {' and '.join(tests) or 'True'}: _append({move})")
     return lines
 
