@@ -102,11 +102,23 @@ def test_a_worker_that_dies_is_replaced_and_its_job_fails_with_a_reason() -> Non
     workers = Workers(1)
 
     async def go() -> int:
+        await workers.run(_pid)  # processes work here
         with pytest.raises(JobFailed, match="died"):
             await workers.run(_die)
         return await workers.run(_pid)
 
     assert _run(workers, go()) != os.getpid()
+
+
+def _cannot_start() -> None:
+    raise OSError("no processes here")
+
+
+def test_where_no_worker_process_can_start_the_jobs_run_in_threads() -> None:
+    workers = Workers(1)
+    workers._initializer = _cannot_start
+    assert _run(workers, workers.run(_pid)) == os.getpid()
+    assert workers.size == 0
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the address-space bound is Linux's RLIMIT_AS")
