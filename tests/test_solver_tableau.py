@@ -91,7 +91,7 @@ SMALL = {
     "klondike": lambda: small("klondike", ["Spades", "Hearts", "Clubs"], 6, small_klondike),
     "canfield": lambda: small("canfield", ["Spades", "Hearts"], 13, small_canfield),
 }
-PIECES = ("symmetry", "safe_moves", "forced", "stock", "ordering", "quick")
+PIECES = ("symmetry", "safe_moves", "forced", "stock", "ordering", "quick", "relaxation")
 BUDGET = 300_000
 
 
@@ -138,7 +138,7 @@ def random_positions(game: Game, count: int, seed: int) -> list[Any]:
     return found
 
 
-@pytest.mark.parametrize("name", ["freecell", "freecell-shipped"])
+@pytest.mark.parametrize("name", ["freecell", "freecell-shipped", "klondike"])
 def test_a_safe_move_never_leads_away_from_a_win(name: str) -> None:
     game = SMALL[name]()
     safe = safe_sink_moves(game)
@@ -213,7 +213,14 @@ def test_positions_that_differ_by_swapping_interchangeable_piles_share_a_key() -
 
 def test_designs_outside_the_dominance_shape_get_no_dominance_and_say_why() -> None:
     assert not isinstance(safe_sink_moves(Game(build_design(classic_freecell()))), str)
-    assert "gives cards back" in str(safe_sink_moves(Game(build_design(design_of("klondike")))))
+    klondike = safe_sink_moves(Game(build_design(design_of("klondike"))))
+    assert not isinstance(klondike, str) and klondike.gives_back  # its foundations give their top card back
+    runs_back = design_of("klondike")
+    runs_back["depots"][2]["ejectRule"] = "faceUp"
+    assert "gives back more than its top card" in str(safe_sink_moves(Game(build_design(runs_back))))
+    waste_takes = design_of("klondike")
+    waste_takes["depots"][1]["acceptRule"] = {"when": "true"}
+    assert "a stock or a waste takes cards" in str(safe_sink_moves(Game(build_design(waste_takes))))
     # the shipped rules read the move's source only in ways a safe move cannot change
     assert not isinstance(safe_sink_moves(Game(build_design(design_of("freecell")))), str)
     leaves_three = design_of("freecell")
@@ -253,8 +260,8 @@ def test_the_json_report_gives_each_deals_result_nodes_seconds_and_stage() -> No
         assert {"result", "nodes", "seconds", "stage", "line"} <= set(deal)
         assert deal["stage"] in ("quick", "search", "proof", None)
         assert (deal["stage"] is None) == (deal["result"] == "unknown")
-    klondike = solve(json.dumps(design_of("klondike")), 1, seed=1, budget=50, workers=1, verbose=True)
-    assert "no safe moves: its win depot found[0] gives cards back" in klondike.to_text()
+    canfield = solve(json.dumps(design_of("canfield")), 1, seed=1, budget=50, workers=1, verbose=True)
+    assert "no safe moves: it has triggers or actions" in canfield.to_text()
 
 
 def test_the_portfolio_finds_what_the_plain_order_finds_fast() -> None:
