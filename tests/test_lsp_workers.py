@@ -124,8 +124,15 @@ def test_where_no_worker_process_can_start_the_jobs_run_in_threads() -> None:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the address-space bound is Linux's RLIMIT_AS")
 def test_a_worker_is_bounded_in_memory() -> None:
     workers = Workers(1)
-    with pytest.raises(MemoryError):
-        _run(workers, workers.run(_allocate, 3 * 1024**3))
+
+    async def go() -> tuple[int, int]:
+        first = await workers.run(_pid)
+        with pytest.raises(JobFailed, match="needed more than its 1024 MB"):
+            await workers.run(_allocate, 3 * 1024**3)
+        return first, await workers.run(_pid)
+
+    first, second = _run(workers, go())  # type: ignore[misc]
+    assert second != first  # the process was replaced
 
 
 def test_without_processes_the_jobs_run_in_threads() -> None:
