@@ -19,7 +19,7 @@ from .formatting import format_document, format_range
 from .hints import Hint, inlay_hints
 from .outline import Fold, Symbol, folding_ranges, outline
 from .positions import Encoding, Position, Range, TextIndex
-from .rename import prepare_rename, references, rename_with_variants
+from .rename import prepare_rename, references_with_variants, rename_with_variants
 from .tokens import encode, semantic_tokens
 
 __all__ = ["format_job", "outline_job", "folding_job", "references_job", "prepare_rename_job", "rename_job",
@@ -57,10 +57,11 @@ def folding_job(text: str) -> list[Fold]:
     return folding_ranges(text)
 
 
-def references_job(text: str, path: Path | None, encoding: Encoding, position: Position,
-                   include_declaration: bool) -> list[Range]:
-    """Where the depot or group name at ``position`` is written."""
-    return references(Snapshot.of(text, path, encoding), position, include_declaration)
+def references_job(text: str, path: Path | None, encoding: Encoding, position: Position, include_declaration: bool,
+                   others: Sequence[tuple[Path, str]] = ()) -> tuple[list[Range], list[list[Range]]]:
+    """Where the depot or group name at ``position`` is written, here and in each of ``others`` that is a variant."""
+    variants = [Snapshot(other_text, None, other_path, encoding) for other_path, other_text in others]
+    return references_with_variants(Snapshot.of(text, path, encoding), position, include_declaration, variants)
 
 
 def prepare_rename_job(text: str, path: Path | None, encoding: Encoding, position: Position) -> Range:
