@@ -170,7 +170,7 @@ def test_a_result_for_a_text_that_changed_meanwhile_is_dropped() -> None:
     async def go(change: bool) -> list[int]:
         held.running.clear()
         held.release.clear()
-        answer = asyncio.ensure_future(server.job(uri, jobs.tokens_job, text, None, Encoding.UTF16))
+        answer = asyncio.ensure_future(server.job(uri, jobs.tokens_job, uri, text, None, Encoding.UTF16))
         await held.running.wait()
         if change:
             server.workspace.update_text_document(
@@ -200,3 +200,13 @@ def test_what_start_up_loaded_is_exempt_from_garbage_collection() -> None:
         assert gc.get_freeze_count() > max(frozen, 10_000)
     finally:
         gc.unfreeze()
+
+
+def test_tokens_of_a_text_that_stops_modelling_come_from_its_last_good_context() -> None:
+    text = SEED.read_text(encoding="utf-8")
+    broken = text.replace('"type": "Foundation"', '"type": "Foundatio"')  # strict JSON, but no design
+    assert jobs.design_context(broken, SEED) is None
+    good = jobs.tokens_job("file:///a.cardz", text, SEED, Encoding.UTF16)
+    assert len(good) > 100
+    assert jobs.tokens_job("file:///a.cardz", broken, SEED, Encoding.UTF16) == good  # the same expressions
+    assert jobs.tokens_job("file:///b.cardz", broken, SEED, Encoding.UTF16) == []  # another document: no context

@@ -553,7 +553,7 @@ def _register_editing(server: CardzLanguageServer) -> None:
         uri = params.text_document.uri
         if not ls.is_design(uri):
             return types.SemanticTokens(data=[])
-        return types.SemanticTokens(data=await ls.job(uri, tokens_job, ls.text_of(uri), ls.document_path(uri),
+        return types.SemanticTokens(data=await ls.job(uri, tokens_job, uri, ls.text_of(uri), ls.document_path(uri),
                                                       ls.encoding))
 
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
