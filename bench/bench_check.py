@@ -2,8 +2,10 @@
 
     python bench/bench_check.py [--games DIR] [--workers N] [--skip-publish]
 
-Copies the designs into a temporary repository (with a ``pyproject.toml``, so the cache is
-made there) and times the real command lines, each in a fresh process:
+Copies the designs into a temporary repository (with a ``pyproject.toml`` that carries the
+project's ``[tool.cardz]`` tables, so the cache is made there and the per-file ignores and check
+settings are the project's own: the bench measures the real job) and times the real command
+lines, each in a fresh process:
 
 - ``cardz check DIR`` cold (empty cache), warm (nothing changed), and after one file changed
   (its description: a new cache key), next to that one file checked alone cold: the goal is
@@ -50,6 +52,20 @@ def _run(arguments: list[str], cwd: Path, label: str = "") -> tuple[float, int, 
     return elapsed, done.returncode, done.stdout + done.stderr
 
 
+def cardz_tables(pyproject: str) -> str:
+    """The ``[tool.cardz]`` tables (``[tool.cardz.check]`` ...) of a ``pyproject.toml`` text, as written there."""
+    kept: list[str] = []
+    inside = False
+    for line in pyproject.splitlines():
+        header = line.strip()
+        if header.startswith("["):
+            name = header.strip("[] ")
+            inside = name == "tool.cardz" or name.startswith("tool.cardz.")
+        if inside:
+            kept.append(line)
+    return "\n".join(kept) + "\n" if kept else ""
+
+
 def _last_line(output: str) -> str:
     lines = output.strip().splitlines()
     return lines[-1] if lines else ""
@@ -74,7 +90,8 @@ def main() -> None:
     times: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="bench-check-") as folder:
         repo = Path(folder)
-        (repo / "pyproject.toml").write_text("[project]\nname = 'games'\nversion = '0'\n", encoding="utf-8")
+        project = cardz_tables((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+        (repo / "pyproject.toml").write_text(f"[project]\nname = 'games'\nversion = '0'\n\n{project}", encoding="utf-8")
         shutil.copytree(args.games, repo / "games")
         count = len(list((repo / "games").glob("*.cardz")))
         for label in ("check cold", "check warm"):

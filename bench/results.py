@@ -47,8 +47,10 @@ DECIDED_ENOUGH = 0.9
 PLAYOUT_SECONDS = 0.08
 """A generous CPU cost of one random playout of MAX_MOVES moves, for the worst-case estimate of ``--list``."""
 
-BLAKE_GENT = "Blake & Gent, JAIR 85 (2026), Solvitaire"
-ISSUE_9 = "brief for issue #9 (published solver surveys)"
+FIGURES = "shared/published-figures.md"
+"""Where every published figure below is written (beside the repository: ``../shared/``)."""
+BLAKE_GENT = f"Blake & Gent, JAIR 85 (2026), Solvitaire ({FIGURES})"
+BLACK_HOLE_SOLVE = f"black-hole-solve, 200 deals measured on this machine class ({FIGURES})"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,6 +61,12 @@ class Published:
     high: float
     text: str
     source: str
+
+
+def measured(won: int, deals: int, text: str, source: str = BLACK_HOLE_SOLVE) -> Published:
+    """A figure published as ``won`` of ``deals`` deals: its Wilson 95% interval (``text`` as published)."""
+    low, high = wilson_interval(won, deals)
+    return Published(low, high, text, source)
 
 
 def plus_minus(percent: str, half_width: str, source: str = BLAKE_GENT) -> Published:
@@ -93,10 +101,10 @@ class Entry:
 
 ENTRIES = [
     # Golf and Black Hole: the compact sink search decides deals in about a second.
-    Entry("golf", 2000, 150, 3_000_000, 6.0, Published(0.24, 0.28, "about 26%", ISSUE_9), playout_moves=60),
+    Entry("golf", 2000, 150, 3_000_000, 6.0, measured(48, 200, "24% of 200 deals"), playout_moves=60),
     # Solvitaire's Golf puts a Queen on a King and a King on a Queen, as this design does.
     Entry("golf-queen-on-king", 2000, 120, 3_000_000, 6.0, plus_minus("45.109", "0.032"), playout_moves=60),
-    Entry("golf-wrap", 2000, 100, 3_000_000, 6.0, Published(0.92, 0.94, "about 93%", ISSUE_9), playout_moves=60),
+    Entry("golf-wrap", 2000, 100, 3_000_000, 6.0, measured(187, 200, "93.5% of 200 deals"), playout_moves=60),
     Entry("black-hole", 2000, 40, 4_000_000, 10.0, plus_minus("86.944", "0.022"), playout_moves=60),
     Entry("worm-hole", 500, 20, 1_000_000, 5.0, playout_moves=60),
     # Klondike and its relatives.
@@ -104,6 +112,10 @@ ENTRIES = [
     Entry("klondike-draw-one", deals=20, published=plus_minus("90.480", "0.116")),
     Entry("trigon"),
     Entry("gargantua", playouts=100, deals=10),
+    Entry("gargantua-redeal", playouts=100, deals=10),
+    Entry("klondike-two-deck-9", playouts=100, deals=10),
+    Entry("ultra-klondike-2-deck", playouts=100, deals=10),
+    Entry("klondike-reserve"),
     Entry("east-haven"),
     Entry("northwest-territory"),
     # The FreeCell family.
@@ -118,6 +130,8 @@ ENTRIES = [
     Entry("eight-off"),
     Entry("eight-off-any-card"),
     Entry("fore-cell"),
+    Entry("fore-cell-same-suit"),
+    Entry("freecell-seven-pile"),
     Entry("seahaven-towers"),
     # Open games without cells or stock.
     Entry("beleaguered-castle"),
@@ -154,6 +168,8 @@ ENTRIES = [
                   "builds across the foundations' base rank; this design has the book rules (the top card or the "
                   "whole column moves, a column wraps from Ace to King)"),
     Entry("canfield-runs", published=plus_minus("71.245", "0.031")),
+    Entry("canfield-auto-reserve-then-waste"),
+    Entry("canfield-strict"),
     Entry("american-toad", playouts=100, deals=10),
     Entry("duchess"),
     Entry("chameleon"),

@@ -91,7 +91,7 @@ SMALL = {
     "klondike": lambda: small("klondike", ["Spades", "Hearts", "Clubs"], 6, small_klondike),
     "canfield": lambda: small("canfield", ["Spades", "Hearts"], 13, small_canfield),
 }
-PIECES = ("symmetry", "safe_moves", "forced", "stock", "ordering", "quick")
+PIECES = ("symmetry", "safe_moves", "forced", "stock", "ordering", "quick", "relaxation")
 BUDGET = 300_000
 
 

@@ -212,7 +212,7 @@ def _source_atom_is_invariant(game: Any, target: int, atom: expr_ast.Node) -> st
     rule = compile_rule(Expr(to_source(atom), game.design.depots[target].spec.pointer), Site.ACCEPT, game.design)
     root = game.new_initial_state(seed=0)  # the state argument rules get; these read none of it
     filler = standard_deck()[0] | FACE_UP
-    total = len(standard_deck())
+    total = len(standard_deck()) * game.design.decks
     piles: list[tuple[Card, ...]] = [()] * len(game.names)
     specific = any(isinstance(node, expr_ast.Index) for node in expr_ast.walk(atom)) or names & set(game.names)
     # the depots of one entry share their type, name and groups: one of them stands for all, unless one is named
@@ -269,7 +269,7 @@ def _board_part_is_monotone(game: Any, target: int, text: str, sinks: frozenset[
         return "it reads the emptiness of the sinks"
     rule = compile_rule(Expr(text, game.design.depots[target].spec.pointer), Site.ACCEPT, game.design)
     depots = sorted({d for m in members for d in m} | {target})
-    total = len(standard_deck())  # one deck, no jokers: no run is longer
+    total = len(standard_deck()) * game.design.decks  # no jokers: no run is longer
     counts = [range(len(m) + 1) for m in members]
     cases = 1
     for r in counts:
@@ -385,8 +385,14 @@ def _eject_keeps_smaller_runs(game: Any, depot: int) -> bool:
     return True
 
 
-def safe_sink_moves(game: Any) -> SafeSinkMoves | str:
-    """The safe-move dominance of ``game``, or why the design is not of the shape it needs (module doc)."""
+def safe_sink_moves(game: Any, twins: bool = False) -> SafeSinkMoves | str:
+    """The safe-move dominance of ``game``, or why the design is not of the shape it needs (module doc).
+
+    A design of more than one deck is classified only with ``twins``, by :func:`.two_deck.safe_moves`,
+    which adds the conditions twins need.
+    """
+    if game.design.decks != 1 and not twins:
+        return "it plays with more than one deck"
     try:
         return _classify(game)
     except (RuleError, ValueError) as exc:  # a rule part that does not compile on its own
@@ -395,8 +401,8 @@ def safe_sink_moves(game: Any) -> SafeSinkMoves | str:
 
 def _classify(game: Any) -> SafeSinkMoves | str:
     design = game.design
-    if design.decks != 1 or design.jokers:
-        return "it plays with more than one deck or with jokers"
+    if design.jokers:
+        return "it plays with jokers"
     if game.triggers or game.actions:
         return "it has triggers or actions"
     if game.loss_when is not None:

@@ -6,11 +6,15 @@ import dataclasses
 import enum
 from collections.abc import Mapping
 
+from ..diagnostics import RULES, Severity
 from .stats import bounded_interval, wilson_interval
 
 
-class FindingKind(enum.Enum):
-    """The kinds of findings; the value is the stable name scripts and ``--gate`` use."""
+class FindingKind(enum.StrEnum):
+    """The kinds of findings; the value is the stable name scripts and ``--gate`` use.
+
+    Each kind is reported as the CZ5xx diagnostic of the same name (:attr:`code`).
+    """
 
     STUCK_AT_DEAL = "stuck-at-deal"
     NEVER_WON = "never-won"
@@ -22,20 +26,29 @@ class FindingKind(enum.Enum):
     SKILL_GAP = "skill-gap"
     POINTLESS_MOVE = "pointless-move"
 
+    @property
+    def code(self) -> str:
+        """The CZ5xx diagnostic code that reports findings of this kind."""
+        return _CODE_OF_KIND[self]
+
+
+_CODE_OF_KIND = {FindingKind(rule.name): rule.code for rule in RULES.values() if rule.code.startswith("CZ5")}
+assert set(_CODE_OF_KIND) == set(FindingKind), "every finding kind has its CZ5xx code, and every CZ5xx code a kind"
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Finding:
-    """One finding: its kind, a severity (``error``, ``warning``, ``info``) and a message."""
+    """One finding: its kind, a severity and a message."""
 
     kind: FindingKind
-    severity: str
+    severity: Severity
     message: str
     pointer: str = ""
     """The JSON pointer of the rule the finding is about, when it is about one rule."""
 
     def to_dict(self) -> dict[str, str]:
         """The JSON shape reports use: ``{"kind", "severity", "message"}``."""
-        return {"kind": self.kind.value, "severity": self.severity, "message": self.message}
+        return {"kind": self.kind.value, "severity": self.severity.value, "message": self.message}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -109,7 +122,8 @@ def playout_findings(
     sequence of moves ends the game any more (a warning: play then goes on until the
     player gives up). Otherwise reaching the step bound is an info. None for
     ``cascades`` counts every non-terminating playout as an error. ``positions`` is
-    (positions with a choice, positions) behind ``decision_share``; without it the share
+    (positions with a choice, positions) that CZ505 counts: those a playout met before it first
+    returned to a position it had met (what follows only goes round); without it ``decision_share``
     is taken as exact over 10,000 positions. ``gives_up`` is, for a design whose loss
     condition is ``noProgress``, the positions searched where a playout stopped (0 otherwise).
     """
@@ -121,17 +135,17 @@ def playout_findings(
         share = wilson_interval(stuck_at_deal, playouts)
         if stuck_at_deal == playouts:
             message = f"every one of {playouts} deals has no legal move at the start: the game cannot be played"
-            found.append(Finding(FindingKind.STUCK_AT_DEAL, "error", message))
+            found.append(Finding(FindingKind.STUCK_AT_DEAL, Severity.ERROR, message))
         else:
             told = (
                 f"{stuck_at_deal} of {playouts} deals ({interval_text(share)}) have no legal move at the start: "
                 "they are lost before play begins"
             )
             if share[0] >= thresholds.stuck_at_deal:
-                found.append(Finding(FindingKind.STUCK_AT_DEAL, "warning", told))
+                found.append(Finding(FindingKind.STUCK_AT_DEAL, Severity.WARNING, told))
             else:
                 told += " (a few such deals are how some games are)"
-                found.append(Finding(FindingKind.STUCK_AT_DEAL, "info", told))
+                found.append(Finding(FindingKind.STUCK_AT_DEAL, Severity.INFO, told))
     step_bound = non_terminating if cascades is None else non_terminating - cascades
     cascaded = non_terminating - step_bound
     if cascaded:
@@ -139,7 +153,7 @@ def playout_findings(
         found.append(
             Finding(
                 FindingKind.NON_TERMINATING,
-                "error",
+                Severity.ERROR,
                 f"{cascaded} of {playouts} playouts were stopped by a trigger cascade that did not settle; "
                 f"the repeating moves: {cycle}",
             )
@@ -148,14 +162,14 @@ def playout_findings(
         cycle = " → ".join(repeating) if repeating else "(no move history)"
         never, stopped, examined = endless
         if never:
-            severity = "error"
+            severity = Severity.ERROR
             message = (
                 f"{step_bound} of {playouts} playouts never ended (step bound), and in {never} of the {examined} "
                 "deals examined no sequence of moves from the deal ends the game (every reachable position "
                 f"searched): it can be neither won nor lost; the repeating moves: {cycle}"
             )
         else:
-            severity = "warning"
+            severity = Severity.WARNING
             message = (
                 f"{step_bound} of {playouts} playouts never ended (step bound); {stopped} of the {examined} examined "
                 "stopped where no sequence of moves wins or loses any more, so the game goes on until the player "
@@ -171,7 +185,7 @@ def playout_findings(
         found.append(
             Finding(
                 FindingKind.NON_TERMINATING,
-                "info",
+                Severity.INFO,
                 (
                     f"{step_bound} of {playouts} playouts never ended (step bound), and where they stopped a search "
                     f"of {gives_up:,} positions could not yet prove that nothing ends the game (noProgress); those "
@@ -189,7 +203,7 @@ def playout_findings(
             found.append(
                 Finding(
                     FindingKind.NEVER_WON,
-                    "info",
+                    Severity.INFO,
                     f"no random playout won in {playouts} ({interval_text(rate)}); random play is a weak player, "
                     "so run `cardz solve` to learn whether a thoughtful player can win",
                 )
@@ -198,7 +212,7 @@ def playout_findings(
         found.append(
             Finding(
                 FindingKind.ALWAYS_WON,
-                "warning",
+                Severity.WARNING,
                 f"random play won {wins} of {playouts} playouts ({_percent(win_rate)}, "
                 f"{interval_text(wilson_interval(wins, playouts))}): the player's choices hardly matter",
             )
@@ -209,9 +223,10 @@ def playout_findings(
             found.append(
                 Finding(
                     FindingKind.FORCED_PLAY,
-                    "warning",
-                    f"only {choice_positions} of {positions_seen} positions ({_percent(decision_share)}, "
-                    f"{interval_text(choice)}) offer more than one legal move: the game plays itself",
+                    Severity.WARNING,
+                    f"only {choice_positions} of {positions_seen} positions "
+                    f"({_percent(choice_positions / positions_seen)}, {interval_text(choice)}) that playouts met "
+                    "before they first came back to one offer more than one legal move: the game plays itself",
                 )
             )
     if non_terminating == playouts:
@@ -220,7 +235,7 @@ def playout_findings(
         found.append(
             Finding(
                 FindingKind.RULE_NEVER_FIRES,
-                "info",
+                Severity.INFO,
                 f"{describe_rule(rule)} was never used in {playouts} playouts",
                 pointer,
             )
@@ -250,14 +265,14 @@ def solver_findings(
                 f"the solver proved all {deals} sampled deals lost (winnability 95% CI 0–{_percent(high)}): "
                 "no deal it tried can be won"
             )
-            found.append(Finding(FindingKind.UNWINNABLE, "error", message))
+            found.append(Finding(FindingKind.UNWINNABLE, Severity.ERROR, message))
         else:
             message = (
                 f"the solver proved all {deals} sampled deals lost, which leaves the winnability anywhere from 0 to "
                 f"{_percent(high)} (95% CI): solve more deals (`cardz solve -n 20`) to tell a hard game from one "
                 "no one can win"
             )
-            found.append(Finding(FindingKind.UNWINNABLE, "warning", message))
+            found.append(Finding(FindingKind.UNWINNABLE, Severity.WARNING, message))
     if deals and random_win_rate is not None:
         skill = skill_gap_finding(won, lost, unknown, (random_win_rate, random_win_rate), thresholds)
         if skill is not None:
@@ -289,7 +304,7 @@ def skill_gap_finding(
     random_words = random_text or f"random play {_percent(random_interval[0])}"
     told = f"a thoughtful player won {won} of {deals} deals{undecided} ({interval_text(solver)}), {random_words}"
     if solver[0] - random_interval[1] >= thresholds.skill_gap:
-        return Finding(FindingKind.SKILL_GAP, "info", f"{told}: skill matters a lot")
+        return Finding(FindingKind.SKILL_GAP, Severity.INFO, f"{told}: skill matters a lot")
     if solver[1] - random_interval[0] < thresholds.skill_gap:
-        return Finding(FindingKind.SKILL_GAP, "info", f"{told}: skill matters little")
+        return Finding(FindingKind.SKILL_GAP, Severity.INFO, f"{told}: skill matters little")
     return None

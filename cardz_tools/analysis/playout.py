@@ -19,7 +19,7 @@ from .pointless import PointlessMoves
 __all__ = ["Aggregate", "can_end", "deal_seed", "play_random", "play_range", "play_seed", "position_at_bound"]
 
 if TYPE_CHECKING:
-    from ..engine import Game
+    from ..engine import Game, Move, State
 
 DEFAULT_MAX_MOVES = 5_000
 """A playout that has not ended after this many moves counts as non-terminating."""
@@ -69,6 +69,10 @@ class Aggregate:
     positions: int = 0
     branching_total: int = 0
     choice_positions: int = 0
+    fresh_positions: int = 0
+    """Positions a playout met before it first came back to one it had met (what CZ505 counts)."""
+    fresh_choice_positions: int = 0
+    """Of those, the positions with more than one legal move."""
     scores: Counter[int] = dataclasses.field(default_factory=Counter)
     moves: Counter[int] = dataclasses.field(default_factory=Counter)
     rule_fires: Counter[str] = dataclasses.field(default_factory=Counter)
@@ -124,6 +128,9 @@ def play_random(
     pointless = PointlessMoves.of(game)
     candidates = pointless.candidates if pointless is not None else {}
     met: set[str] = set()
+    # CZ505 asks whether the player has choices; once play returns to a position it has met, the
+    # rest of the playout (a lost game shuttling one card to and fro) says nothing new about that.
+    seen: set[Any] | None = set()
     if not state.non_terminating and not state.legal_moves() and not state.outcome().won:
         aggregate.stuck_at_deal += 1
     while not state.is_terminal():
@@ -137,6 +144,14 @@ def play_random(
         aggregate.branching_total += count
         if count > 1:
             aggregate.choice_positions += 1
+        if seen is not None:
+            key = state.key()
+            if key in seen:
+                seen = None
+            else:
+                seen.add(key)
+                aggregate.fresh_positions += 1
+                aggregate.fresh_choice_positions += count > 1
         move = legal[rng.below(count)]
         if moves >= max_moves - 64:
             history.append(str(move))
@@ -193,16 +208,16 @@ def _count_pointless(aggregate: Aggregate, rule: str, text: str, index: int, ste
             aggregate.pointless_examples[rule] = example
 
 
-def position_at_bound(game: Game, index: int, base_seed: int, max_moves: int = DEFAULT_MAX_MOVES) -> Any:
+def position_at_bound(game: Game, index: int, base_seed: int, max_moves: int = DEFAULT_MAX_MOVES) -> State:
     """The position where playout ``index`` of a run stopped (replayed: the same deal, the same choices)."""
     state = game.new_initial_state(seed=deal_seed(base_seed, index))
     play_randomly(state, SplitMix64(play_seed(base_seed, index)), max_moves)
     return state
 
 
-def play_randomly(state: Any, rng: SplitMix64, max_moves: int) -> list[Any]:
+def play_randomly(state: State, rng: SplitMix64, max_moves: int) -> list[Move]:
     """Play uniformly random legal moves on ``state`` until it ends, has none, or ``max_moves``; the moves played."""
-    played: list[Any] = []
+    played: list[Move] = []
     while len(played) < max_moves and not state.is_terminal():
         legal = state.legal_moves()
         if not legal:

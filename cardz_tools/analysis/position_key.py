@@ -51,7 +51,8 @@ def order_blind_sinks(game: Any) -> tuple[int, ...]:
             emptied.update(effect.members)
         elif isinstance(effect, Compact):
             emptied.update(effect.members)
-            emptied.add(effect.source)
+            if effect.source is not None:
+                emptied.add(effect.source)
         elif not isinstance(effect, Flip):
             return ()  # an effect this module does not know: assume it may read or move anything
     for draw in game.draws:

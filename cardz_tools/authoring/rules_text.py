@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..diagnostics import Severity
 from ..fmt import format_text, write_atomic
 from ..model import build_design
 from ..todos import find_todos
@@ -142,7 +143,7 @@ def compare_with(conversion: Conversion, reference: str | Path, deals: int = DEF
     except LintPathError as exc:
         return f"cardz: {exc}\n", 2
     except DesignError as exc:
-        first = next((d for d in exc.result.diagnostics if d.severity.value == "error"), None)
+        first = next((d for d in exc.result.diagnostics if d.severity is Severity.ERROR), None)
         detail = f": {first.code} {first.message}" if first is not None else ""
         return f"cardz: {reference} cannot be played ({exc}){detail}\n", 2
     comparison = compare_designs(build_design(conversion.design), opened.design, deals=deals)

@@ -191,7 +191,7 @@ def _writes(*impls: str) -> Callable[[CallWriter], CallWriter]:
     return register
 
 
-class Emitter(NodeVisitor):
+class Emitter(NodeVisitor[str]):
     """Writes one Python expression per node. Statics (tables, groups) become closure constants."""
 
     def __init__(self, checked: Checked, env: DesignEnv, constants: dict[object, tuple[str, Any]]) -> None:
@@ -256,7 +256,7 @@ class Emitter(NodeVisitor):
             return repr(value) if not isinstance(value, bool) else ("True" if value else "False")
         if info.const is not NOT_CONST and info.type.kind is Kind.GROUP:
             return self.group(info.const)
-        return self.visit(node)  # type: ignore[no-any-return]
+        return self.visit(node)
 
     def pile(self, node: Node) -> str:
         """A Python expression for the pile of a Depot-typed node."""
