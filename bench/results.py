@@ -108,8 +108,8 @@ ENTRIES = [
     Entry("black-hole", 2000, 40, 4_000_000, 10.0, plus_minus("86.944", "0.022"), playout_moves=60),
     Entry("worm-hole", 500, 20, 1_000_000, 5.0, playout_moves=60),
     # Klondike and its relatives.
-    Entry("klondike", deals=20, published=plus_minus("81.945", "0.084")),
-    Entry("klondike-draw-one", deals=20, published=plus_minus("90.480", "0.116")),
+    Entry("klondike", deals=10, deal_seconds=30.0, published=plus_minus("81.945", "0.084")),
+    Entry("klondike-draw-one", deals=10, deal_seconds=20.0, published=plus_minus("90.480", "0.116")),
     Entry("trigon"),
     Entry("gargantua", playouts=100, deals=10),
     Entry("gargantua-redeal", playouts=100, deals=10),
@@ -119,14 +119,14 @@ ENTRIES = [
     Entry("east-haven"),
     Entry("northwest-territory"),
     # The FreeCell family.
-    Entry("freecell", published=plus_minus("99.998881", "0.000207")),
+    Entry("freecell", deal_seconds=10.0, published=plus_minus("99.998881", "0.000207")),
     Entry("freecell-three-cell"),
     Entry("freecell-two-cell"),
     Entry("freecell-one-cell"),
     Entry("freecell-no-cell"),
     Entry("one-cell"),
     Entry("two-cell"),
-    Entry("bakers-game", published=plus_minus("75.053", "0.028")),
+    Entry("bakers-game", deal_seconds=5.0, published=plus_minus("75.053", "0.028")),
     Entry("eight-off"),
     Entry("eight-off-any-card"),
     Entry("fore-cell"),
@@ -163,7 +163,7 @@ ENTRIES = [
     Entry("streets", playouts=100, deals=10),
     Entry("rank-and-file", playouts=100, deals=10),
     # Canfield and its relatives.
-    Entry("canfield", published=plus_minus("71.245", "0.031"),
+    Entry("canfield", deals=10, deal_seconds=20.0, published=plus_minus("71.245", "0.031"),
           differs="the figure is for Solvitaire's Canfield (canfield-runs.cardz): any run moves and a column never "
                   "builds across the foundations' base rank; this design has the book rules (the top card or the "
                   "whole column moves, a column wraps from Ace to King)"),

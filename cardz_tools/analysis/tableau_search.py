@@ -196,6 +196,9 @@ class Plan:
     """What one game's search uses, worked out once per game and pruning."""
 
     key_of: Any
+    chain_key: Any
+    """The key without the stock's place on its cycle of taps: a chain of single moves that
+    repeats it goes round in a circle (taps alone keep :attr:`key_of`)."""
     safe: SafeSinkMoves | None
     stock: StockMoves | None
     notes: tuple[str, ...]
@@ -229,7 +232,9 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             notes.append(f"no stock moves: {draws}")
         else:
             stock = draws
-    plan = Plan(canonical_key_function(game, pruning.symmetry), safe, stock, tuple(notes))
+    chain_key = canonical_key_function(game, pruning.symmetry)
+    key_of = canonical_key_function(game, pruning.symmetry, stock.normalize) if stock is not None else chain_key
+    plan = Plan(key_of, chain_key, safe, stock, tuple(notes))
     if len(_PLANS) >= 8:
         _PLANS.pop(next(iter(_PLANS)))
     _PLANS[(id(game), pruning)] = (game, plan)
@@ -280,7 +285,7 @@ class _Search:
             move = safe.safe_move(state)
             if move is None:
                 return
-            state.apply(move)
+            state.apply(move, checked=True)  # safe_move found it legal
             moves.append(move)
             self.tick()
         if ended(state) is None:
@@ -297,7 +302,7 @@ class _Search:
             legal = state.legal_moves()
             if len(legal) != 1:
                 return state, moves
-            key = self.plan.key_of(state)
+            key = self.plan.chain_key(state)
             if key in chain:
                 return None
             chain.add(key)
