@@ -458,6 +458,8 @@ class GridSearch:
         self.fixed_anywhere = any(code[card] == NEVER for code in self.pred_code[1:] for card in present)
         """Whether a card may be fixed outside a run from a row's left edge (else :meth:`fixed` stops early)."""
         self.can_win = any(shape.must_fill)
+        self.plain = False
+        """Whether :meth:`search` plays no forced move (set by its argument)."""
         """Whether the win rule proves cells filled (then the win is tested only when every gap is spared)."""
 
     def _grid_cards(self) -> list[int]:
@@ -630,12 +632,14 @@ class GridSearch:
         return [step for _, step in found]
 
     def search(
-        self, budget: int, deadline: float | None, streamline: bool = False
+        self, budget: int, deadline: float | None, streamline: bool = False, plain: bool = False
     ) -> tuple[str, list[Move], int]:
         """("won", engine moves, nodes) / ("lost", [], nodes) / ("unknown", [], nodes).
 
-        With ``streamline`` (:meth:`forced`) it never answers "lost" (then "unknown").
+        With ``streamline`` (:meth:`forced`) it never answers "lost" (then "unknown"); ``plain``
+        plays no forced move and proves no loss early (the reference the tests compare with).
         """
+        self.plain = plain
         budget = min(budget, MAX_POSITIONS)
         state = self.state
         self.era = self._era_for(tuple(state.uses), state.reshuffles)
@@ -698,7 +702,7 @@ class GridSearch:
     ) -> tuple[list[Any], str | None]:
         """Play the forced moves of :meth:`forced` (none before the last action): (the steps, "won"/"dead"/None)."""
         applied: list[Any] = []
-        if not self.era.final or not self.can_win:
+        if not self.era.final or not self.can_win or self.plain:
             return applied, ("won" if self._won(cells, piles) else None)
         while True:
             if self._won(cells, piles):
