@@ -41,6 +41,7 @@ engine like every line); only the complete search, which has no streamliner, ans
 from __future__ import annotations
 
 import dataclasses
+import heapq
 import time
 import weakref
 from collections.abc import Sequence
@@ -113,7 +114,28 @@ def _accept_reads_the_model(text: str) -> bool:
             return False
         if part.func == "row" and not (len(args) == 1 and _is_depot(args[0])):
             return False
-    return _source_only_in_col(tree)
+    return _source_only_in_col(tree) and _depot_only_in_calls(tree)
+
+
+_DEPOT_READERS = frozenset({"top", "empty", "col", "row", "left"})
+
+
+def _depot_only_in_calls(node: ast.Node) -> bool:
+    """Whether ``depot`` appears only as the argument of ``top``/``empty``/``col``/``row``/``left``.
+
+    The rule then tells cells apart by their column and row alone (and the piles it reads).
+    """
+    if isinstance(node, ast.Call) and node.func in _DEPOT_READERS and len(node.args) == 1 and _is_depot(node.args[0]):
+        return True
+    if _is_depot(node):
+        return False
+    for name in getattr(node, "fields", ()):
+        value = getattr(node, name)
+        children = value if isinstance(value, tuple) else (value,)
+        for child in children:
+            if isinstance(child, ast.Node) and not _depot_only_in_calls(child):
+                return False
+    return True
 
 
 def _source_only_in_col(node: ast.Node) -> bool:
@@ -264,7 +286,7 @@ def _probe_shape(game: Any) -> GridShape | None:
         return None
     if not _accept_reads_the_model(accept.when.text):
         return None
-    fills = _fill_table(game, cells, columns)
+    fills = _fill_table(game, cells, columns, "row" in _names(parse(accept.when.text)))
     if fills is None:
         return None
     win_open = not (_names(parse(design.win.when.text)) & _WIN_ASYMMETRIC)
@@ -316,16 +338,23 @@ def _predecessors(
 
 
 def _fill_table(
-    game: Any, cells: tuple[int, ...], columns: int
+    game: Any, cells: tuple[int, ...], columns: int, reads_row: bool = True
 ) -> tuple[tuple[tuple[tuple[int, int], ...], ...], ...] | None:
-    """:attr:`GridShape.fills`, probed through the compiled accept rule; None if a filled cell takes a card."""
+    """:attr:`GridShape.fills`, probed through the compiled accept rule; None if a filled cell takes a card.
+
+    A rule that does not read ``row`` tells cells apart by their column alone
+    (:func:`_depot_only_in_calls`), so only the first row is probed then.
+    """
     rows = len(cells) // columns
     deck = [c | FACE_UP for c in standard_deck()]
     piles: list[tuple[Card, ...]] = [()] * len(game.names)
     root = State(game, list(piles))
-    table = []
+    table: list[tuple[tuple[tuple[int, int], ...], ...]] = []
     for place, target in enumerate(cells):
         row, col = divmod(place, columns)
+        if row and not reads_row:
+            table.append(table[col])
+            continue
         when = game.accept_when[target]
         left = cells[place - 1] if col else -1
         other_row = (row + 1) % rows
@@ -689,6 +718,87 @@ class GridSearch:
             stack.append((self._options(cells, where, piles), here))
         return exhausted, [], len(seen)
 
+    def best_first(self, budget: int, deadline: float | None) -> tuple[str, list[Move], int]:
+        """The streamlined search, best position first: ("won", moves, nodes) or ("unknown", [], nodes).
+
+        Best: the most fixed cards, then the fewest gaps no card can fill (:meth:`_promise`). It is
+        a quick pass only (it never answers "lost"), and only once no action is left.
+        """
+        budget = min(budget, MAX_POSITIONS)
+        state = self.state
+        self.era = self._era_for(tuple(state.uses), state.reshuffles)
+        if not self.era.final:
+            return "unknown", [], 0
+        self.plain = False
+        probe = self.probe = state.clone()
+        piles = probe.piles
+        cells = self.pack(piles)
+        where = [-1] * 128
+        self._place(cells, where, piles)
+        applied, outcome = self._settle(cells, where, piles, True)
+        if outcome == "won":
+            return "won", self._engine_line(applied), 1
+        if outcome == "dead":
+            return "unknown", [], 1
+        seen = {self.key(cells)}
+        parents: list[tuple[int, list[Any]]] = [(-1, applied)]
+        frontier = [(-self._promise(cells), 0, bytes(cells))]
+        while frontier:
+            _, index, position = heapq.heappop(frontier)
+            cells[:] = position
+            self._place(cells, where, piles)
+            for step in self.steps(cells, where):
+                here: list[Any] = [self._play(cells, where, piles, step)]
+                chain, outcome = self._settle(cells, where, piles, True)
+                here += chain
+                if outcome == "won":
+                    return "won", self._engine_line(self._line_to(parents, index) + here), len(seen) + 1
+                key = self.key(cells)
+                if outcome is None and key not in seen:
+                    seen.add(key)
+                    parents.append((index, here))
+                    heapq.heappush(frontier, (-self._promise(cells), len(parents) - 1, bytes(cells)))
+                    size = len(seen)
+                    if size > budget or (
+                        deadline is not None and size % CLOCK_EVERY == 0 and time.monotonic() > deadline
+                    ):
+                        return "unknown", [], size
+                cells[:] = position
+                self._place(cells, where, piles)
+        return "unknown", [], len(seen)
+
+    def _promise(self, cells: bytearray) -> int:
+        """How close ``cells`` looks to a win: 4 a fixed card, -1 a gap after a card no card may follow."""
+        left, placeable = self.left, self.placeable
+        dead = 0
+        for gap in _gaps(cells):
+            before = left[gap]
+            if before >= 0 and not placeable[gap][cells[before]]:
+                dead += 1
+        return 4 * sum(self.fixed(cells)) - dead
+
+    @staticmethod
+    def _line_to(parents: Sequence[tuple[int, list[Any]]], index: int) -> list[Any]:
+        """The steps from the root to node ``index`` of :meth:`best_first`."""
+        steps: list[Any] = []
+        while index >= 0:
+            parent, applied = parents[index]
+            steps[:0] = applied
+            index = parent
+        return steps
+
+    def _place(self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]]) -> None:
+        """Make ``where`` and the grid's ``piles`` those of ``cells``."""
+        for i in range(len(where)):
+            where[i] = -1
+        grid = self.shape.cells
+        for i, code in enumerate(cells):
+            if code:
+                where[code] = i
+                piles[grid[i]] = (code | FACE_UP,)
+            else:
+                piles[grid[i]] = ()
+
     def _won(self, cells: bytearray, piles: list[tuple[Card, ...]]) -> bool:
         """The engine's win test, skipped while a gap lies where every win has a card."""
         if self.can_win:
@@ -806,20 +916,24 @@ class GridSearch:
 def grid_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, list[Any], int] | None:
     """Solve ``state`` with the grid search, or None when the design does not fit it.
 
-    A quick streamlined pass (:data:`QUICK_SHARE` of the time and positions) first, then the
-    complete search; the positions of both are counted.
+    Two quick streamlined passes, best first (:meth:`GridSearch.best_first`) then depth first,
+    each with :data:`QUICK_SHARE` of the time and positions left, then the complete search; the
+    positions of all are counted.
     """
     search = GridSearch.of(state)
     if search is None:
         return None
     try:
-        now = time.monotonic()
-        quick_deadline = None if deadline is None else now + QUICK_SHARE * max(0.0, deadline - now)
-        quick_budget = max(1, int(QUICK_SHARE * min(budget, MAX_POSITIONS)))
-        result, line, quick_nodes = search.search(quick_budget, quick_deadline, streamline=True)
-        if result == "won":
-            return result, line, quick_nodes
-        result, line, nodes = search.search(max(1, budget - quick_nodes), deadline)
-        return result, line, quick_nodes + nodes
+        nodes = 0
+        for quick in (search.best_first, lambda budget, deadline: search.search(budget, deadline, streamline=True)):
+            now = time.monotonic()
+            quick_deadline = None if deadline is None else now + QUICK_SHARE * max(0.0, deadline - now)
+            quick_budget = max(1, int(QUICK_SHARE * (min(budget, MAX_POSITIONS) - nodes)))
+            result, line, used = quick(quick_budget, quick_deadline)
+            nodes += used
+            if result == "won":
+                return result, line, nodes
+        result, line, used = search.search(max(1, budget - nodes), deadline)
+        return result, line, nodes + used
     except LeftTheModel:
         return "unknown", [], 0
