@@ -178,15 +178,15 @@ def _progress(total: int, label: str) -> contextlib.AbstractContextManager[Calla
 
 def _open_for_play(file: Path) -> OpenDesign:
     """The design ready to play, or the linter's report and exit 1."""
-    from .loading import DesignError, open_design
+    from .loading import OpenDesign, open_or_report
 
-    try:
-        return open_design(file)
-    except DesignError as exc:
-        typer.echo(render(exc.result, "text", ReportOptions(color=sys.stdout.isatty())), nl=False, err=True)
-        raise typer.Exit(1) from None
-    except LintPathError as exc:
-        raise fail(str(exc)) from None
+    opened = open_or_report(file)
+    if isinstance(opened, OpenDesign):
+        return opened
+    if opened.result is None:
+        raise fail(opened.message)
+    typer.echo(render(opened.result, "text", ReportOptions(color=sys.stdout.isatty())), nl=False, err=True)
+    raise typer.Exit(opened.exit_code)
 
 
 def _finish_analysis(report: SimReport | SolveReport, format: ReportFormat) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from ..diagnostics import RULES, Severity
 from .stats import bounded_interval, wilson_interval
@@ -127,120 +128,143 @@ def playout_findings(
     is taken as exact over 10,000 positions. ``gives_up`` is, for a design whose loss
     condition is ``noProgress``, the positions searched where a playout stopped (0 otherwise).
     """
-    found: list[Finding] = []
     if playouts == 0:
-        return found
+        return []
     choice_positions, positions_seen = positions if positions is not None else (round(decision_share * 10_000), 10_000)
-    if stuck_at_deal:
-        share = wilson_interval(stuck_at_deal, playouts)
-        if stuck_at_deal == playouts:
-            message = f"every one of {playouts} deals has no legal move at the start: the game cannot be played"
-            found.append(Finding(FindingKind.STUCK_AT_DEAL, Severity.ERROR, message))
-        else:
-            told = (
-                f"{stuck_at_deal} of {playouts} deals ({interval_text(share)}) have no legal move at the start: "
-                "they are lost before play begins"
-            )
-            if share[0] >= thresholds.stuck_at_deal:
-                found.append(Finding(FindingKind.STUCK_AT_DEAL, Severity.WARNING, told))
-            else:
-                told += " (a few such deals are how some games are)"
-                found.append(Finding(FindingKind.STUCK_AT_DEAL, Severity.INFO, told))
-    step_bound = non_terminating if cascades is None else non_terminating - cascades
-    cascaded = non_terminating - step_bound
-    if cascaded:
-        cycle = " → ".join(repeating) if repeating else "(no move history)"
-        found.append(
-            Finding(
-                FindingKind.NON_TERMINATING,
-                Severity.ERROR,
-                f"{cascaded} of {playouts} playouts were stopped by a trigger cascade that did not settle; "
-                f"the repeating moves: {cycle}",
-            )
-        )
-    elif step_bound and endless[1]:
-        cycle = " → ".join(repeating) if repeating else "(no move history)"
-        never, stopped, examined = endless
-        if never:
-            severity = Severity.ERROR
-            message = (
-                f"{step_bound} of {playouts} playouts never ended (step bound), and in {never} of the {examined} "
-                "deals examined no sequence of moves from the deal ends the game (every reachable position "
-                f"searched): it can be neither won nor lost; the repeating moves: {cycle}"
-            )
-        else:
-            severity = Severity.WARNING
-            message = (
-                f"{step_bound} of {playouts} playouts never ended (step bound); {stopped} of the {examined} examined "
-                "stopped where no sequence of moves wins or loses any more, so the game goes on until the player "
-                'gives up (the loss condition {"kind": "noProgress"} ends it there, docs/format.md); '
-                f"the repeating moves: {cycle}"
-            )
-        found.append(Finding(FindingKind.NON_TERMINATING, severity, message))
-    elif step_bound:
-        # Endless play is how games with reversible moves or unlimited redeals are
-        # (docs/format.md: such a game ends when the player gives up), not a design error,
-        # as long as some sequence of moves still ends the game.
-        cycle = " → ".join(repeating) if repeating else "(no move history)"
-        found.append(
-            Finding(
-                FindingKind.NON_TERMINATING,
-                Severity.INFO,
-                (
-                    f"{step_bound} of {playouts} playouts never ended (step bound), and where they stopped a search "
-                    f"of {gives_up:,} positions could not yet prove that nothing ends the game (noProgress); those "
-                    f"playouts count as not won; the repeating moves: {cycle}"
-                )
-                if gives_up
-                else f"{step_bound} of {playouts} playouts never ended (step bound): the rules let play go on for "
-                f"ever, and those playouts count as not won; the repeating moves: {cycle}",
-            )
-        )
-    win_rate = wins / playouts
-    if wins == 0:
-        rate = wilson_interval(0, playouts)
-        if rate[1] < NEVER_WON_BELOW:
-            found.append(
-                Finding(
-                    FindingKind.NEVER_WON,
-                    Severity.INFO,
-                    f"no random playout won in {playouts} ({interval_text(rate)}); random play is a weak player, "
-                    "so run `cardz solve` to learn whether a thoughtful player can win",
-                )
-            )
-    elif wilson_interval(wins, playouts)[0] >= thresholds.always_won:
-        found.append(
-            Finding(
-                FindingKind.ALWAYS_WON,
-                Severity.WARNING,
-                f"random play won {wins} of {playouts} playouts ({_percent(win_rate)}, "
-                f"{interval_text(wilson_interval(wins, playouts))}): the player's choices hardly matter",
-            )
-        )
-    if positions_seen and stuck_at_deal < playouts and non_terminating < playouts:
-        choice = wilson_interval(choice_positions, positions_seen)
-        if choice[1] < thresholds.forced_play:
-            found.append(
-                Finding(
-                    FindingKind.FORCED_PLAY,
-                    Severity.WARNING,
-                    f"only {choice_positions} of {positions_seen} positions "
-                    f"({_percent(choice_positions / positions_seen)}, {interval_text(choice)}) that playouts met "
-                    "before they first came back to one offer more than one legal move: the game plays itself",
-                )
-            )
-    if non_terminating == playouts:
-        unused_rules = {}  # nothing ran to completion: "never used" would only mislead
-    for rule, pointer in unused_rules.items():
-        found.append(
+    cycle = " → ".join(repeating) if repeating else "(no move history)"
+    found = [
+        _stuck_at_deal(stuck_at_deal, playouts, thresholds),
+        _non_terminating(non_terminating, playouts, cascades, Endless(*endless), gives_up, cycle),
+        _win_rate(wins, playouts, thresholds),
+    ]
+    if stuck_at_deal < playouts and non_terminating < playouts:
+        found.append(_forced_play(choice_positions, positions_seen, thresholds))
+    if non_terminating < playouts:  # when nothing ran to completion, "never used" would only mislead
+        found += [
             Finding(
                 FindingKind.RULE_NEVER_FIRES,
                 Severity.INFO,
                 f"{describe_rule(rule)} was never used in {playouts} playouts",
                 pointer,
             )
+            for rule, pointer in unused_rules.items()
+        ]
+    return [finding for finding in found if finding is not None]
+
+
+class Endless(NamedTuple):
+    """Of the step-bound playouts examined with :func:`~.playout.can_end`: how many deals can never end."""
+
+    from_deal: int
+    """Deals where no sequence of moves from the deal ends the game (a design error)."""
+    from_stop: int
+    """Playouts that stopped where no sequence of moves ends the game any more."""
+    examined: int
+
+
+def _stuck_at_deal(stuck_at_deal: int, playouts: int, thresholds: Thresholds) -> Finding | None:
+    """CZ501: deals with no legal move at the start."""
+    if not stuck_at_deal:
+        return None
+    if stuck_at_deal == playouts:
+        message = f"every one of {playouts} deals has no legal move at the start: the game cannot be played"
+        return Finding(FindingKind.STUCK_AT_DEAL, Severity.ERROR, message)
+    share = wilson_interval(stuck_at_deal, playouts)
+    told = (
+        f"{stuck_at_deal} of {playouts} deals ({interval_text(share)}) have no legal move at the start: "
+        "they are lost before play begins"
+    )
+    if share[0] >= thresholds.stuck_at_deal:
+        return Finding(FindingKind.STUCK_AT_DEAL, Severity.WARNING, told)
+    return Finding(FindingKind.STUCK_AT_DEAL, Severity.INFO, told + " (a few such deals are how some games are)")
+
+
+def _non_terminating(
+    non_terminating: int, playouts: int, cascades: int | None, endless: Endless, gives_up: int, cycle: str
+) -> Finding | None:
+    """CZ506: playouts stopped by a trigger cascade (an error), or by the step bound (how serious
+    depends on whether the game can still end where they stopped)."""
+    step_bound = non_terminating if cascades is None else non_terminating - cascades
+    cascaded = non_terminating - step_bound
+    if cascaded:
+        return Finding(
+            FindingKind.NON_TERMINATING,
+            Severity.ERROR,
+            f"{cascaded} of {playouts} playouts were stopped by a trigger cascade that did not settle; "
+            f"the repeating moves: {cycle}",
         )
-    return found
+    if not step_bound:
+        return None
+    if endless.from_stop and endless.from_deal:
+        return Finding(
+            FindingKind.NON_TERMINATING,
+            Severity.ERROR,
+            f"{step_bound} of {playouts} playouts never ended (step bound), and in {endless.from_deal} of the "
+            f"{endless.examined} deals examined no sequence of moves from the deal ends the game (every reachable "
+            f"position searched): it can be neither won nor lost; the repeating moves: {cycle}",
+        )
+    if endless.from_stop:
+        return Finding(
+            FindingKind.NON_TERMINATING,
+            Severity.WARNING,
+            f"{step_bound} of {playouts} playouts never ended (step bound); {endless.from_stop} of the "
+            f"{endless.examined} examined stopped where no sequence of moves wins or loses any more, so the game "
+            'goes on until the player gives up (the loss condition {"kind": "noProgress"} ends it there, '
+            f"docs/format.md); the repeating moves: {cycle}",
+        )
+    # Endless play is how games with reversible moves or unlimited redeals are
+    # (docs/format.md: such a game ends when the player gives up), not a design error,
+    # as long as some sequence of moves still ends the game.
+    if gives_up:
+        message = (
+            f"{step_bound} of {playouts} playouts never ended (step bound), and where they stopped a search "
+            f"of {gives_up:,} positions could not yet prove that nothing ends the game (noProgress); those "
+            f"playouts count as not won; the repeating moves: {cycle}"
+        )
+    else:
+        message = (
+            f"{step_bound} of {playouts} playouts never ended (step bound): the rules let play go on for "
+            f"ever, and those playouts count as not won; the repeating moves: {cycle}"
+        )
+    return Finding(FindingKind.NON_TERMINATING, Severity.INFO, message)
+
+
+def _win_rate(wins: int, playouts: int, thresholds: Thresholds) -> Finding | None:
+    """CZ502 when random play never won (and the interval says that is rare), CZ504 when it almost always wins."""
+    rate = wilson_interval(wins, playouts)
+    if wins == 0:
+        if rate[1] >= NEVER_WON_BELOW:
+            return None
+        return Finding(
+            FindingKind.NEVER_WON,
+            Severity.INFO,
+            f"no random playout won in {playouts} ({interval_text(rate)}); random play is a weak player, "
+            "so run `cardz solve` to learn whether a thoughtful player can win",
+        )
+    if rate[0] < thresholds.always_won:
+        return None
+    return Finding(
+        FindingKind.ALWAYS_WON,
+        Severity.WARNING,
+        f"random play won {wins} of {playouts} playouts ({_percent(wins / playouts)}, "
+        f"{interval_text(rate)}): the player's choices hardly matter",
+    )
+
+
+def _forced_play(choice_positions: int, positions_seen: int, thresholds: Thresholds) -> Finding | None:
+    """CZ505: almost no position a playout met (before it first came back to one) offers a choice."""
+    if not positions_seen:
+        return None
+    choice = wilson_interval(choice_positions, positions_seen)
+    if choice[1] >= thresholds.forced_play:
+        return None
+    return Finding(
+        FindingKind.FORCED_PLAY,
+        Severity.WARNING,
+        f"only {choice_positions} of {positions_seen} positions "
+        f"({_percent(choice_positions / positions_seen)}, {interval_text(choice)}) that playouts met "
+        "before they first came back to one offer more than one legal move: the game plays itself",
+    )
 
 
 UNWINNABLE_CEILING = 0.25

@@ -49,6 +49,7 @@ from typing import Any
 
 from ..cards import FACE_UP
 from .dominance import SafeSinkMoves, build_table, card_bits
+from .joints import joint_table
 from .relaxation import card_flow, dead_check
 from .stock_moves import StockMoves, stock_moves
 from .symmetry import canonical_key_function
@@ -117,8 +118,9 @@ class Progress:
 
     WEIGHTS = (10, 3, -4, -2, -3)
     """Of: cards in the win depots (minus, for a ``depotsEmpty`` win, cards left in them); empty
-    depots that take cards; cards lying on a card no rule builds them on; face-down cards; and
-    cards lying above a card that a win depot takes now."""
+    depots that take cards; cards lying on a card no rule builds them on, or that their pile
+    does not let go of together with it (:mod:`.joints`); face-down cards; and cards lying
+    above a card that a win depot takes now."""
 
     def __init__(self, game: Any, heuristic: bool = True) -> None:
         design = game.design
@@ -137,6 +139,10 @@ class Progress:
         self._takers = tuple(d for d in self._open if not game.accept_never[d])
         everything = -1
         self._table = build_table(game) or collections.defaultdict(lambda: everything)
+        joints = joint_table(game, self._open)
+        if joints is not None:  # a card built on another that cannot move with it counts as loose too
+            built = build_table(game)
+            self._table = joints if built is None else {b: m & joints.get(b, everything) for b, m in built.items()}
         self._home_table = (build_table(game, home=True) if sinks else None) or {}
         self._bit = card_bits()
         self._terms: dict[tuple[tuple[int, ...], int], tuple[int, int, int]] = {}
