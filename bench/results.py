@@ -108,8 +108,8 @@ ENTRIES = [
     Entry("black-hole", 2000, 40, 4_000_000, 10.0, plus_minus("86.944", "0.022"), playout_moves=60),
     Entry("worm-hole", 500, 20, 1_000_000, 5.0, playout_moves=60),
     # Klondike and its relatives.
-    Entry("klondike", deals=10, deal_seconds=30.0, published=plus_minus("81.945", "0.084")),
-    Entry("klondike-draw-one", deals=10, deal_seconds=20.0, published=plus_minus("90.480", "0.116")),
+    Entry("klondike", deals=10, deal_seconds=20.0, published=plus_minus("81.945", "0.084")),
+    Entry("klondike-draw-one", deals=10, deal_seconds=15.0, published=plus_minus("90.480", "0.116")),
     Entry("trigon"),
     Entry("gargantua", playouts=100, deals=10),
     Entry("gargantua-redeal", playouts=100, deals=10),
@@ -163,7 +163,7 @@ ENTRIES = [
     Entry("streets", playouts=100, deals=10),
     Entry("rank-and-file", playouts=100, deals=10),
     # Canfield and its relatives.
-    Entry("canfield", deals=10, deal_seconds=20.0, published=plus_minus("71.245", "0.031"),
+    Entry("canfield", deals=10, deal_seconds=15.0, published=plus_minus("71.245", "0.031"),
           differs="the figure is for Solvitaire's Canfield (canfield-runs.cardz): any run moves and a column never "
                   "builds across the foundations' base rank; this design has the book rules (the top card or the "
                   "whole column moves, a column wraps from Ace to King)"),
