@@ -9,15 +9,18 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cardz_tools.analysis.check import CheckOptions, check_paths, play_analysis
-from cardz_tools.analysis.findings import FindingKind
+from cardz_tools.analysis.check import CheckOptions, check_paths, finding_diagnostic, play_analysis
+from cardz_tools.analysis.findings import Finding, FindingKind
 from cardz_tools.analysis.playout import can_end, deal_seed, play_seed, position_at_bound
 from cardz_tools.analysis.runner import game_for
 from cardz_tools.analysis.sim import simulate
 from cardz_tools.analysis.solve import solve, solve_state
 from cardz_tools.cli import app
+from cardz_tools.diagnostics import RULES, Severity
 from cardz_tools.engine import Game
 from cardz_tools.loading import open_design
+from cardz_tools.model import build_design
+from cardz_tools.source import load_source
 from tests.reference_games import monte_carlo_playout, weathervane_playout
 
 ROOT = Path(__file__).parent.parent
@@ -189,6 +192,18 @@ def test_check_reports_findings_as_diagnostics_at_the_rule() -> None:
     assert result.exit_code == 1
     clean = check_paths([GAMES / "monte-carlo.cardz", GAMES / "weathervane.cardz"], options=options)
     assert clean.exit_code == 0, [d.message for d in clean.diagnostics]
+
+
+def test_each_finding_kind_is_the_cz5xx_diagnostic_of_its_name_and_serialises_as_plain_text() -> None:
+    for kind in FindingKind:
+        rule = RULES[kind.code]
+        assert rule.name == kind.value and rule.code.startswith("CZ5")
+    finding = Finding(FindingKind.FORCED_PLAY, Severity.WARNING, "only 1 of 9", "/depots/0")
+    assert json.dumps(finding.to_dict()) == '{"kind": "forced-play", "severity": "warning", "message": "only 1 of 9"}'
+    assert f"{finding.severity:<7}|{finding.kind}" == "warning|forced-play"
+    monte = GAMES / "monte-carlo.cardz"
+    diagnostic = finding_diagnostic(finding, build_design(json.loads(design_text(monte))), load_source(monte))
+    assert (diagnostic.code, diagnostic.severity, diagnostic.pointer) == ("CZ505", Severity.WARNING, "/depots/0")
 
 
 def test_a_rule_that_never_fires_is_reported_at_that_rule(tmp_path: Path) -> None:

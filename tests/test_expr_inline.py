@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -105,3 +106,19 @@ def test_names_that_are_not_python_identifiers_are_refused() -> None:
     checked = check("count(depot) == 2", Site.TRIGGER, env)
     with pytest.raises(ValueError):
         InlineCode(env).expression(checked, {"depot": "P[0]"}, "pd")
+
+
+def test_an_inline_test_says_which_locals_it_reads_and_reads_a_pile_used_once_in_place() -> None:
+    env = seed_env("monte-carlo")
+    names = {"card": "c", "depot": "d"}
+    once = InlineCode(env).hoisting_both(
+        check("!empty(depot)", Site.ACCEPT, env), names, "pd", frozenset(), frozenset(), pile_once="P[d]"
+    )
+    assert "P[d]" in once.text and "pd" not in once.text and once.reads.get("pd", 0) == 0
+    twice = InlineCode(env).hoisting_both(
+        check("!empty(depot) && card.rank == top.rank", Site.ACCEPT, env), names, "pd", frozenset(), frozenset(),
+        pile_once="P[d]",
+    )
+    words = re.findall(r"\w+", twice.text)
+    assert twice.reads["pd"] == words.count("pd") >= 2 and twice.reads["c"] == words.count("c") >= 1
+    assert "P[d]" not in twice.text

@@ -307,7 +307,12 @@ def test_gaps_basic_takes_only_the_rows_own_two_at_the_left(row: int, two: str) 
 
 @pytest.mark.parametrize(
     ("name", "count", "redeals"),
-    [("gargantua", 1, 0), ("gargantua-redeal", 1, -1), ("klondike-two-deck-9", 3, -1), ("ultra-klondike-2-deck", 3, -1)],
+    [
+        ("gargantua", 1, 0),
+        ("gargantua-redeal", 1, -1),
+        ("klondike-two-deck-9", 3, -1),
+        ("ultra-klondike-2-deck", 3, -1),
+    ],
 )
 def test_the_two_deck_klondikes_draw_and_redeal_as_their_presets(name: str, count: int, redeals: int) -> None:
     game = game_of(name)

@@ -19,7 +19,7 @@ from .. import diagnostics as dx
 from ..config import ConfigError, LintConfig
 from ..diagnostics import Diagnostic, Severity
 from ..lint import FileReport, LintResult, lint_paths
-from ..model import build_design
+from ..model import Design, build_design
 from ..source import SourceFile
 from .findings import Finding, FindingKind, Thresholds, interval_text, skill_gap_finding
 from .playable import DealError, deal_diagnostic, deal_error
@@ -30,9 +30,6 @@ from .stats import wilson_interval
 
 if TYPE_CHECKING:
     from ..cache import Cache
-
-_CODE_OF_KIND = {rule.name: rule.code for rule in dx.RULES.values() if rule.code.startswith("CZ5")}
-_SEVERITY = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO}
 
 
 DEFAULT_SECONDS = 3.0
@@ -126,7 +123,7 @@ class CheckOptions:
         return cls(**values, thresholds=Thresholds(**thresholds))
 
 
-def _pointer_for(finding: Finding, design: Any) -> str:
+def _pointer_for(finding: Finding, design: Design) -> str:
     if finding.pointer:
         return finding.pointer
     if finding.kind is FindingKind.STUCK_AT_DEAL:
@@ -187,19 +184,12 @@ class PlaySummary:
     def from_dict(cls, data: Mapping[str, Any]) -> PlaySummary:
         """The summary a cache entry holds; ValueError, KeyError or TypeError if it is not one."""
         findings = tuple(
-            Finding(FindingKind(f["kind"]), _checked_severity(f["severity"]), str(f["message"]),
-                    str(f.get("pointer", "")))
+            Finding(FindingKind(f["kind"]), Severity(f["severity"]), str(f["message"]), str(f.get("pointer", "")))
             for f in data["findings"]
         )
         counts = {name: int(data[name]) for name in ("playouts", "wins", "won", "lost", "unknown")}
         won_lines = tuple((int(index), tuple(str(m) for m in line)) for index, line in data["won_lines"])
         return cls(**counts, findings=findings, won_lines=won_lines)
-
-
-def _checked_severity(value: object) -> str:
-    if value not in _SEVERITY:
-        raise ValueError(f"not a severity: {value!r}")
-    return str(value)
 
 
 CONFIRM_DEALS = 12
@@ -360,7 +350,7 @@ def check_paths(
     options = options or CheckOptions.from_config(config)
     linted = lint_paths(paths, config)
     reports: list[FileReport | None] = []
-    playable: list[tuple[int, FileReport, Any, Any]] = []
+    playable: list[tuple[int, FileReport, Any, Design]] = []
     for report in linted.files:
         if any(d.severity is Severity.ERROR for d in report.diagnostics):
             reports.append(report)
@@ -390,14 +380,14 @@ def check_paths(
     return LintResult(tuple(r for r in reports if r is not None), strict=config.strict)
 
 
-def finding_diagnostic(finding: Finding, design: Any, source: SourceFile) -> Diagnostic:
+def finding_diagnostic(finding: Finding, design: Design, source: SourceFile) -> Diagnostic:
     """A finding as a CZ5xx diagnostic, placed at the part of the design it is about."""
     pointer = _pointer_for(finding, design)
     return dx.make(
-        _CODE_OF_KIND[finding.kind.value],
+        finding.kind.code,
         finding.message,
         source.filename,
         span=source.head_span(pointer),
         pointer=pointer,
-        severity=_SEVERITY[finding.severity],
+        severity=finding.severity,
     )

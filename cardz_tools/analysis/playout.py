@@ -19,7 +19,7 @@ from .pointless import PointlessMoves
 __all__ = ["Aggregate", "can_end", "deal_seed", "play_random", "play_range", "play_seed", "position_at_bound"]
 
 if TYPE_CHECKING:
-    from ..engine import Game
+    from ..engine import Game, Move, State
 
 DEFAULT_MAX_MOVES = 5_000
 """A playout that has not ended after this many moves counts as non-terminating."""
@@ -259,16 +259,16 @@ def _count_pointless(aggregate: Aggregate, rule: str, text: str, index: int, ste
             aggregate.pointless_examples[rule] = example
 
 
-def position_at_bound(game: Game, index: int, base_seed: int, max_moves: int = DEFAULT_MAX_MOVES) -> Any:
+def position_at_bound(game: Game, index: int, base_seed: int, max_moves: int = DEFAULT_MAX_MOVES) -> State:
     """The position where playout ``index`` of a run stopped (replayed: the same deal, the same choices)."""
     state = game.new_initial_state(seed=deal_seed(base_seed, index))
     play_randomly(state, SplitMix64(play_seed(base_seed, index)), max_moves)
     return state
 
 
-def play_randomly(state: Any, rng: SplitMix64, max_moves: int) -> list[Any]:
+def play_randomly(state: State, rng: SplitMix64, max_moves: int) -> list[Move]:
     """Play uniformly random legal moves on ``state`` until it ends, has none, or ``max_moves``; the moves played."""
-    played: list[Any] = []
+    played: list[Move] = []
     while len(played) < max_moves and not state.is_terminal():
         legal = state.legal_moves()
         if not legal:

@@ -44,7 +44,6 @@ _UNROLL_LIMIT = 512
 it lists about twice as fast, but its source grows with the pairs and so do the audit and
 compile() when the game is built (0.12 s at 512 pairs, against 0.01 s for the loops)."""
 _TARGET_SIDE = frozenset({"depot", "top"})
-_PD = re.compile(r"\b_pd\b")
 _DEPOT = re.compile(r"\b_depot\b")
 
 
@@ -101,7 +100,7 @@ class _Writer:
         kind = self.game.eject_kind[source]
         rule = self.game.eject_rules[source]
         if kind is EjectKind.WHEN and rule.when is not None:
-            return kind, inline_rule(self.code, rule.when, Site.EJECT, self.design, _EJECT_NAMES, "_ps")[0]
+            return kind, inline_rule(self.code, rule.when, Site.EJECT, self.design, _EJECT_NAMES, "_ps").text
         return (EjectKind.FACE_UP if kind is EjectKind.WHEN else kind), ""
 
     def residual(self, target: int) -> Hoisted:
@@ -168,7 +167,7 @@ class _Writer:
             actions = [f"if _card_rank == {wild_declares}: _extend({declarations})", f"else: {plain}"]
         else:
             actions = [plain]
-        pile = (checks_pile and not engine_side) or _PD.search(residual.text) is not None
+        pile = (checks_pile and not engine_side) or residual.reads.get("_pd", 0) > 0
         return _Accept(pile, rejects, accepts, actions, residual.outer, engine_side + residual.target)
 
     def accept_block(self, target: int, runs: bool) -> tuple[list[str], list[tuple[str, str]]]:
@@ -207,6 +206,36 @@ class _Writer:
             lines += [f"{local}_{target} = {_at_target(text, target, {})}" for local, text in assignments]
         return lines
 
+    # The setup of one source's cards, shared by the loop over a run (:meth:`run_lines`) and the
+    # run written out (:meth:`unrolled_lines`); both have ``_ps``, the source's pile, in scope.
+
+    @staticmethod
+    def top_card_lines(tests: str) -> list[str]:
+        """For a top-only source whose top card ``_card`` is face up: ``_cards`` when the tests read it."""
+        return ["_cards = _ps[-1:]"] if "_cards" in tests else []
+
+    def run_length_lines(self) -> list[str]:
+        """The length ``_up`` of the source's face-up run, and the loop over the lengths ``_count`` that move."""
+        return [
+            "_up = 1",
+            "_size = len(_ps)",
+            f"while _up < _size and _ps[-1 - _up] & {FACE_UP}: _up += 1",
+            f"for _count in {self.code.constant(range)}(1, _up + 1):",
+        ]
+
+    @staticmethod
+    def run_cards_lines(eject: str) -> list[str]:
+        """Inside the loop over lengths: the cards moved, the first of them, and the eject rule's test."""
+        return ["_cards = _ps[-_count:]", "_card = _cards[0]", *([f"if not {eject}: continue"] if eject else [])]
+
+    def card_locals(self, hoisted: dict[str, str], tests: str) -> list[str]:
+        """The parts of the rules hoisted out of the targets, and the moved card's rank and suit where read."""
+        lines = [f"{local} = {code}" for local, code in hoisted.items()]
+        for local, lookup in (("_card_rank", self.rank), ("_card_suit", self.suit)):
+            if local in tests:
+                lines.append(f"{local} = {lookup}[_card]")
+        return lines
+
     def run_lines(self, run: _Run) -> list[str]:
         """The loop over one run of sources."""
         kind, eject = run.eject
@@ -240,26 +269,15 @@ class _Writer:
         lines = [f"for _source, _targets, _moves_to in {self.code.constant(data)}:", "    _ps = P[_source]"]
         if not runs:
             lines += ["    if not _ps: continue", "    _card = _ps[-1]", f"    if not _card & {face_up}: continue"]
-            if "_cards" in text_of_blocks:
-                lines.append("    _cards = _ps[-1:]")
             indent = "    "
+            setup = self.top_card_lines(text_of_blocks)
         else:
-            lines += [
-                f"    if not _ps or not _ps[-1] & {face_up}: continue",
-                "    _up = 1",
-                "    _size = len(_ps)",
-                f"    while _up < _size and _ps[-1 - _up] & {face_up}: _up += 1",
-                f"    for _count in {self.code.constant(range)}(1, _up + 1):",
-                "        _cards = _ps[-_count:]",
-                "        _card = _cards[0]",
-            ]
-            if eject:
-                lines.append(f"        if not {eject}: continue")
+            lines.append(f"    if not _ps or not _ps[-1] & {face_up}: continue")
+            lines += ["    " + line for line in self.run_length_lines()]
             indent = "        "
-        lines += [f"{indent}{local} = {code}" for local, code in hoisted.items()]
-        for local, lookup in (("_card_rank", self.rank), ("_card_suit", self.suit)):
-            if local in text_of_blocks:
-                lines.append(f"{indent}{local} = {lookup}[_card]")
+            setup = self.run_cards_lines(eject)
+        setup += self.card_locals(hoisted, text_of_blocks)
+        lines += [indent + line for line in setup]
         lines.append(f"{indent}for {fields} in _targets:")
         inner = indent + "    "
         if not dispatch:
@@ -291,22 +309,12 @@ class _Writer:
             outer: list[str] = []
             if not runs:
                 lines += ["if _ps:", "    _card = _ps[-1]", f"    if _card & {face_up}:"]
-                inner = ["_cards = _ps[-1:]"] if "_cards" in text else []
+                inner = self.top_card_lines(text)
             else:
                 lines.append(f"if _ps and _ps[-1] & {face_up}:")
-                outer += [
-                    "_up = 1",
-                    "_size = len(_ps)",
-                    f"while _up < _size and _ps[-1 - _up] & {face_up}: _up += 1",
-                    f"for _count in {self.code.constant(range)}(1, _up + 1):",
-                ]
-                inner = ["_cards = _ps[-_count:]", "_card = _cards[0]"]
-                if eject:
-                    inner.append(f"if not {eject}: continue")
-            inner += [f"{local} = {code}" for local, code in hoisted.items()]
-            for local, lookup in (("_card_rank", self.rank), ("_card_suit", self.suit)):
-                if local in text:
-                    inner.append(f"{local} = {lookup}[_card]")
+                outer = self.run_length_lines()
+                inner = self.run_cards_lines(eject)
+            inner += self.card_locals(hoisted, text)
             inner += pairs
             lines += ["    " + line for line in outer]
             lines += ["        " + line for line in inner]
@@ -332,11 +340,11 @@ def _tap_lines(game: GamePlan, design: Design, code: InlineCode) -> list[str]:
             continue
         tests = [] if tap.limit is None else [f"_uses[{tap.slot}] < {int(tap.limit)}"]
         if when is not None:
-            test, _ = inline_rule(code, when, Site.ACTION, design, {"depot": "_depot"}, "_pd")
+            rule = inline_rule(code, when, Site.ACTION, design, {"depot": "_depot"}, "_pd")
             lines.append(f"_depot = {tap.depot}")
-            if "_pd" in test:
+            if rule.reads.get("_pd"):
                 lines.append(f"_pd = P[{tap.depot}]")
-            tests.append(test)
+            tests.append(rule.text)
         lines.append(f"if {' and '.join(tests) or 'True'}: _append({move})")
     return lines
 

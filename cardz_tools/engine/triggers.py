@@ -18,7 +18,6 @@ The piles are copied for that comparison only when a trigger first fires in a pa
 
 from __future__ import annotations
 
-import re
 from bisect import insort
 
 from ..model import Design
@@ -47,12 +46,10 @@ def build_settle(game: GamePlan, design: Design, limit: int) -> tuple[Settle, st
             continue
         lines: list[str] = []
         for number, (trigger, rule) in enumerate(zip(triggers, design.depots[depot].spec.triggers, strict=True)):
-            test, _ = inline_rule(code, rule.when, Site.TRIGGER, design, {"depot": "_depot"}, "_pd")
-            uses = len(re.findall(r"\b_pd\b", test))
-            if uses == 1:  # naming the pile would cost more than reading it once
-                test = re.sub(r"\b_pd\b", "P[_depot]", test)
-            fire = [f"if {test}:"]
-            if uses > 1:
+            # A pile read once is read in place: naming it would cost more than reading it.
+            test = inline_rule(code, rule.when, Site.TRIGGER, design, {"depot": "_depot"}, "_pd", pile_once="P[_depot]")
+            fire = [f"if {test.text}:"]
+            if test.reads.get("_pd"):
                 fire.insert(0, "_pd = P[_depot]")
             inline = [effect.inline("_depot") for effect in trigger.effects]
             reaches: set[int] | None

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -45,6 +46,9 @@ class Hoisted(NamedTuple):
     target: list[tuple[str, str]]
     """``(local, text)`` that read only the target (``depot``, its pile as the pile local), to
     assign once per target."""
+    reads: Mapping[str, int] = {}
+    """How many times :attr:`text` reads each of the caller's locals (the site arguments' and
+    the pile's), counted as the emitter's names were bound to them: what the caller must assign."""
 
 
 class InlineCode:
@@ -100,6 +104,7 @@ class InlineCode:
         outer: frozenset[str],
         inner: frozenset[str],
         residual: bool = False,
+        pile_once: str | None = None,
     ) -> Hoisted:
         """:meth:`hoisting`, and besides the largest remaining parts that read only the
         ``inner`` site arguments (``depot`` and its ``top``), the piles and constants: values
@@ -108,6 +113,9 @@ class InlineCode:
         Those are written without the guards that let a rule read ``top`` as ``pile[-1]``
         (``top`` of an empty pile is :data:`~cardz_tools.cards.NO_CARD`, as everywhere),
         so they are safe to evaluate before the rule would reach them; no quantifier.
+
+        With ``pile_once`` (``P[_depot]``), a text that reads the pile only once reads it as that
+        instead of the local ``pile`` (as :func:`.codegen.with_pile` decides for a compiled rule).
         """
         if not checked.ok or checked.node is None:
             raise ExprCompileError(f"cannot compile {checked.text!r}: it has errors")
@@ -151,19 +159,29 @@ class InlineCode:
         text = texts[0] if len(texts) == 1 else "(" + " and ".join(texts) + ")"
         locals_by_param = {SITE_PARAMS[arg]: local for arg, local in names.items() if arg in SITE_PARAMS}
 
+        reads: Counter[str] = Counter()
+
         def rename(match: re.Match[str]) -> str:
             local = locals_by_param.get(match.group(1))
             if local is None:
                 raise ValueError(f"the rule reads {match.group(1)[1:]!r}, which has no local name")
+            reads[local] += 1
             return local
 
-        def resolve(code: str) -> str:
-            return _PARAM.sub(rename, code).replace(PILE, pile)
+        def resolve(code: str, pile_text: str = pile) -> str:
+            return _PARAM.sub(rename, code).replace(PILE, pile_text)
 
+        pile_reads = text.count(PILE)  # the emitter's own placeholder, never in the design's text
+        once = pile_once is not None and pile_reads == 1
+        test = resolve(text, pile_once if once and pile_once is not None else pile)
+        if pile_reads and not once:
+            reads[pile] += pile_reads
+        counted = dict(reads)  # the test's own reads: the assignments below are the caller's to place
         return Hoisted(
-            resolve(text),
+            test,
             [(local, resolve(code)) for local, code in assignments],
             [(local, resolve(code)) for local, code in target_assignments],
+            counted,
         )
 
     def _find_invariants(
