@@ -112,10 +112,11 @@ ENTRIES = [
     Entry("klondike-draw-one", deals=10, deal_seconds=15.0, published=plus_minus("90.480", "0.116")),
     Entry("trigon"),
     Entry("gargantua", playouts=100, deals=10),
-    Entry("gargantua-redeal", playouts=100, deals=10),
-    Entry("klondike-two-deck-9", playouts=100, deals=10),
-    Entry("ultra-klondike-2-deck", playouts=100, deals=10),
-    Entry("klondike-reserve"),
+    # The presets one setting away from a design here have no published figure: short runs keep the hour.
+    Entry("gargantua-redeal", playouts=100, deals=10, deal_seconds=1.5),
+    Entry("klondike-two-deck-9", playouts=100, deals=10, deal_seconds=1.5),
+    Entry("ultra-klondike-2-deck", playouts=100, deals=10, deal_seconds=1.5),
+    Entry("klondike-reserve", playouts=100, deals=10, deal_seconds=1.5),
     Entry("east-haven"),
     Entry("northwest-territory"),
     # The FreeCell family.
@@ -130,8 +131,8 @@ ENTRIES = [
     Entry("eight-off"),
     Entry("eight-off-any-card"),
     Entry("fore-cell"),
-    Entry("fore-cell-same-suit"),
-    Entry("freecell-seven-pile"),
+    Entry("fore-cell-same-suit", playouts=100, deals=10, deal_seconds=1.5),
+    Entry("freecell-seven-pile", playouts=100, deals=10, deal_seconds=1.5),
     Entry("seahaven-towers"),
     # Open games without cells or stock.
     Entry("beleaguered-castle"),
@@ -168,8 +169,8 @@ ENTRIES = [
                   "builds across the foundations' base rank; this design has the book rules (the top card or the "
                   "whole column moves, a column wraps from Ace to King)"),
     Entry("canfield-runs", published=plus_minus("71.245", "0.031")),
-    Entry("canfield-auto-reserve-then-waste"),
-    Entry("canfield-strict"),
+    Entry("canfield-auto-reserve-then-waste", playouts=100, deals=10, deal_seconds=1.5),
+    Entry("canfield-strict", playouts=100, deals=10, deal_seconds=1.5),
     Entry("american-toad", playouts=100, deals=10),
     Entry("duchess"),
     Entry("chameleon"),
