@@ -44,7 +44,7 @@ import dataclasses
 import heapq
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from typing import Any
 
 from ..cards import COLOR_NAMES, FACE_UP, RANK_NAMES, SUIT_NAMES, Card, identity, standard_deck
@@ -58,9 +58,6 @@ MAX_POSITIONS = 6_000_000
 
 CLOCK_EVERY = 4096
 """Positions between two reads of the clock."""
-
-QUICK_SHARE = 0.4
-"""The share of a deal's time (or positions) the streamlined quick pass may use."""
 
 NEVER = 0xFF
 """In :attr:`GridShape.pred_code`: the card never enters a gap from that column."""
@@ -436,6 +433,9 @@ def _gaps(cells: bytearray) -> list[int]:
     return found
 
 
+SearchRun = Generator[int, None, "tuple[str, list[Move], int]"]
+"""A search that yields its positions so far now and then and returns its answer."""
+
 REDEAL = (-1, -1)
 """The step of :meth:`GridSearch.search` that plays an action (through the engine)."""
 
@@ -668,6 +668,13 @@ class GridSearch:
         With ``streamline`` (:meth:`forced`) it never answers "lost" (then "unknown"); ``plain``
         plays no forced move and proves no loss early (the reference the tests compare with).
         """
+        return _finish(self.depth_first(budget, deadline, streamline, plain))
+
+    def depth_first(
+        self, budget: int, deadline: float | None, streamline: bool = False, plain: bool = False
+    ) -> SearchRun:
+        """:meth:`search` as a generator: it yields its positions so far every :data:`CLOCK_EVERY`
+        positions (so searches can take turns) and returns the answer of :meth:`search`."""
         self.plain = plain
         budget = min(budget, MAX_POSITIONS)
         state = self.state
@@ -712,14 +719,19 @@ class GridSearch:
                 continue
             seen.add(key)
             size = len(seen)
-            if size > budget or (deadline is not None and size % CLOCK_EVERY == 0 and time.monotonic() > deadline):
+            if size % CLOCK_EVERY == 0:
+                if deadline is not None and time.monotonic() > deadline:
+                    return "unknown", [], size
+                yield size
+            if size > budget:
                 return "unknown", [], size
             line.extend(here)
             stack.append((self._options(cells, where, piles), here))
         return exhausted, [], len(seen)
 
-    def best_first(self, budget: int, deadline: float | None) -> tuple[str, list[Move], int]:
-        """The streamlined search, best position first: ("won", moves, nodes) or ("unknown", [], nodes).
+    def best_first(self, budget: int, deadline: float | None) -> SearchRun:
+        """The streamlined search, best position first, as a generator like :meth:`depth_first`
+        returning ("won", moves, nodes) or ("unknown", [], nodes).
 
         Best: the most fixed cards, then the fewest gaps no card can fill (:meth:`_promise`). It is
         a quick pass only (it never answers "lost"), and only once no action is left.
@@ -759,9 +771,11 @@ class GridSearch:
                     parents.append((index, here))
                     heapq.heappush(frontier, (-self._promise(cells), len(parents) - 1, bytes(cells)))
                     size = len(seen)
-                    if size > budget or (
-                        deadline is not None and size % CLOCK_EVERY == 0 and time.monotonic() > deadline
-                    ):
+                    if size % CLOCK_EVERY == 0:
+                        if deadline is not None and time.monotonic() > deadline:
+                            return "unknown", [], size
+                        yield size
+                    if size > budget:
                         return "unknown", [], size
                 cells[:] = position
                 self._place(cells, where, piles)
@@ -913,27 +927,44 @@ class GridSearch:
         return moves
 
 
+def _finish(run: SearchRun) -> tuple[str, list[Move], int]:
+    """Run a search generator (:meth:`GridSearch.depth_first`) to its end: its answer."""
+    while True:
+        try:
+            next(run)
+        except StopIteration as done:
+            answer: tuple[str, list[Move], int] = done.value
+            return answer
+
+
 def grid_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, list[Any], int] | None:
     """Solve ``state`` with the grid search, or None when the design does not fit it.
 
-    Two quick streamlined passes, best first (:meth:`GridSearch.best_first`) then depth first,
-    each with :data:`QUICK_SHARE` of the time and positions left, then the complete search; the
-    positions of all are counted.
+    Two searches take turns, :data:`CLOCK_EVERY` positions at a time, within one budget of
+    positions: the streamlined best-first quick pass (:meth:`GridSearch.best_first`) and the
+    complete depth-first search. A win of either is the answer; only the complete one says "lost".
     """
-    search = GridSearch.of(state)
-    if search is None:
+    complete = GridSearch.of(state)
+    if complete is None:
         return None
+    quick = GridSearch(state, complete.shape)
+    runs = {"quick": quick.best_first(budget, deadline), "complete": complete.depth_first(budget, deadline)}
+    nodes = dict.fromkeys(runs, 0)
     try:
-        nodes = 0
-        for quick in (search.best_first, lambda budget, deadline: search.search(budget, deadline, streamline=True)):
-            now = time.monotonic()
-            quick_deadline = None if deadline is None else now + QUICK_SHARE * max(0.0, deadline - now)
-            quick_budget = max(1, int(QUICK_SHARE * (min(budget, MAX_POSITIONS) - nodes)))
-            result, line, used = quick(quick_budget, quick_deadline)
-            nodes += used
-            if result == "won":
-                return result, line, nodes
-        result, line, used = search.search(max(1, budget - nodes), deadline)
-        return result, line, nodes + used
+        while runs:
+            for name, run in list(runs.items()):
+                try:
+                    nodes[name] = next(run)
+                except StopIteration as done:
+                    answer: tuple[str, list[Move], int] = done.value
+                    result, line, nodes[name] = answer
+                    if result != "unknown":
+                        return result, line, sum(nodes.values())
+                    del runs[name]
+                    if name == "complete":
+                        runs.clear()
+                if sum(nodes.values()) > budget or (deadline is not None and time.monotonic() > deadline):
+                    return "unknown", [], sum(nodes.values())
+        return "unknown", [], sum(nodes.values())
     except LeftTheModel:
-        return "unknown", [], 0
+        return "unknown", [], sum(nodes.values())
