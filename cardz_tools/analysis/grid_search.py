@@ -489,6 +489,8 @@ class GridSearch:
         self.can_win = any(shape.must_fill)
         self.plain = False
         """Whether :meth:`search` plays no forced move (set by its argument)."""
+        self.missing = 0
+        """How many cells every win fills are gaps now (the win is not tested while some are)."""
         """Whether the win rule proves cells filled (then the win is tested only when every gap is spared)."""
 
     def _grid_cards(self) -> list[int]:
@@ -686,15 +688,16 @@ class GridSearch:
         for i, code in enumerate(cells):
             if code:
                 where[code] = i
+        self._count_missing(cells)
         line: list[Any] = []
-        applied, outcome = self._settle(cells, where, piles, streamline)
+        applied, outcome, fixed = self._settle(cells, where, piles, streamline)
         if outcome == "won":
             return "won", self._engine_line(applied), 1
         seen = {self.key(cells)}
         if outcome == "dead":
             return ("unknown" if streamline else "lost"), [], 1
         line.extend(applied)
-        stack: list[tuple[list[tuple[int, int]], list[Any]]] = [(self._options(cells, where, piles), applied)]
+        stack: list[tuple[list[tuple[int, int]], list[Any]]] = [(self._options(cells, where, piles, fixed), applied)]
         exhausted = "unknown" if streamline else "lost"
         while stack:
             options, applied = stack[-1]
@@ -705,19 +708,24 @@ class GridSearch:
                 continue
             step = options.pop()
             here: list[Any] = [self._play(cells, where, piles, step)]
-            if not self._won(cells, piles):
-                chain, outcome = self._settle(cells, where, piles, streamline)
-                here += chain
-            else:
-                outcome = "won"
-            if outcome == "won":
-                return "won", self._engine_line([*line, *here]), len(seen) + 1
             key = self.key(cells)
-            if key in seen or outcome == "dead":
-                seen.add(key)
+            if key in seen:  # seen before, so not won (the search would have ended)
                 self._undo(cells, where, piles, here)
                 continue
             seen.add(key)
+            chain, outcome, fixed = self._settle(cells, where, piles, streamline)
+            here += chain
+            if outcome == "won":
+                return "won", self._engine_line([*line, *here]), len(seen)
+            if chain:
+                key = self.key(cells)
+                if key in seen:
+                    self._undo(cells, where, piles, here)
+                    continue
+                seen.add(key)
+            if outcome == "dead":
+                self._undo(cells, where, piles, here)
+                continue
             size = len(seen)
             if size % CLOCK_EVERY == 0:
                 if deadline is not None and time.monotonic() > deadline:
@@ -726,7 +734,7 @@ class GridSearch:
             if size > budget:
                 return "unknown", [], size
             line.extend(here)
-            stack.append((self._options(cells, where, piles), here))
+            stack.append((self._options(cells, where, piles, fixed), here))
         return exhausted, [], len(seen)
 
     def best_first(self, budget: int, deadline: float | None) -> SearchRun:
@@ -747,7 +755,7 @@ class GridSearch:
         cells = self.pack(piles)
         where = [-1] * 128
         self._place(cells, where, piles)
-        applied, outcome = self._settle(cells, where, piles, True)
+        applied, outcome, _ = self._settle(cells, where, piles, True)
         if outcome == "won":
             return "won", self._engine_line(applied), 1
         if outcome == "dead":
@@ -761,7 +769,7 @@ class GridSearch:
             self._place(cells, where, piles)
             for step in self.steps(cells, where):
                 here: list[Any] = [self._play(cells, where, piles, step)]
-                chain, outcome = self._settle(cells, where, piles, True)
+                chain, outcome, _ = self._settle(cells, where, piles, True)
                 here += chain
                 if outcome == "won":
                     return "won", self._engine_line(self._line_to(parents, index) + here), len(seen) + 1
@@ -812,36 +820,46 @@ class GridSearch:
                 piles[grid[i]] = (code | FACE_UP,)
             else:
                 piles[grid[i]] = ()
+        self._count_missing(cells)
 
     def _won(self, cells: bytearray, piles: list[tuple[Card, ...]]) -> bool:
-        """The engine's win test, skipped while a gap lies where every win has a card."""
-        if self.can_win:
-            must_fill = self.shape.must_fill
-            if any(must_fill[i] for i in _gaps(cells)):
-                return False
+        """The engine's win test, skipped while a gap lies where every win has a card (:attr:`missing`)."""
+        if self.can_win and self.missing:
+            return False
         return bool(self.state.game.won(piles, self.probe))
+
+    def _count_missing(self, cells: bytearray) -> None:
+        """Set :attr:`missing` for ``cells`` (:meth:`_move` keeps it up to date)."""
+        must_fill = self.shape.must_fill
+        self.missing = sum(1 for gap in _gaps(cells) if must_fill[gap])
 
     def _settle(
         self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]], streamline: bool
-    ) -> tuple[list[Any], str | None]:
-        """Play the forced moves of :meth:`forced` (none before the last action): (the steps, "won"/"dead"/None)."""
+    ) -> tuple[list[Any], str | None, list[bool] | None]:
+        """Play the forced moves of :meth:`forced` (none before the last action).
+
+        Returns the steps, "won"/"dead"/None, and :meth:`fixed` of the position reached when computed.
+        """
         applied: list[Any] = []
         if not self.era.final or not self.can_win or self.plain:
-            return applied, ("won" if self._won(cells, piles) else None)
+            return applied, ("won" if self._won(cells, piles) else None), None
         while True:
             if self._won(cells, piles):
-                return applied, "won"
-            step = self.forced(cells, where, self.fixed(cells), streamline)
+                return applied, "won", None
+            fixed = self.fixed(cells)
+            step = self.forced(cells, where, fixed, streamline)
             if step is None:
-                return applied, None
+                return applied, None, fixed
             if step is False:
-                return applied, "dead"
+                return applied, "dead", None
             assert isinstance(step, tuple)
             applied.append(self._play(cells, where, piles, step))
 
-    def _options(self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]]) -> list[tuple[int, int]]:
+    def _options(
+        self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]], fixed: list[bool] | None = None
+    ) -> list[tuple[int, int]]:
         """The moves to try here, the first tried last; an action is tried after every move."""
-        options = self.steps(cells, where)
+        options = self.steps(cells, where, fixed)
         if not self.era.final and self._action_open(piles):
             options.insert(0, REDEAL)
         return options
@@ -882,6 +900,7 @@ class GridSearch:
             if code:
                 where[code] = i
         self.era = self._era_for(tuple(engine.uses), engine.reshuffles)
+        self._count_missing(cells)
         return ("action", action.move, before)
 
     def _undo(self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]], applied: list[Any]) -> None:
@@ -900,12 +919,15 @@ class GridSearch:
                 if code:
                     where[code] = i
             self.era = era
+            self._count_missing(cells)
 
     def _move(self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]], source: int, gap: int) -> None:
         """Move the card of cell ``source`` into the gap ``gap`` (in place)."""
         code = cells[source]
         cells[gap], cells[source] = code, 0
         where[code] = gap
+        must_fill = self.shape.must_fill
+        self.missing += must_fill[source] - must_fill[gap]
         grid = self.shape.cells
         piles[grid[gap]], piles[grid[source]] = piles[grid[source]], ()
 
