@@ -762,22 +762,28 @@ class GridSearch:
             return "unknown", [], 1
         seen = {self.key(cells)}
         parents: list[tuple[int, list[Any]]] = [(-1, applied)]
-        frontier = [(-self._promise(cells), 0, bytes(cells))]
+        frontier = [(-self._promise(cells, None), 0, bytes(cells))]
         while frontier:
             _, index, position = heapq.heappop(frontier)
             cells[:] = position
             self._place(cells, where, piles)
             for step in self.steps(cells, where):
                 here: list[Any] = [self._play(cells, where, piles, step)]
-                chain, outcome, _ = self._settle(cells, where, piles, True)
+                key = self.key(cells)
+                if key in seen:  # seen before, so not won
+                    self._undo(cells, where, piles, here)
+                    continue
+                seen.add(key)
+                chain, outcome, fixed = self._settle(cells, where, piles, True)
                 here += chain
                 if outcome == "won":
-                    return "won", self._engine_line(self._line_to(parents, index) + here), len(seen) + 1
-                key = self.key(cells)
-                if outcome is None and key not in seen:
+                    return "won", self._engine_line(self._line_to(parents, index) + here), len(seen)
+                if chain:
+                    key = self.key(cells)
+                if outcome is None and (not chain or key not in seen):
                     seen.add(key)
                     parents.append((index, here))
-                    heapq.heappush(frontier, (-self._promise(cells), len(parents) - 1, bytes(cells)))
+                    heapq.heappush(frontier, (-self._promise(cells, fixed), len(parents) - 1, bytes(cells)))
                     size = len(seen)
                     if size % CLOCK_EVERY == 0:
                         if deadline is not None and time.monotonic() > deadline:
@@ -785,11 +791,10 @@ class GridSearch:
                         yield size
                     if size > budget:
                         return "unknown", [], size
-                cells[:] = position
-                self._place(cells, where, piles)
+                self._undo(cells, where, piles, here)
         return "unknown", [], len(seen)
 
-    def _promise(self, cells: bytearray) -> int:
+    def _promise(self, cells: bytearray, fixed: list[bool] | None) -> int:
         """How close ``cells`` looks to a win: 4 a fixed card, -1 a gap after a card no card may follow."""
         left, placeable = self.left, self.placeable
         dead = 0
@@ -797,7 +802,7 @@ class GridSearch:
             before = left[gap]
             if before >= 0 and not placeable[gap][cells[before]]:
                 dead += 1
-        return 4 * sum(self.fixed(cells)) - dead
+        return 4 * sum(self.fixed(cells) if fixed is None else fixed) - dead
 
     @staticmethod
     def _line_to(parents: Sequence[tuple[int, list[Any]]], index: int) -> list[Any]:
