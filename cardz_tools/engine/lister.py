@@ -23,7 +23,6 @@ a depot's draw before its actions, each action's ``when`` inline too.
 
 from __future__ import annotations
 
-import re
 from typing import Any, NamedTuple
 
 from ..cards import FACE_UP, NO_CARD, RANK_OF, SUIT_OF
@@ -44,15 +43,6 @@ _UNROLL_LIMIT = 512
 it lists about twice as fast, but its source grows with the pairs and so do the audit and
 compile() when the game is built (0.12 s at 512 pairs, against 0.01 s for the loops)."""
 _TARGET_SIDE = frozenset({"depot", "top"})
-_DEPOT = re.compile(r"\b_depot\b")
-
-
-def _at_target(line: str, target: int, local_names: dict[str, str]) -> str:
-    """``line`` for one target: ``_depot`` its number, its own names for per-target locals."""
-    line = _DEPOT.sub(str(target), line)
-    for local, name in local_names.items():
-        line = re.sub(rf"\b{local}\b", name, line)
-    return line
 
 
 class _Run(NamedTuple):
@@ -71,12 +61,13 @@ class _Accept(NamedTuple):
     """Tests any of which refuses the cards."""
     accepts: list[str]
     """Their negations: tests all of which let the cards in."""
-    actions: list[str]
-    """Lines that append the move(s) once accepted."""
+    wild_declares: int
+    """The rank of a wild card that names a suit here, or -1: what :meth:`_Writer.action_lines` appends."""
     hoisted: list[tuple[str, str]]
     """Assignments to run once per source (or run length), before the targets."""
     per_target: list[tuple[str, str]]
-    """Assignments that read only the target (``_depot``, its pile ``_pd``): once per target and call."""
+    """Assignments that read only the target (its pile ``_pd``): once per target and call. Written
+    out, the target's number is in them and their locals are the target's own (``_f1_7``)."""
 
 
 class _Writer:
@@ -118,34 +109,40 @@ class _Writer:
         return self.residuals[when.text]
 
     def accept_parts(self, target: int, runs: bool) -> _Accept:
-        """``target``'s accept rule as tests that refuse the cards and lines that append the move(s)."""
+        """``target``'s accept rule as tests that refuse the cards, and what the move(s) to append are.
+
+        In the loop over targets the tests read the target as ``_depot``; written out, as its number,
+        with locals of its own for the parts that read only the target."""
         rule = self.game.accept_rules[target]
         rank, suit = self.rank, self.suit
+        depot = str(target) if self.unrolled else "_depot"
         rejects: list[str] = []
         if runs and rule.single:
             rejects.append("_count > 1")
         residual = self.residual(target)
+        if self.unrolled:
+            residual = residual.at({"_depot": depot, **{local: f"{local}_{target}" for local, _ in residual.target}})
         checks_pile = rule.follow or rule.wild_rank is not None
         engine_side: list[tuple[str, str]] = []
         if checks_pile:
             wild = int(rule.wild_rank) if rule.wild_rank is not None else -1
             if self.unrolled:  # the target's top, worked out once per call
+                nonempty, top_rank, top_suit = (f"_f{n}_{target}" for n in (1, 2, 3))
                 engine_side = [
-                    ("_f1", "(not (not _pd))"),
-                    ("_f2", f"{rank}[(_pd[-1] if _pd else {NO_CARD})]"),
-                    ("_f3", f"{suit}[(_pd[-1] if _pd else {NO_CARD})]"),
+                    (nonempty, "(not (not _pd))"),
+                    (top_rank, f"{rank}[(_pd[-1] if _pd else {NO_CARD})]"),
+                    (top_suit, f"{suit}[(_pd[-1] if _pd else {NO_CARD})]"),
                 ]
-                nonempty, top_rank, top_suit = "_f1", "_f2", "_f3"
             else:
                 nonempty, top_rank, top_suit = "_pd", f"{rank}[_pd[-1]]", f"{suit}[_pd[-1]]"
             guard = nonempty if wild < 0 else f"{nonempty} and _card_rank != {wild}"
             follows = f"_card_rank != {top_rank} and _card_suit != {top_suit}"
             if rule.wild_declares == "suit":
                 self.uses_declared = True
-                named = "_declared[_depot]"
+                named = f"_declared[{depot}]"
                 if self.unrolled:
-                    engine_side.append(("_f4", named))
-                    named = "_f4"
+                    engine_side.append((f"_f4_{target}", named))
+                    named = f"_f4_{target}"
                 if rule.follow:
                     rejects.append(f"{guard} and (_card_suit != {named} if {named} >= 0 else {follows})")
                 else:
@@ -156,19 +153,19 @@ class _Writer:
         if residual.text != "True":
             rejects.append(f"not {residual.text}")
             accepts.append(residual.text)
-        wild_declares = self.game.wild_declares[target]
-        plain = (
-            "_append(_moves_to[_depot] if _count == 1 else _run_move(_source, _count, _depot, None))"
-            if runs
-            else "_append(_moves_to[_depot])"
-        )
-        if wild_declares >= 0:
-            declarations = "_declarations(_source, _count, _depot)" if runs else "_declarations(_source, 1, _depot)"
-            actions = [f"if _card_rank == {wild_declares}: _extend({declarations})", f"else: {plain}"]
-        else:
-            actions = [plain]
         pile = (checks_pile and not engine_side) or residual.reads.get("_pd", 0) > 0
-        return _Accept(pile, rejects, accepts, actions, residual.outer, engine_side + residual.target)
+        wild_declares = self.game.wild_declares[target]
+        return _Accept(pile, rejects, accepts, wild_declares, residual.outer, engine_side + residual.target)
+
+    @staticmethod
+    def action_lines(runs: bool, wild_declares: int, depot: str, move: str, declarations: str) -> list[str]:
+        """Appending the move(s) onto ``depot``: ``move`` for one card, else the run's; a wild card
+        that names a suit appends ``declarations`` instead."""
+        run = f"_append({move} if _count == 1 else _run_move(_source, _count, {depot}, None))"
+        plain = run if runs else f"_append({move})"
+        if wild_declares >= 0:
+            return [f"if _card_rank == {wild_declares}: _extend({declarations})", f"else: {plain}"]
+        return [plain]
 
     def accept_block(self, target: int, runs: bool) -> tuple[list[str], list[tuple[str, str]]]:
         """Lines that ``continue`` when ``target`` refuses the cards, else append the move(s);
@@ -176,34 +173,36 @@ class _Writer:
         parts = self.accept_parts(target, runs)
         lines = ["_pd = P[_depot]"] if parts.pile else []
         lines += [f"if {reject}: continue" for reject in parts.rejects]
-        return lines + parts.actions, parts.hoisted
+        declarations = "_declarations(_source, _count, _depot)" if runs else "_declarations(_source, 1, _depot)"
+        actions = self.action_lines(runs, parts.wild_declares, "_depot", "_moves_to[_depot]", declarations)
+        return lines + actions, parts.hoisted
 
     def pair_lines(self, source: int, target: int, runs: bool, move: str) -> tuple[list[str], list[tuple[str, str]]]:
         """The lines that append the moves onto ``target`` if it accepts the cards, written out
         for it (``_depot`` the number, target-only parts its own locals, ``move`` the name of its
         one-card move); and the assignments they need before the targets."""
         parts = self.accept_parts(target, runs)
-        local_names = {local: f"{local}_{target}" for local, _ in parts.per_target}
         if parts.per_target:
             self.targets.setdefault(target, [])
             for local, text in parts.per_target:
                 if (local, text) not in self.targets[target]:
                     self.targets[target].append((local, text))
-        lines = ["_pd = P[_depot]"] if parts.pile else []
+        lines = [f"_pd = P[{target}]"] if parts.pile else []
         test = " and ".join(parts.accepts) or "True"
-        actions = [action.replace("_moves_to[_depot]", move) for action in parts.actions]
-        if not runs:  # the suits a wild card may name here, as one constant
+        if runs:
+            declarations = f"_declarations(_source, _count, {target})"
+        else:  # the suits a wild card may name here, as one constant
             declarations = self.code.constant(self.game.declarations(source, 1, target))
-            actions = [action.replace("_declarations(_source, 1, _depot)", declarations) for action in actions]
+        actions = self.action_lines(runs, parts.wild_declares, str(target), move, declarations)
         lines += [f"if {test}:", *("    " + action for action in actions)]
-        return [_at_target(line, target, local_names) for line in lines], parts.hoisted
+        return lines, parts.hoisted
 
     def target_lines(self) -> list[str]:
         """The per-target assignments of the written-out pairs, for the top of the lister."""
         lines: list[str] = []
         for target, assignments in sorted(self.targets.items()):
             lines.append(f"_pd = P[{target}]")
-            lines += [f"{local}_{target} = {_at_target(text, target, {})}" for local, text in assignments]
+            lines += [f"{local} = {text}" for local, text in assignments]
         return lines
 
     # The setup of one source's cards, shared by the loop over a run (:meth:`run_lines`) and the
