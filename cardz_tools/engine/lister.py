@@ -68,6 +68,8 @@ class _Accept(NamedTuple):
     per_target: list[tuple[str, str]]
     """Assignments that read only the target (its pile ``_pd``): once per target and call. Written
     out, the target's number is in them and their locals are the target's own (``_f1_7``)."""
+    reads: frozenset[str]
+    """The locals the tests, the appended moves and the hoisted assignments read, as written."""
 
 
 class _Writer:
@@ -85,13 +87,17 @@ class _Writer:
         self.uses_declared = False
         self.targets: dict[int, list[tuple[str, str]]] = {}
         """Per target of a written-out pair, its per-target assignments (see :class:`_Accept`)."""
+        self.eject_reads: dict[str, frozenset[str]] = {"": frozenset()}
+        """Per eject test (as text), the locals it reads."""
 
     def eject_test(self, source: int) -> tuple[EjectKind, str]:
         """The eject kind and, for ``when``, the rule as inline text over the run's locals."""
         kind = self.game.eject_kind[source]
         rule = self.game.eject_rules[source]
         if kind is EjectKind.WHEN and rule.when is not None:
-            return kind, inline_rule(self.code, rule.when, Site.EJECT, self.design, _EJECT_NAMES, "_ps").text
+            test = inline_rule(self.code, rule.when, Site.EJECT, self.design, _EJECT_NAMES, "_ps")
+            self.eject_reads[test.text] = frozenset(test.reads)
+            return kind, test.text
         return (EjectKind.FACE_UP if kind is EjectKind.WHEN else kind), ""
 
     def residual(self, target: int) -> Hoisted:
@@ -117,8 +123,10 @@ class _Writer:
         rank, suit = self.rank, self.suit
         depot = str(target) if self.unrolled else "_depot"
         rejects: list[str] = []
+        reads: set[str] = set()
         if runs and rule.single:
             rejects.append("_count > 1")
+            reads.add("_count")
         residual = self.residual(target)
         if self.unrolled:
             residual = residual.at({"_depot": depot, **{local: f"{local}_{target}" for local, _ in residual.target}})
@@ -136,7 +144,9 @@ class _Writer:
             else:
                 nonempty, top_rank, top_suit = "_pd", f"{rank}[_pd[-1]]", f"{suit}[_pd[-1]]"
             guard = nonempty if wild < 0 else f"{nonempty} and _card_rank != {wild}"
+            guard_reads = {nonempty, "_card_rank"} if wild >= 0 else {nonempty}
             follows = f"_card_rank != {top_rank} and _card_suit != {top_suit}"
+            follows_reads = {"_card_rank", top_rank, "_card_suit", top_suit}
             if rule.wild_declares == "suit":
                 self.uses_declared = True
                 named = f"_declared[{depot}]"
@@ -145,42 +155,57 @@ class _Writer:
                     named = f"_f4_{target}"
                 if rule.follow:
                     rejects.append(f"{guard} and (_card_suit != {named} if {named} >= 0 else {follows})")
+                    reads |= guard_reads | follows_reads | {named}
                 else:
                     rejects.append(f"{guard} and {named} >= 0 and _card_suit != {named}")
+                    reads |= guard_reads | {named, "_card_suit"}
             elif rule.follow:
                 rejects.append(f"{guard} and {follows}")
+                reads |= guard_reads | follows_reads
         accepts = [f"not ({reject})" for reject in rejects]
         if residual.text != "True":
             rejects.append(f"not {residual.text}")
             accepts.append(residual.text)
         pile = (checks_pile and not engine_side) or residual.reads.get("_pd", 0) > 0
         wild_declares = self.game.wild_declares[target]
-        return _Accept(pile, rejects, accepts, wild_declares, residual.outer, engine_side + residual.target)
+        reads |= {*residual.reads, *residual.outer_reads}
+        return _Accept(
+            pile, rejects, accepts, wild_declares, residual.outer, engine_side + residual.target, frozenset(reads)
+        )
 
     @staticmethod
-    def action_lines(runs: bool, wild_declares: int, depot: str, move: str, declarations: str) -> list[str]:
+    def action_lines(
+        runs: bool, wild_declares: int, depot: str, move: str, declarations: tuple[str, frozenset[str]]
+    ) -> tuple[list[str], frozenset[str]]:
         """Appending the move(s) onto ``depot``: ``move`` for one card, else the run's; a wild card
-        that names a suit appends ``declarations`` instead."""
+        that names a suit appends ``declarations`` (its text, the locals it reads) instead.
+        Returns the lines and the locals they read."""
         run = f"_append({move} if _count == 1 else _run_move(_source, _count, {depot}, None))"
         plain = run if runs else f"_append({move})"
+        reads = {"_append", *(("_count", "_run_move", "_source") if runs else ())}
         if wild_declares >= 0:
-            return [f"if _card_rank == {wild_declares}: _extend({declarations})", f"else: {plain}"]
-        return [plain]
+            text, declaration_reads = declarations
+            lines = [f"if _card_rank == {wild_declares}: _extend({text})", f"else: {plain}"]
+            return lines, frozenset({*reads, "_card_rank", "_extend", *declaration_reads})
+        return [plain], frozenset(reads)
 
-    def accept_block(self, target: int, runs: bool) -> tuple[list[str], list[tuple[str, str]]]:
+    def accept_block(self, target: int, runs: bool) -> tuple[list[str], list[tuple[str, str]], frozenset[str]]:
         """Lines that ``continue`` when ``target`` refuses the cards, else append the move(s);
-        and the assignments they need before the loop over targets."""
+        the assignments they need before the loop over targets; and the locals they read."""
         parts = self.accept_parts(target, runs)
         lines = ["_pd = P[_depot]"] if parts.pile else []
         lines += [f"if {reject}: continue" for reject in parts.rejects]
-        declarations = "_declarations(_source, _count, _depot)" if runs else "_declarations(_source, 1, _depot)"
-        actions = self.action_lines(runs, parts.wild_declares, "_depot", "_moves_to[_depot]", declarations)
-        return lines + actions, parts.hoisted
+        count = "_count" if runs else "1"
+        declarations = (f"_declarations(_source, {count}, _depot)", frozenset({"_declarations", "_source", count}))
+        actions, reads = self.action_lines(runs, parts.wild_declares, "_depot", "_moves_to[_depot]", declarations)
+        return lines + actions, parts.hoisted, parts.reads | reads
 
-    def pair_lines(self, source: int, target: int, runs: bool, move: str) -> tuple[list[str], list[tuple[str, str]]]:
+    def pair_lines(
+        self, source: int, target: int, runs: bool, move: str
+    ) -> tuple[list[str], list[tuple[str, str]], frozenset[str]]:
         """The lines that append the moves onto ``target`` if it accepts the cards, written out
         for it (``_depot`` the number, target-only parts its own locals, ``move`` the name of its
-        one-card move); and the assignments they need before the targets."""
+        one-card move); the assignments they need before the targets; and the locals they read."""
         parts = self.accept_parts(target, runs)
         if parts.per_target:
             self.targets.setdefault(target, [])
@@ -190,12 +215,12 @@ class _Writer:
         lines = [f"_pd = P[{target}]"] if parts.pile else []
         test = " and ".join(parts.accepts) or "True"
         if runs:
-            declarations = f"_declarations(_source, _count, {target})"
+            declarations = (f"_declarations(_source, _count, {target})", frozenset({"_declarations", "_source"}))
         else:  # the suits a wild card may name here, as one constant
-            declarations = self.code.constant(self.game.declarations(source, 1, target))
-        actions = self.action_lines(runs, parts.wild_declares, str(target), move, declarations)
+            declarations = (self.code.constant(self.game.declarations(source, 1, target)), frozenset())
+        actions, reads = self.action_lines(runs, parts.wild_declares, str(target), move, declarations)
         lines += [f"if {test}:", *("    " + action for action in actions)]
-        return lines, parts.hoisted
+        return lines, parts.hoisted, parts.reads | reads
 
     def target_lines(self) -> list[str]:
         """The per-target assignments of the written-out pairs, for the top of the lister."""
@@ -209,9 +234,9 @@ class _Writer:
     # run written out (:meth:`unrolled_lines`); both have ``_ps``, the source's pile, in scope.
 
     @staticmethod
-    def top_card_lines(tests: str) -> list[str]:
+    def top_card_lines(reads: frozenset[str]) -> list[str]:
         """For a top-only source whose top card ``_card`` is face up: ``_cards`` when the tests read it."""
-        return ["_cards = _ps[-1:]"] if "_cards" in tests else []
+        return ["_cards = _ps[-1:]"] if "_cards" in reads else []
 
     def run_length_lines(self) -> list[str]:
         """The length ``_up`` of the source's face-up run, and the loop over the lengths ``_count`` that move."""
@@ -227,11 +252,11 @@ class _Writer:
         """Inside the loop over lengths: the cards moved, the first of them, and the eject rule's test."""
         return ["_cards = _ps[-_count:]", "_card = _cards[0]", *([f"if not {eject}: continue"] if eject else [])]
 
-    def card_locals(self, hoisted: dict[str, str], tests: str) -> list[str]:
+    def card_locals(self, hoisted: dict[str, str], reads: frozenset[str]) -> list[str]:
         """The parts of the rules hoisted out of the targets, and the moved card's rank and suit where read."""
         lines = [f"{local} = {code}" for local, code in hoisted.items()]
         for local, lookup in (("_card_rank", self.rank), ("_card_suit", self.suit)):
-            if local in tests:
+            if local in reads:
                 lines.append(f"{local} = {lookup}[_card]")
         return lines
 
@@ -241,15 +266,17 @@ class _Writer:
         runs = kind is not EjectKind.TOP_ONLY
         blocks: dict[tuple[str, ...], int] = {}
         hoisted: dict[str, str] = {}
+        reads = set(self.eject_reads[eject])
         table: list[tuple[int, list[tuple[int, int]], Any]] = []
         size = len(self.game.names)
         for entry in run.entries:
             targets = []
             moves_to: list[Move | None] = [None] * size
             for target in entry.targets:
-                block_lines, needs = self.accept_block(target.depot, runs)
+                block_lines, needs, block_reads = self.accept_block(target.depot, runs)
                 block = tuple(block_lines)
                 hoisted.update(needs)
+                reads |= block_reads
                 targets.append((target.depot, blocks.setdefault(block, len(blocks))))
                 moves_to[target.depot] = target.move
             if size <= _DENSE_LIMIT:
@@ -264,18 +291,18 @@ class _Writer:
             for source, targets, moves_to in table
         )
         face_up = FACE_UP
-        text_of_blocks = "\n".join(line for block in blocks for line in block) + eject + "\n".join(hoisted.values())
+        read = frozenset(reads)
         lines = [f"for _source, _targets, _moves_to in {self.code.constant(data)}:", "    _ps = P[_source]"]
         if not runs:
             lines += ["    if not _ps: continue", "    _card = _ps[-1]", f"    if not _card & {face_up}: continue"]
             indent = "    "
-            setup = self.top_card_lines(text_of_blocks)
+            setup = self.top_card_lines(read)
         else:
             lines.append(f"    if not _ps or not _ps[-1] & {face_up}: continue")
             lines += ["    " + line for line in self.run_length_lines()]
             indent = "        "
             setup = self.run_cards_lines(eject)
-        setup += self.card_locals(hoisted, text_of_blocks)
+        setup += self.card_locals(hoisted, read)
         lines += [indent + line for line in setup]
         lines.append(f"{indent}for {fields} in _targets:")
         inner = indent + "    "
@@ -297,23 +324,26 @@ class _Writer:
         for entry in run.entries:
             pairs: list[str] = []
             hoisted: dict[str, str] = {}
+            reads = set(self.eject_reads[eject])
             for target in entry.targets:
-                pair, needs = self.pair_lines(entry.source, target.depot, runs, self.code.constant(target.move))
+                move = self.code.constant(target.move)
+                pair, needs, pair_reads = self.pair_lines(entry.source, target.depot, runs, move)
                 pairs += pair
                 hoisted.update(needs)
-            text = "\n".join(pairs) + eject + "\n".join(hoisted.values())
-            if "_source" in text:
+                reads |= pair_reads
+            read = frozenset(reads)
+            if "_source" in read:
                 lines.append(f"_source = {entry.source}")
             lines.append(f"_ps = P[{entry.source}]")
             outer: list[str] = []
             if not runs:
                 lines += ["if _ps:", "    _card = _ps[-1]", f"    if _card & {face_up}:"]
-                inner = self.top_card_lines(text)
+                inner = self.top_card_lines(read)
             else:
                 lines.append(f"if _ps and _ps[-1] & {face_up}:")
                 outer = self.run_length_lines()
                 inner = self.run_cards_lines(eject)
-            inner += self.card_locals(hoisted, text)
+            inner += self.card_locals(hoisted, read)
             inner += pairs
             lines += ["    " + line for line in outer]
             lines += ["        " + line for line in inner]

@@ -54,6 +54,9 @@ class Hoisted(NamedTuple):
     text at even places and at odd places a name it wrote (a caller's local, a per-target local),
     which :meth:`at` binds without searching the text."""
 
+    outer_reads: frozenset[str] = frozenset()
+    """The caller's locals the :attr:`outer` assignments read."""
+
     def at(self, bindings: Mapping[str, str]) -> Hoisted:
         """The test and its per-target assignments with the names in ``bindings`` written as their
         values (for one target: ``_depot`` its number, each per-target local a name of its own)."""
@@ -66,7 +69,7 @@ class Hoisted(NamedTuple):
         text, *assignments = self.names
         pairs = zip(self.target, assignments, strict=True)
         target = [(bindings.get(local, local), bound(parts)) for (local, _), parts in pairs]
-        return Hoisted(bound(text), self.outer, target, self.reads)
+        return Hoisted(bound(text), self.outer, target, self.reads, (), self.outer_reads)
 
 
 class InlineCode:
@@ -203,12 +206,14 @@ class InlineCode:
             if odd and part not in target_locals:
                 reads[part] += 1
         targets = [named(code) for _, code in target_assignments]
+        outer_parts = [(local, named(code)) for local, code in assignments]
         return Hoisted(
             "".join(test),
-            [(local, "".join(named(code))) for local, code in assignments],
+            [(local, "".join(parts)) for local, parts in outer_parts],
             [(local, "".join(parts)) for (local, _), parts in zip(target_assignments, targets, strict=True)],
             dict(reads),
             (test, *targets),
+            frozenset(part for _, parts in outer_parts for odd, part in _alternating(parts) if odd),
         )
 
     def _find_invariants(
