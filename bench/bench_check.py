@@ -39,8 +39,8 @@ CPU: dict[str, float] = {}
 they say what the run costs, while the wall-clock time also says how busy the neighbours are."""
 
 
-def _run(arguments: list[str], cwd: Path, label: str = "") -> tuple[float, int, str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+def _run(arguments: list[str], cwd: Path, label: str = "", code: Path = ROOT) -> tuple[float, int, str]:
+    env = {**os.environ, "PYTHONPATH": str(code)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     command = [sys.executable, "-m", "cardz_tools", *arguments]
@@ -84,6 +84,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None, help="--workers for both commands (default: one per CPU)")
     parser.add_argument("--skip-publish", action="store_true")
     parser.add_argument("--changed", default="klondike.cardz", help="the file changed for the one-file run")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="a checkout of cardz-tools to compare with: both check the designs cold with the fixed "
+                             "counts (--seconds 0, the same work on any machine), and the CPU ratio is printed")
     args = parser.parse_args()
     workers = ["--workers", str(args.workers)] if args.workers else []
     print(f"cpus {os.cpu_count()}, load average before: {_load()}")
@@ -109,6 +112,12 @@ def main() -> None:
         alone_command = ["check", str(alone / changed.name), "--no-cache", *workers]
         times["that file alone"], status, _ = _run(alone_command, repo, "that file alone")
         print(f"{'that file alone, cold':<22} {times['that file alone']:7.2f} s   exit {status}", flush=True)
+        if args.baseline is not None:
+            fixed = ["check", "games", "--no-cache", "--seconds", "0", *workers]
+            for label, code in (("fixed counts, baseline", args.baseline.resolve()), ("fixed counts, this", ROOT)):
+                times[label], status, output = _run(fixed, repo, label, code)
+                print(f"{label:<22} {times[label]:7.2f} s   {CPU[label]:7.2f} CPU-s   exit {status}   "
+                      f"{_last_line(output)}", flush=True)
         if not args.skip_publish:
             for label in ("publish cold", "publish warm"):
                 times[label], status, output = _run(["publish", "games", "--out", "site", *workers], repo, label)
@@ -123,6 +132,10 @@ def main() -> None:
           f"CPU {CPU['check one changed'] / CPU['that file alone']:.2f})")
     if "publish cold" in times:
         print(f"  warm / cold publish    {times['publish warm'] / times['publish cold']:.3f}")
+    if args.baseline is not None:
+        ratio = CPU["fixed counts, this"] / CPU["fixed counts, baseline"]
+        print(f"  fixed counts, this / baseline: CPU {ratio:.2f}, wall "
+              f"{times['fixed counts, this'] / times['fixed counts, baseline']:.2f}")
 
 
 if __name__ == "__main__":

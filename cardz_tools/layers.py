@@ -110,6 +110,7 @@ LAYERS: tuple[Layer, ...] = (
             "analysis.dominance",
             "analysis.two_deck",
             "analysis.relaxation",
+            "analysis.joints",
             "analysis.tableau_search",
             "analysis.sim",
             "analysis.solve",

@@ -269,10 +269,14 @@ def test_seconds_in_the_configuration() -> None:
         CheckOptions.from_config(parse_config({"check": {"secnds": 3}}))
 
 
-def test_forced_play_counts_positions_only_until_a_playout_first_repeats_one() -> None:
+def test_forced_play_counts_positions_only_until_a_playout_first_repeats_one(monkeypatch: pytest.MonkeyPatch) -> None:
     # Each deal offers a choice at nearly every move until the columns are empty; then the one card
     # left shuttles between two cells with a single legal move up to the step bound. Counting those
     # shuttle positions put the share with a choice at 3.6% (CZ505); they only go round, so they do not count.
+    from cardz_tools.analysis import playout
+
+    # Play to the step bound, as a playout does whose way round is too big to search (Fore Cell's).
+    monkeypatch.setattr(playout._Stuck, "going_round", lambda self, new, moves: False)
     report = simulate(design_text(BROKEN / "shuttle-after-play.cardz"), 50, workers=1, max_moves=2000)
     aggregate = report.aggregate
     assert aggregate.choice_positions / aggregate.positions < 0.05  # what the old count saw
@@ -317,3 +321,53 @@ def test_check_confirms_an_all_lost_sample_on_new_deals_only(monkeypatch: pytest
     assert solved == [(0, 5), (5, 7)]
     assert analysis.solve is not None and [v.index for v in analysis.solve.verdicts] == list(range(12))
     assert any(f.kind is FindingKind.UNWINNABLE and f.severity == "error" for f in analysis.findings)
+
+
+def test_a_no_progress_playout_going_round_ends_where_the_search_proves_it_lost() -> None:
+    # Once the columns are empty only the shuttle moves: the playout is searched there and lost,
+    # instead of shuttling to the step bound (51 column moves and a few shuttles, not 2,000 moves).
+    report = simulate(design_text(BROKEN / "shuttle-after-play.cardz"), 20, workers=1, max_moves=2000)
+    aggregate = report.aggregate
+    assert aggregate.wins == 0 and aggregate.non_terminating == 0
+    assert aggregate.moves_total < 20 * 200
+
+
+@pytest.mark.parametrize(("name", "playouts"), [("trigon", 15), ("fore-cell", 6)])
+def test_ending_stuck_playouts_early_never_changes_a_win_or_a_non_terminating_playout(
+    name: str, playouts: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardz_tools.analysis import playout
+
+    text = design_text(GAMES / f"{name}.cardz")
+    early = simulate(text, playouts, seed=4, workers=1, max_moves=2000).aggregate
+    monkeypatch.setattr(playout._Stuck, "going_round", lambda self, new, moves: False)
+    late = simulate(text, playouts, seed=4, workers=1, max_moves=2000).aggregate
+    assert (early.wins, early.non_terminating, early.stuck_at_deal) == (late.wins, late.non_terminating,
+                                                                         late.stuck_at_deal)
+    assert early.moves_total < late.moves_total  # the stuck playouts did end early
+    if name == "trigon":
+        assert early.wins > 0  # the comparison covers won playouts too
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_check_refuses_a_design_the_engine_cannot_deal_where_it_would_play_it(tmp_path: Path, workers: int) -> None:
+    # Lint cannot count "col(depot) + 1" cards: the deal leaves 42 cards and no Stock to hold them (CZ306).
+    undealable = {
+        "name": "No Room",
+        "depots": [
+            {"name": "spare", "type": "Reserve", "col": 0, "row": 0},
+            {"name": "home", "type": "Foundation", "col": 3, "row": 0, "acceptRule": "any"},
+            {"name": "tab", "type": "Tableau", "col": 0, "row": 1, "repeat": 4},
+        ],
+        "dealRules": [{"kind": "dealGroup", "to": "tab", "faceUp": "col(depot) + 1"}],
+        "winCondition": {"kind": "allCardsIn", "depots": "Foundation"},
+    }
+    (tmp_path / "no-room.cardz").write_text(json.dumps(undealable, indent=2), encoding="utf-8")
+    (tmp_path / "any-card.cardz").write_text((BROKEN / "any-card.cardz").read_text(encoding="utf-8"), encoding="utf-8")
+    options = CheckOptions(playouts=20, deals=1, budget=500, workers=1, deal_seconds=None)
+    result = check_paths([tmp_path], options=options, workers=workers)
+    by_file = {Path(report.path).name: report.diagnostics for report in result.files}
+    (problem,) = [d for d in by_file["no-room.cardz"] if d.code == "CZ306"]
+    assert problem.pointer == "/dealRules" and "cannot be laid out" in problem.message
+    assert not any(d.code == "CZ306" for d in by_file["any-card.cardz"])
+    assert any(d.code.startswith("CZ5") for d in by_file["any-card.cardz"])  # the other file was played

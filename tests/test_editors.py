@@ -180,4 +180,4 @@ def test_the_vscode_extension_activated_starts_a_server_that_offers_what_its_man
     readme = (VSCODE / "README.md").read_text(encoding="utf-8")
     assert "semantic highlighting" in readme and offered.semantic_tokens_provider
     assert "references" in readme and offered.references_provider and "folding" in readme
-    assert offered.folding_range_provider
+    assert offered.folding_range_provider and "inlay hints" in readme and offered.inlay_hint_provider

@@ -196,7 +196,8 @@ def test_every_name_generated_code_uses_is_documented(monkeypatch: pytest.Monkey
     if loops:
         monkeypatch.setattr(lister, "_UNROLL_LIMIT", -1)
     seen: set[str] = set()
-    for name in ("klondike", "freecell", "spider-one-suit", "canfield", "weathervane", "monte-carlo", "pyramid", "golf"):
+    shapes = ("klondike", "freecell", "spider-one-suit", "canfield", "weathervane", "monte-carlo", "pyramid", "golf")
+    for name in shapes:
         game = Game(load_design(name))
         for source in (game.move_lister_source, game.settle_source):
             for node in ast.walk(ast.parse(source)):

@@ -10,7 +10,7 @@ from cardz_tools.analysis.compact import compact_solve
 from cardz_tools.analysis.grid_search import GridSearch, grid_shape
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.analysis.solve import search_states
-from cardz_tools.engine import Game, State
+from cardz_tools.engine import Game, State, Tap
 from cardz_tools.loading import open_design
 from cardz_tools.model import build_design
 
@@ -22,20 +22,27 @@ def game_of(name: str) -> Game:
     return Game(open_design(GAMES / f"{name}.cardz").design)
 
 
-def small_gaps(accept: str | None = None) -> Game:
-    """Gaps with four suits of Ace to Five: four rows of five cells, the Aces taken out, no redeal."""
+def small_gaps(accept: str | None = None, columns: int = 5, redeal: bool = False) -> Game:
+    """Gaps with four suits of Ace to ``columns``: four rows of ``columns`` cells, the Aces taken out.
+
+    With ``redeal``, Montana's two redeals; without, none.
+    """
     raw = json.loads((GAMES / "montana.cardz").read_text(encoding="utf-8"))
     cell, aces = raw["depots"]
-    cell["repeat"], cell["perRow"] = 20, 5
+    cell["repeat"], cell["perRow"] = 4 * columns, columns
     if accept is not None:
         cell["acceptRule"]["when"] = accept
-    aces["actions"] = []
+    if not redeal:
+        aces["actions"] = []
+    else:  # a gap after the highest card is dead
+        top_rank = (["Five"] + HIGH)[columns - 5]
+        aces["actions"][0]["when"] = aces["actions"][0]["when"].replace("== King", f"== {top_rank}")
     raw["dealRules"] = [
-        {"kind": "remove", "to": "aces", "ranks": HIGH},
+        {"kind": "remove", "to": "aces", "ranks": HIGH[columns - 5 :]},
         {"kind": "dealGroup", "to": "cell", "faceUp": 1},
         {"kind": "remove", "to": "aces", "ranks": ["Ace"]},
     ]
-    raw["winCondition"]["when"] = raw["winCondition"]["when"].replace("col(c) == 12", "col(c) == 4")
+    raw["winCondition"]["when"] = raw["winCondition"]["when"].replace("col(c) == 12", f"col(c) == {columns - 1}")
     raw["scoring"]["value"] = "0"
     return Game(build_design(raw))
 
@@ -56,7 +63,7 @@ def test_the_shape_is_read_off_the_rules() -> None:
 
 
 def test_designs_outside_the_shape_keep_the_general_search() -> None:
-    for name in ("montana", "accordion", "klondike", "golf", "pyramid", "monte-carlo"):
+    for name in ("accordion", "klondike", "golf", "pyramid", "monte-carlo"):
         assert grid_shape(game_of(name)) is None, name
     # A rule reading another cell than the left neighbour is not a table of the left neighbour.
     above = "empty(depot) && !empty(left(depot)) && card.suit == top(left(depot)).suit && count(cell) > 0"
@@ -146,3 +153,119 @@ def test_the_key_merges_swapped_rows_and_renamed_suits_only_where_the_rules_allo
         gap, full = cells.index(0), next(i for i, code in enumerate(cells) if code)
         moved[gap], moved[full] = moved[full], 0
         assert search.key(moved) != search.key(cells)
+
+
+def random_position(game: Game, seed: int, rng: random.Random) -> State:
+    """A position some random moves into a deal (a few moves short of its end, when it ends)."""
+    state = game.new_initial_state(seed=seed)
+    for _ in range(rng.randrange(1, 30)):
+        legal = [] if state.is_terminal() else state.legal_moves()
+        if not legal:
+            break
+        after = state.clone()
+        after.apply(legal[rng.randrange(len(legal))])
+        if after.is_terminal():
+            break
+        state = after
+    return state
+
+
+LEFTWARDS = (
+    "empty(depot) && (col(depot) == 0 ? card.rank == Two && col(source) != 0 : !empty(left(depot))"
+    " && card.suit == top(left(depot)).suit && card.rank == top(left(depot)).rank + 1 && col(source) > col(depot))"
+)
+"""A variant where cards only move left: a run's next card lying left of its gap never arrives."""
+
+
+def check_forced_moves_on_random_positions(game: Game, positions: int, seed: int) -> dict[str, int]:
+    """Where the search plays a forced move, the plain search (no forced move) gives the position
+    after it the verdict of the position before; where it proves a loss, the plain search agrees."""
+    rng = random.Random(seed)
+    checked = {"forced": 0, "dead": 0, "won": 0}
+    for deal in range(positions):
+        state = random_position(game, deal_seed(seed, deal), rng)
+        search = GridSearch.of(state)
+        if search is None:
+            continue
+        cells = search.pack(state.piles)
+        where = [-1] * 128
+        for i, code in enumerate(cells):
+            if code:
+                where[code] = i
+        verdict = search.forced(cells, where, search.fixed(cells), streamline=False)
+        if verdict is None:
+            continue
+        before, _, _ = search.search(2_000_000, None, plain=True)
+        assert before != "unknown"
+        if verdict is False:
+            assert before == "lost", deal
+            checked["dead"] += 1
+            continue
+        assert isinstance(verdict, tuple)
+        after_state = state.clone()
+        after_state.apply(search.engine_move(verdict))
+        after = GridSearch.of(after_state)
+        after_result = "won" if after_state.outcome().won else "lost"  # when the move ends the game
+        if after is not None:
+            after_result, _, _ = after.search(2_000_000, None, plain=True)
+        assert after_result == before, deal
+        checked["forced"] += 1
+        checked["won"] += before == "won"
+    return checked
+
+
+def test_forced_moves_and_dead_gaps_never_change_a_verdict() -> None:
+    """Property test over random positions of small grids (module doc of grid_search for the proofs)."""
+    checked = check_forced_moves_on_random_positions(small_gaps(columns=6), 300, 29)
+    assert checked["forced"] >= 20 and checked["won"] >= 5, checked
+    leftwards = check_forced_moves_on_random_positions(small_gaps(LEFTWARDS, columns=6), 150, 41)
+    assert leftwards["dead"] >= 10, leftwards
+
+
+def test_the_complete_search_with_forced_moves_agrees_with_the_plain_one() -> None:
+    game = small_gaps(columns=6)
+    verdicts = {"won": 0, "lost": 0}
+    for deal in range(12):
+        state = game.new_initial_state(seed=deal_seed(31, deal))
+        search = GridSearch.of(state)
+        assert search is not None
+        plain, _, plain_nodes = search.search(2_000_000, None, plain=True)
+        pruned, line, nodes = search.search(2_000_000, None)
+        assert pruned == plain != "unknown", deal
+        assert nodes <= plain_nodes
+        verdicts[pruned] += 1
+        if line:
+            assert replays_to_a_win(state, line)
+    assert verdicts["won"] >= 2 and verdicts["lost"] >= 2, verdicts
+
+
+def test_redeals_are_searched_as_the_engine_deals_them() -> None:
+    """Montana's redeals (played through the engine, the reshuffle from the deal's seed) give the
+    verdicts of the search over engine states, and some wins need a redeal."""
+    game = small_gaps(redeal=True)
+    assert grid_shape(game) is not None
+    redealt = 0
+    for deal in range(16):
+        state = game.new_initial_state(seed=deal_seed(37, deal))
+        search = GridSearch.of(state)
+        assert search is not None
+        engine_result, _, _ = search_states(state.clone(), 1_000_000)
+        grid_result, line, _ = search.search(1_000_000, None)
+        assert engine_result != "unknown" and grid_result == engine_result, deal
+        if line:
+            assert replays_to_a_win(state, line)
+            redealt += any(isinstance(move, Tap) for move in line)
+    assert redealt >= 2, redealt
+
+
+def test_montana_deals_are_won_with_their_redeals() -> None:
+    game = game_of("montana")
+    won = 0
+    for deal in (0, 3):
+        state = game.new_initial_state(seed=deal_seed(101, deal))
+        answer = compact_solve(state.clone(), 300_000, None)
+        assert answer is not None and answer[0] in ("won", "unknown")
+        if answer[0] == "won":
+            won += 1
+            assert replays_to_a_win(state, answer[1])
+    assert won >= 1

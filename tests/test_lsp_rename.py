@@ -7,7 +7,14 @@ from pathlib import Path
 import pytest
 
 from cardz_tools.lsp.document import Snapshot, lint_document
-from cardz_tools.lsp.rename import RenameRefused, prepare_rename, references, rename, rename_with_variants
+from cardz_tools.lsp.rename import (
+    RenameRefused,
+    prepare_rename,
+    references,
+    references_with_variants,
+    rename,
+    rename_with_variants,
+)
 from tests.conftest import ROOT
 from tests.lsp_support import apply_edits
 
@@ -147,3 +154,14 @@ def test_a_rename_a_variant_cannot_follow_is_refused_saying_which_variant(tmp_pa
     edits, in_variants = rename_with_variants(snapshot, position, "pile", [Snapshot(
         broken.text.replace("base.cardz", "other.cardz"), None, variant.path)])
     assert edits and in_variants == [[]]  # a broken design that extends another one does not stop it
+
+
+def test_references_in_a_design_include_the_places_its_variants_write_the_name(tmp_path: Path) -> None:
+    snapshot, position, variant = _base_and_variant(tmp_path)
+    unrelated = Snapshot(VARIANT.replace("base.cardz", "other.cardz"), None, tmp_path / "unrelated.cardz")
+    here, in_variants = references_with_variants(snapshot, position, True, [variant, unrelated])
+    assert here == references(snapshot, position)
+    written = [VARIANT[variant.index.offset(r.start):variant.index.offset(r.end)] for r in in_variants[0]]
+    assert written == ["discard"] * 3 and in_variants[1] == []
+    _, without = references_with_variants(snapshot, position, False, [variant, unrelated])
+    assert len(without[0]) == 2  # the variant's entry that names the depot counts as a declaration

@@ -113,6 +113,10 @@ async def _session(tmp_path: Path) -> None:
         variant_path.write_text(variant, encoding="utf-8")
         client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
             uri=variant_path.as_uri(), language_id="cardz", version=1, text=variant)))
+        with_variant = await asyncio.wait_for(client.text_document_references_async(types.ReferenceParams(
+            text_document=document, position=at_cell, context=types.ReferenceContext(include_declaration=True))),
+            TIMEOUT)
+        assert [r.uri for r in with_variant] == [uri] * 5 + [variant_path.as_uri()]
         renamed = await asyncio.wait_for(client.text_document_rename_async(types.RenameParams(
             text_document=document, position=at_cell, new_name="grid")), TIMEOUT)
         assert renamed is not None and renamed.changes is not None

@@ -102,6 +102,7 @@ def test_a_worker_that_dies_is_replaced_and_its_job_fails_with_a_reason() -> Non
     workers = Workers(1)
 
     async def go() -> int:
+        await workers.run(_pid)  # processes work here
         with pytest.raises(JobFailed, match="died"):
             await workers.run(_die)
         return await workers.run(_pid)
@@ -109,11 +110,29 @@ def test_a_worker_that_dies_is_replaced_and_its_job_fails_with_a_reason() -> Non
     assert _run(workers, go()) != os.getpid()
 
 
+def _cannot_start() -> None:
+    raise OSError("no processes here")
+
+
+def test_where_no_worker_process_can_start_the_jobs_run_in_threads() -> None:
+    workers = Workers(1)
+    workers._initializer = _cannot_start
+    assert _run(workers, workers.run(_pid)) == os.getpid()
+    assert workers.size == 0
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the address-space bound is Linux's RLIMIT_AS")
 def test_a_worker_is_bounded_in_memory() -> None:
     workers = Workers(1)
-    with pytest.raises(MemoryError):
-        _run(workers, workers.run(_allocate, 3 * 1024**3))
+
+    async def go() -> tuple[int, int]:
+        first = await workers.run(_pid)
+        with pytest.raises(JobFailed, match="needed more than its 1024 MB"):
+            await workers.run(_allocate, 3 * 1024**3)
+        return first, await workers.run(_pid)
+
+    first, second = _run(workers, go())  # type: ignore[misc]
+    assert second != first  # the process was replaced
 
 
 def test_without_processes_the_jobs_run_in_threads() -> None:
@@ -151,7 +170,7 @@ def test_a_result_for_a_text_that_changed_meanwhile_is_dropped() -> None:
     async def go(change: bool) -> list[int]:
         held.running.clear()
         held.release.clear()
-        answer = asyncio.ensure_future(server.job(uri, jobs.tokens_job, text, None, Encoding.UTF16))
+        answer = asyncio.ensure_future(server.job(uri, jobs.tokens_job, uri, text, None, Encoding.UTF16))
         await held.running.wait()
         if change:
             server.workspace.update_text_document(
@@ -181,3 +200,13 @@ def test_what_start_up_loaded_is_exempt_from_garbage_collection() -> None:
         assert gc.get_freeze_count() > max(frozen, 10_000)
     finally:
         gc.unfreeze()
+
+
+def test_tokens_of_a_text_that_stops_modelling_come_from_its_last_good_context() -> None:
+    text = SEED.read_text(encoding="utf-8")
+    broken = text.replace('"type": "Foundation"', '"type": "Foundatio"')  # strict JSON, but no design
+    assert jobs.design_context(broken, SEED) is None
+    good = jobs.tokens_job("file:///a.cardz", text, SEED, Encoding.UTF16)
+    assert len(good) > 100
+    assert jobs.tokens_job("file:///a.cardz", broken, SEED, Encoding.UTF16) == good  # the same expressions
+    assert jobs.tokens_job("file:///b.cardz", broken, SEED, Encoding.UTF16) == []  # another document: no context

@@ -127,3 +127,23 @@ def test_a_design_outside_the_shape_gets_no_relaxation_and_says_why() -> None:
     assert isinstance(why, str) and "effect puts cards on its win depot" in why
     assert any(note.startswith("no dead-card relaxation:") for note in plan_for(game, Pruning()).notes)
     assert dead_check(game.new_initial_state(seed=1)) is None
+
+
+def test_a_check_that_never_fires_stops_being_paid_for_and_one_that_fires_does_not() -> None:
+    from cardz_tools.analysis import relaxation
+
+    calls: list[int] = []
+
+    def never(state: Any) -> bool:
+        calls.append(1)
+        return False
+
+    idle = relaxation._WhileItPays(never)
+    for _ in range(relaxation.TRIAL_CHECKS + 50):
+        assert idle(None) is False
+    assert len(calls) == relaxation.TRIAL_CHECKS
+    busy = relaxation._WhileItPays(lambda state: state == "dead")
+    assert busy("dead")
+    for _ in range(relaxation.TRIAL_CHECKS):
+        busy("alive")
+    assert busy("dead")  # it fired once, so it is still asked

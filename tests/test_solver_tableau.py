@@ -19,9 +19,9 @@ import pytest
 from cardz_tools.analysis.dominance import safe_sink_moves
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.analysis.solve import solve, solve_deal
-from cardz_tools.analysis.stock_moves import stock_moves
+from cardz_tools.analysis.stock_moves import stock_moves, tap
 from cardz_tools.analysis.symmetry import canonical_key_function, interchangeable_classes
-from cardz_tools.analysis.tableau_search import Pruning, replays_to_a_win, search
+from cardz_tools.analysis.tableau_search import Pruning, plan_for, replays_to_a_win, search
 from cardz_tools.cards import FACE_UP, parse_deck, standard_deck
 from cardz_tools.engine import Game, State
 from cardz_tools.model import build_design
@@ -160,8 +160,49 @@ def test_a_safe_move_never_leads_away_from_a_win(name: str) -> None:
     assert checked >= 20 and won >= 5, (checked, won)
 
 
-def test_stock_moves_reach_what_single_taps_reach() -> None:
-    game = SMALL["klondike"]()
+def test_the_key_tap_follows_the_engine() -> None:
+    # normalize() follows taps with its own function: it must play a tap exactly as the engine does
+    for count in (3, 1):
+        design = design_of("klondike")
+        design["depots"][0]["draw"]["count"] = count
+        game = Game(build_design(design))
+        draw = game.draws[0]
+        for state in random_positions(game, 10, seed=count):
+            stock, waste = state.piles[draw.depot], state.piles[draw.to]
+            for _ in range(30):
+                if not stock and not waste:
+                    break
+                state.apply(draw.move)
+                stock, waste = tap(stock, waste, draw.count, draw.face_up, game.auto_flip[draw.depot])
+                assert (stock, waste) == (state.piles[draw.depot], state.piles[draw.to])
+
+
+def test_positions_on_one_cycle_of_taps_share_a_key() -> None:
+    game = Game(build_design(design_of("klondike")))
+    plan = plan_for(game, Pruning())
+    state = game.new_initial_state(seed=2)
+    draw = game.draws[0]
+    keys = set()
+    for _ in range(9):  # 24 cards, three at a time: a pass and the turn-over
+        keys.add(plan.key_of(state))
+        state.apply(draw.move)
+    assert len(keys) == 1 and plan.key_of(state) in keys
+    state.apply(draw.move)
+    off_cycle = state.clone()  # two cards on the waste: taps never lead back here
+    stock, waste = off_cycle.piles[draw.depot], off_cycle.piles[draw.to]
+    off_cycle.piles[draw.depot], off_cycle.piles[draw.to] = (*stock, waste[-1] & ~FACE_UP), waste[:-1]
+    tapped = off_cycle.clone()
+    tapped.apply(draw.move)
+    assert plan.key_of(off_cycle) != plan.key_of(tapped)
+
+
+@pytest.mark.parametrize("count", [3, 1])
+def test_stock_moves_reach_what_single_taps_reach(count: int) -> None:
+    def edit(design: dict[str, Any]) -> None:
+        small_klondike(design)
+        design["depots"][0]["draw"]["count"] = count
+
+    game = small("klondike", ["Spades", "Hearts", "Clubs"], 6, edit)
     assert not isinstance(stock_moves(game), str)
     verdicts = {"won": 0, "lost": 0}
     for state in random_positions(game, 25, seed=5):

@@ -22,8 +22,8 @@ from ..lint import FileReport, LintResult, lint_paths
 from ..model import Design, build_design
 from ..source import SourceFile
 from .findings import Finding, FindingKind, Thresholds, interval_text, skill_gap_finding
-from .playable import deal_problem, with_diagnostic
-from .runner import default_workers, run_each
+from .playable import DealError, deal_diagnostic, deal_error
+from .runner import default_workers, game_for, run_each
 from .sim import SimReport, simulate
 from .solve import MAX_POSITIONS, SolveReport, solve
 from .stats import wilson_interval
@@ -268,9 +268,13 @@ def cached_summary(cache: Cache | None, design_data: Any, options: CheckOptions)
         return None
 
 
-def _play_job(job: tuple[Any, CheckOptions]) -> PlaySummary:
-    """One file's play in a worker process (module level, so that pools can pickle it)."""
+def _play_job(job: tuple[Any, CheckOptions]) -> PlaySummary | DealError:
+    """One file's play in a worker process (module level, so that pools can pickle it), or why the
+    engine cannot deal it: the test compiles the game the play then uses (:func:`.runner.game_for`)."""
     data, options = job
+    problem = deal_error(lambda: game_for(json.dumps(data, sort_keys=True)))
+    if problem is not None:
+        return problem
     return play_analysis(data, options).summary()
 
 
@@ -281,15 +285,16 @@ def play_summaries(
     workers: int | None = None,
     scheduler: str | None = None,
     on_done: Callable[[int], None] | None = None,
-) -> list[PlaySummary]:
-    """The summary of each (flattened) design, in the order given, whatever order the work finishes in.
+) -> list[PlaySummary | DealError]:
+    """The summary of each (flattened) design, in the order given, whatever order the work finishes in,
+    or, for a design the engine cannot deal, why (:class:`.playable.DealError`; never cached).
 
     Cached summaries are read first; the rest are spread over ``workers`` processes (or
-    a Dask cluster at ``scheduler``), one design per task, each played in one process.
+    a Dask cluster at ``scheduler``), one design per task, each dealt and played in one process.
     A single design to play is played here with ``workers`` for its own playouts.
     ``on_done(n)`` is told as designs finish (cached ones included).
     """
-    results: dict[int, PlaySummary] = {}
+    results: dict[int, PlaySummary | DealError] = {}
     for index, data in enumerate(designs):
         found = cached_summary(cache, data, options)
         if found is not None:
@@ -300,14 +305,14 @@ def play_summaries(
     workers = workers or default_workers()
     if len(todo) == 1 and not scheduler:
         single = dataclasses.replace(options, workers=workers)
-        finished: Iterator[tuple[int, PlaySummary]] = iter([(0, play_analysis(designs[todo[0]], single).summary())])
+        finished: Iterator[tuple[int, PlaySummary | DealError]] = iter([(0, _play_job((designs[todo[0]], single)))])
     else:
         jobs = [(designs[index], dataclasses.replace(options, workers=1)) for index in todo]
         finished = run_each(_play_job, jobs, workers, scheduler)
     for position, summary in finished:
         index = todo[position]
         results[index] = summary
-        if cache is not None and cache.enabled:
+        if isinstance(summary, PlaySummary) and cache is not None and cache.enabled:
             cache.put(cache.key("play", designs[index], options.settings()), summary.to_dict())
         if on_done:
             on_done(1)
@@ -352,11 +357,6 @@ def check_paths(
             continue
         data = _design_data(report)
         design = build_design(data)
-        # A design with a result in the cache was dealt before: skip compiling it to try a deal.
-        problem = None if cached_summary(cache, data, options) else deal_problem(design, report)
-        if problem is not None:
-            reports.append(with_diagnostic(LintResult((report,)), problem).files[0])
-            continue
         if on_file:
             on_file(report.path)
         playable.append((len(reports), report, data, design))
@@ -370,8 +370,11 @@ def check_paths(
 
     summaries = play_summaries([data for _, _, data, _ in playable], options, cache, workers, scheduler, advance)
     for (slot, report, _, design), summary in zip(playable, summaries, strict=True):
-        found = [finding_diagnostic(finding, design, report.source) for finding in summary.findings]
-        kept = [d for d in found if config.reports(d, Path(report.path))]
+        if isinstance(summary, DealError):  # found where the design was to be played, so compiled once
+            kept = [deal_diagnostic(summary, report)]
+        else:
+            found = [finding_diagnostic(finding, design, report.source) for finding in summary.findings]
+            kept = [d for d in found if config.reports(d, Path(report.path))]
         merged = tuple(sorted((*report.diagnostics, *kept), key=Diagnostic.sort_key))
         reports[slot] = FileReport(report.path, merged, report.source, report.sources)
     return LintResult(tuple(r for r in reports if r is not None), strict=config.strict)

@@ -102,7 +102,8 @@ class SafeSinkMoves:
     gives_back: bool = False
 
     def safe_move(self, state: Any) -> Any:
-        """A safe move of ``state`` onto a sink (legal there), or None."""
+        """A safe move of ``state`` onto a sink (legal there), or None; ``state`` must not have
+        ended (:func:`.tableau_search.ended`: then it is over only if it has no moves at all)."""
         piles = state.piles
         bit, required = self.bit, self.required
         in_sinks = 0
@@ -132,7 +133,7 @@ class SafeSinkMoves:
             else:
                 continue
             move = state.game.drag_move(source, 1, target, None)
-            if state.why_illegal(move) is None:
+            if state.drag_refusal(move) is None:
                 return move
         return None
 

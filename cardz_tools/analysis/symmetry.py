@@ -27,7 +27,7 @@ compiled :class:`~cardz_tools.engine.Game`; no game is named.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 from ..engine.effects import MoveCards
@@ -131,15 +131,20 @@ def _references(design: Any) -> Iterator[tuple[str, bool]]:
         yield design.win.depots, False
 
 
-def canonical_key_function(game: Any, symmetry: bool = True) -> KeyFunction:
+def canonical_key_function(
+    game: Any, symmetry: bool = True, normalize: Callable[[Any, list[Any]], None] | None = None
+) -> KeyFunction:
     """``key(state)``: the state's key with order-blind sinks forgotten (:mod:`.position_key`) and,
-    with ``symmetry``, the piles of each interchangeable class sorted."""
+    with ``symmetry``, the piles of each interchangeable class sorted; ``normalize(state, piles)``,
+    when given, first rewrites a copy of the piles (:meth:`.stock_moves.StockMoves.normalize`)."""
     sinks = order_blind_sinks(game)
     classes = interchangeable_classes(game) if symmetry else ()
     declarations = game.has_declarations
 
     def key(state: Any) -> Hashable:
         piles = list(state.piles)
+        if normalize is not None:
+            normalize(state, piles)
         for sink in sinks:
             pile = piles[sink]
             if len(pile) > 1:

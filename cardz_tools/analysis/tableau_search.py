@@ -48,6 +48,7 @@ from typing import Any
 
 from ..cards import FACE_UP
 from .dominance import SafeSinkMoves, build_table, card_bits
+from .joints import joint_table
 from .relaxation import card_flow, dead_check
 from .stock_moves import StockMoves, stock_moves
 from .symmetry import canonical_key_function
@@ -110,8 +111,9 @@ class Progress:
 
     WEIGHTS = (10, 3, -4, -2, -3)
     """Of: cards in the win depots (minus, for a ``depotsEmpty`` win, cards left in them); empty
-    depots that take cards; cards lying on a card no rule builds them on; face-down cards; and
-    cards lying above a card that a win depot takes now."""
+    depots that take cards; cards lying on a card no rule builds them on, or that their pile
+    does not let go of together with it (:mod:`.joints`); face-down cards; and cards lying
+    above a card that a win depot takes now."""
 
     def __init__(self, game: Any, heuristic: bool = True) -> None:
         design = game.design
@@ -130,6 +132,10 @@ class Progress:
         self._takers = tuple(d for d in self._open if not game.accept_never[d])
         everything = -1
         self._table = build_table(game) or collections.defaultdict(lambda: everything)
+        joints = joint_table(game, self._open)
+        if joints is not None:  # a card built on another that cannot move with it counts as loose too
+            built = build_table(game)
+            self._table = joints if built is None else {b: m & joints.get(b, everything) for b, m in built.items()}
         self._home_table = (build_table(game, home=True) if sinks else None) or {}
         self._bit = card_bits()
         self._terms: dict[tuple[tuple[int, ...], int], tuple[int, int, int]] = {}
@@ -190,6 +196,9 @@ class Plan:
     """What one game's search uses, worked out once per game and pruning."""
 
     key_of: Any
+    chain_key: Any
+    """The key without the stock's place on its cycle of taps: a chain of single moves that
+    repeats it goes round in a circle (taps alone keep :attr:`key_of`)."""
     safe: SafeSinkMoves | None
     stock: StockMoves | None
     notes: tuple[str, ...]
@@ -223,7 +232,9 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             notes.append(f"no stock moves: {draws}")
         else:
             stock = draws
-    plan = Plan(canonical_key_function(game, pruning.symmetry), safe, stock, tuple(notes))
+    chain_key = canonical_key_function(game, pruning.symmetry)
+    key_of = canonical_key_function(game, pruning.symmetry, stock.normalize) if stock is not None else chain_key
+    plan = Plan(key_of, chain_key, safe, stock, tuple(notes))
     if len(_PLANS) >= 8:
         _PLANS.pop(next(iter(_PLANS)))
     _PLANS[(id(game), pruning)] = (game, plan)
@@ -274,7 +285,7 @@ class _Search:
             move = safe.safe_move(state)
             if move is None:
                 return
-            state.apply(move)
+            state.apply(move, checked=True)  # safe_move found it legal
             moves.append(move)
             self.tick()
         if ended(state) is None:
@@ -291,7 +302,7 @@ class _Search:
             legal = state.legal_moves()
             if len(legal) != 1:
                 return state, moves
-            key = self.plan.key_of(state)
+            key = self.plan.chain_key(state)
             if key in chain:
                 return None
             chain.add(key)

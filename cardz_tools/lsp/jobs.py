@@ -10,6 +10,7 @@ context (that would cost more to copy than to build).
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,14 +20,15 @@ from .formatting import format_document, format_range
 from .hints import Hint, inlay_hints
 from .outline import Fold, Symbol, folding_ranges, outline
 from .positions import Encoding, Position, Range, TextIndex
-from .rename import prepare_rename, references, rename_with_variants
+from .rename import prepare_rename, references_with_variants, rename_with_variants
 from .tokens import encode, semantic_tokens
 
 __all__ = ["format_job", "outline_job", "folding_job", "references_job", "prepare_rename_job", "rename_job",
            "tokens_job", "name_range_job", "context_job", "hints_job"]
 
-_last_context: dict[Path | None, DesignContext] = {}
-"""In a worker: the last context of each document that modelled, for tokens while the text does not."""
+_last_context: collections.OrderedDict[str, DesignContext] = collections.OrderedDict()
+"""In a worker: the last context of each document (by URI) that modelled, for tokens while the text does not."""
+_LAST_CONTEXTS = 16
 
 
 def context_job(text: str, path: Path | None) -> DesignContext | None:
@@ -57,10 +59,11 @@ def folding_job(text: str) -> list[Fold]:
     return folding_ranges(text)
 
 
-def references_job(text: str, path: Path | None, encoding: Encoding, position: Position,
-                   include_declaration: bool) -> list[Range]:
-    """Where the depot or group name at ``position`` is written."""
-    return references(Snapshot.of(text, path, encoding), position, include_declaration)
+def references_job(text: str, path: Path | None, encoding: Encoding, position: Position, include_declaration: bool,
+                   others: Sequence[tuple[Path, str]] = ()) -> tuple[list[Range], list[list[Range]]]:
+    """Where the depot or group name at ``position`` is written, here and in each of ``others`` that is a variant."""
+    variants = [Snapshot(other_text, None, other_path, encoding) for other_path, other_text in others]
+    return references_with_variants(Snapshot.of(text, path, encoding), position, include_declaration, variants)
 
 
 def prepare_rename_job(text: str, path: Path | None, encoding: Encoding, position: Position) -> Range:
@@ -81,13 +84,20 @@ def rename_job(text: str, path: Path | None, encoding: Encoding, position: Posit
     return rename_with_variants(Snapshot.of(text, path, encoding), position, new_name, variants)
 
 
-def tokens_job(text: str, path: Path | None, encoding: Encoding) -> list[int]:
-    """The encoded semantic tokens of the document (with the last context that modelled while it does not)."""
+def tokens_job(uri: str, text: str, path: Path | None, encoding: Encoding) -> list[int]:
+    """The encoded semantic tokens of the document ``uri`` (with the last context that modelled while it does not).
+
+    The last context is this worker's: a document whose text stops modelling keeps its expression
+    tokens when its last good text was tokenised by the same worker (usually: tokens follow each edit).
+    """
     context = design_context(text, path)
     if context is not None:
-        _last_context[path] = context
+        _last_context[uri] = context
+        _last_context.move_to_end(uri)
+        while len(_last_context) > _LAST_CONTEXTS:
+            _last_context.popitem(last=False)
     else:
-        context = _last_context.get(path)
+        context = _last_context.get(uri)
     return encode(semantic_tokens(text, context), TextIndex(text, encoding))
 
 

@@ -38,7 +38,7 @@ from .positions import Position, Range
 from .schemadoc import schema_root
 
 __all__ = ["Place", "Occurrence", "RenameRefused", "symbol_at", "occurrences", "references", "prepare_rename", "rename",
-           "rename_with_variants", "extends_path"]
+           "rename_with_variants", "references_with_variants", "extends_path"]
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 """What a depot or group name may be (the schema's ``Identifier``)."""
@@ -293,6 +293,28 @@ def rename_with_variants(snapshot: Snapshot, position: Position, new_name: str,
         in_variants.append([(variant.index.offset_range(o.start, o.end), new_name)
                             for o in _occurrences(variant.text, variant_design, old)])
     return edits, in_variants
+
+
+def references_with_variants(snapshot: Snapshot, position: Position, include_declaration: bool,
+                             variants: Sequence[Snapshot]) -> tuple[list[Range], list[list[Range]]]:
+    """:func:`references` in this document, and for each of ``variants`` where it writes the same depot or group.
+
+    A variant of another design, or one that does not load, has none.
+    """
+    found = references(snapshot, position, include_declaration)
+    design = _design(snapshot) if found and snapshot.path is not None else None
+    symbol = _symbol_at(snapshot, design, snapshot.index.offset(position)) if design is not None else None
+    in_variants: list[list[Range]] = []
+    for variant in variants:
+        variant_design = _design(variant) if symbol is not None and variant.path not in (None, snapshot.path) else None
+        if variant_design is None or symbol is None or snapshot.path is None \
+                or not extends_path(variant_design.context, snapshot.path):
+            in_variants.append([])
+            continue
+        in_variants.append([variant.index.offset_range(o.start, o.end)
+                            for o in _occurrences(variant.text, variant_design, symbol[0])
+                            if include_declaration or o.place is not Place.DEFINITION])
+    return found, in_variants
 
 
 _EXTENDS_VALUE = re.compile(rf'"{EXTENDS}"\s*:\s*"([^"\\]+)"')

@@ -506,9 +506,14 @@ def _register_editing(server: CardzLanguageServer) -> None:
         if not ls.is_design(uri):
             return []
         position = Position(params.position.line, params.position.character)
-        found = await ls.job(uri, references_job, ls.text_of(uri), ls.document_path(uri), ls.encoding, position,
-                             params.context.include_declaration)
-        return [types.Location(uri=uri, range=_range(where)) for where in found]
+        others = ls.open_variants(uri)
+        found, in_variants = await ls.job(uri, references_job, ls.text_of(uri), ls.document_path(uri), ls.encoding,
+                                          position, params.context.include_declaration,
+                                          [(path, text) for _, path, text in others])
+        return [types.Location(uri=uri, range=_range(where)) for where in found] + [
+            types.Location(uri=other, range=_range(where))
+            for (other, _, _), places in zip(others, in_variants, strict=True) for where in places
+        ]
 
     @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
     async def on_prepare_rename(ls: CardzLanguageServer, params: types.PrepareRenameParams) -> types.Range | None:
@@ -548,7 +553,7 @@ def _register_editing(server: CardzLanguageServer) -> None:
         uri = params.text_document.uri
         if not ls.is_design(uri):
             return types.SemanticTokens(data=[])
-        return types.SemanticTokens(data=await ls.job(uri, tokens_job, ls.text_of(uri), ls.document_path(uri),
+        return types.SemanticTokens(data=await ls.job(uri, tokens_job, uri, ls.text_of(uri), ls.document_path(uri),
                                                       ls.encoding))
 
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)

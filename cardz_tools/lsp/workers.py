@@ -6,9 +6,12 @@ take longer than a keystroke may wait. Threads would not help: they share the
 interpreter (and its lock) with the request loop, so every busy thread slows
 completion down. :class:`Workers` runs each such job in a small pool of processes,
 started once (spawned, so nothing of the server's state is copied), each bounded in
-memory and every job in time: a job past its time bound gets the pool killed and
-restarted, and the request a :class:`JobFailed` that says so. A process that dies
-(its memory bound, a crash) is replaced and the job retried once.
+memory and every job in time: a job past its time or memory bound gets the pool killed
+and restarted, and the request a :class:`JobFailed` that says so. Each job is sent the
+document's text with it (57 KB cost well under a millisecond to send), so a worker holds
+no state that could go stale. A process that dies
+(its memory bound, a crash) is replaced and the job retried once. Where processes cannot
+be started at all, the jobs run in threads.
 
 ``Workers(0)`` runs the jobs in the server's threads instead (the path of earlier
 versions; for platforms without processes, and the baseline of ``bench/bench_lsp.py``).
@@ -66,41 +69,61 @@ class Workers:
         self.job_seconds = job_seconds
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
+        self._initializer: Callable[[], None] = _start_worker
+        self._worked = False  # a job has come back from a process: processes work here
 
-    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
+    def _executor(self) -> concurrent.futures.ProcessPoolExecutor | None:
+        """The pool (None: processes cannot be started here, and the jobs run in threads from now on)."""
         with self._lock:
-            if self._pool is None:
-                self._pool = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=self.size, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker)
+            if self._pool is None and self.size > 0:
+                try:
+                    self._pool = concurrent.futures.ProcessPoolExecutor(
+                        max_workers=self.size, mp_context=multiprocessing.get_context("spawn"),
+                        initializer=self._initializer)
+                except (OSError, ImportError, NotImplementedError):  # no process support (semaphores) here
+                    self.size = 0
             return self._pool
 
     def start(self) -> None:
         """Start the processes now, so that the first jobs do not wait for them."""
-        if self.size > 0:
-            pool = self._executor()
-            for _ in range(self.size):
-                pool.submit(int)
+        pool = self._executor()
+        for _ in range(self.size if pool is not None else 0):
+            pool.submit(int).add_done_callback(self._started)  # type: ignore[union-attr]
+
+    def _started(self, future: concurrent.futures.Future[int]) -> None:
+        if not future.cancelled() and future.exception() is None:
+            self._worked = True
 
     async def run(self, job: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
         """The result of ``job(*args, **kwargs)``, computed in a worker (its exceptions are raised here).
 
-        :raises JobFailed: when the job takes longer than :attr:`job_seconds`, or its process dies twice.
+        :raises JobFailed: when the job takes longer than :attr:`job_seconds`, runs out of memory (its
+            process is replaced then too), or its process dies twice.
         """
         loop = asyncio.get_running_loop()
         call = functools.partial(job, *args, **kwargs)
-        if self.size == 0:
-            return await loop.run_in_executor(None, call)
         for attempt in (1, 2):
             pool = self._executor()
+            if pool is None:
+                return await loop.run_in_executor(None, call)
             try:
-                return await asyncio.wait_for(loop.run_in_executor(pool, call), self.job_seconds)
+                result = await asyncio.wait_for(loop.run_in_executor(pool, call), self.job_seconds)
             except TimeoutError:
                 self._kill(pool)
                 raise JobFailed(f"took longer than {self.job_seconds:g} s and was stopped") from None
+            except MemoryError:
+                self._kill(pool)  # a fresh process gives the memory back
+                raise JobFailed(f"needed more than its {WORKER_MEMORY_BYTES // 1024**2} MB and was stopped") from None
             except concurrent.futures.process.BrokenProcessPool:
                 self._forget(pool)  # killed for another job, or died: the next attempt starts a new pool
-                if attempt == 2:
-                    raise JobFailed("its worker process died (out of memory?)") from None
+                if attempt == 1:
+                    continue
+                if not self._worked:  # no process has ever started here: run in threads from now on
+                    self.size = 0
+                    return await loop.run_in_executor(None, call)
+                raise JobFailed("its worker process died (out of memory?)") from None
+            self._worked = True
+            return result
         raise AssertionError("unreachable")
 
     def _forget(self, pool: concurrent.futures.ProcessPoolExecutor) -> None:

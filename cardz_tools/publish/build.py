@@ -18,6 +18,7 @@ from .. import diagnostics as dx
 from ..analysis.check import CheckOptions, PlaySummary, finding_diagnostic, play_summaries
 from ..analysis.deals import winnable_deals
 from ..analysis.findings import FindingKind
+from ..analysis.playable import DealError
 from ..analysis.playout import deal_seed
 from ..analysis.solve import DEFAULT_BUDGET
 from ..cache import Cache
@@ -300,6 +301,8 @@ def publish(
 
     played = play_summaries([c.data for c in candidates], options, cache, workers, scheduler, advance)
     for candidate, summary, piles in zip(candidates, played, boards, strict=True):
+        if isinstance(summary, DealError):  # sample_board dealt it above: only a changed file gets here
+            raise PublishError(f"{candidate.report.path}: {summary.message}")
         info, gated = _game(candidate, options, gate, summary, piles, winnable)
         games.append(info)
         if gated:
