@@ -160,6 +160,42 @@ def test_a_safe_move_never_leads_away_from_a_win(name: str) -> None:
     assert checked >= 20 and won >= 5, (checked, won)
 
 
+def test_a_move_onto_a_sink_that_gives_back_is_not_safe_while_a_card_still_needs_it() -> None:
+    # 5♥ could go up, but the 4♠ covering 3♠ has no other red Five to go on, and 5♥ could come back
+    # only onto a black Six, both under the 4♠: up there, it loses
+    game = SMALL["klondike"]()
+    piles: list[tuple[int, ...]] = [()] * len(game.names)
+
+    def lay(name: str, down: str, up: str) -> None:
+        piles[game.index[name]] = (*parse_deck(down), *(c | FACE_UP for c in parse_deck(up)))
+
+    lay("found[0]", "", "AS 2S")
+    lay("found[1]", "", "AH 2H 3H 4H")
+    lay("found[2]", "", "AC 2C 3C 4C 5C")
+    lay("tab[0]", "6S 6C 3S", "4S")
+    lay("tab[1]", "", "5H")
+    lay("tab[2]", "5S", "6H")
+    state = State(game, piles)
+    up = game.drag_move(game.index["tab[1]"], 1, game.index["found[1]"], None)
+    assert up in state.legal_moves()
+    after = state.clone()
+    after.apply(up)
+    assert search(state, BUDGET, None, Pruning.none()).result == "won"
+    assert search(after, BUDGET, None, Pruning.none()).result == "lost"
+    safe = safe_sink_moves(game)
+    assert not isinstance(safe, str) and safe.safe_move(state) != up
+
+
+def test_a_card_onto_a_sink_that_gives_back_needs_its_whole_closure_in_the_sinks() -> None:
+    safe = safe_sink_moves(Game(build_design(design_of("klondike"))))
+    assert not isinstance(safe, str)
+    five_of_hearts = parse_deck("5H")[0]
+    needed = {card for card, bit in safe.bit.items() if safe.required[five_of_hearts] & bit}
+    # the Hearts below it, the black Fours and what builds on them, down to the Aces
+    assert needed == set(parse_deck("AH 2H 3H 4H AS 2S 3S 4S AC 2C 3C 4C AD 2D 3D"))
+    assert safe.required[parse_deck("AD")[0]] == 0
+
+
 def test_the_key_tap_follows_the_engine() -> None:
     # normalize() follows taps with its own function: it must play a tap exactly as the engine does
     for count in (3, 1):

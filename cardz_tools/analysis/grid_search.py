@@ -44,7 +44,7 @@ import dataclasses
 import heapq
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from typing import Any
 
 from ..cards import COLOR_NAMES, FACE_UP, RANK_NAMES, SUIT_NAMES, Card, identity, standard_deck
@@ -58,9 +58,6 @@ MAX_POSITIONS = 6_000_000
 
 CLOCK_EVERY = 4096
 """Positions between two reads of the clock."""
-
-QUICK_SHARE = 0.4
-"""The share of a deal's time (or positions) the streamlined quick pass may use."""
 
 NEVER = 0xFF
 """In :attr:`GridShape.pred_code`: the card never enters a gap from that column."""
@@ -436,6 +433,9 @@ def _gaps(cells: bytearray) -> list[int]:
     return found
 
 
+SearchRun = Generator[int, None, "tuple[str, list[Move], int]"]
+"""A search that yields its positions so far now and then and returns its answer."""
+
 REDEAL = (-1, -1)
 """The step of :meth:`GridSearch.search` that plays an action (through the engine)."""
 
@@ -489,6 +489,8 @@ class GridSearch:
         self.can_win = any(shape.must_fill)
         self.plain = False
         """Whether :meth:`search` plays no forced move (set by its argument)."""
+        self.missing = 0
+        """How many cells every win fills are gaps now (the win is not tested while some are)."""
         """Whether the win rule proves cells filled (then the win is tested only when every gap is spared)."""
 
     def _grid_cards(self) -> list[int]:
@@ -668,6 +670,13 @@ class GridSearch:
         With ``streamline`` (:meth:`forced`) it never answers "lost" (then "unknown"); ``plain``
         plays no forced move and proves no loss early (the reference the tests compare with).
         """
+        return _finish(self.depth_first(budget, deadline, streamline, plain))
+
+    def depth_first(
+        self, budget: int, deadline: float | None, streamline: bool = False, plain: bool = False
+    ) -> SearchRun:
+        """:meth:`search` as a generator: it yields its positions so far every :data:`CLOCK_EVERY`
+        positions (so searches can take turns) and returns the answer of :meth:`search`."""
         self.plain = plain
         budget = min(budget, MAX_POSITIONS)
         state = self.state
@@ -679,15 +688,16 @@ class GridSearch:
         for i, code in enumerate(cells):
             if code:
                 where[code] = i
+        self._count_missing(cells)
         line: list[Any] = []
-        applied, outcome = self._settle(cells, where, piles, streamline)
+        applied, outcome, fixed = self._settle(cells, where, piles, streamline)
         if outcome == "won":
             return "won", self._engine_line(applied), 1
         seen = {self.key(cells)}
         if outcome == "dead":
             return ("unknown" if streamline else "lost"), [], 1
         line.extend(applied)
-        stack: list[tuple[list[tuple[int, int]], list[Any]]] = [(self._options(cells, where, piles), applied)]
+        stack: list[tuple[list[tuple[int, int]], list[Any]]] = [(self._options(cells, where, piles, fixed), applied)]
         exhausted = "unknown" if streamline else "lost"
         while stack:
             options, applied = stack[-1]
@@ -698,28 +708,38 @@ class GridSearch:
                 continue
             step = options.pop()
             here: list[Any] = [self._play(cells, where, piles, step)]
-            if not self._won(cells, piles):
-                chain, outcome = self._settle(cells, where, piles, streamline)
-                here += chain
-            else:
-                outcome = "won"
-            if outcome == "won":
-                return "won", self._engine_line([*line, *here]), len(seen) + 1
             key = self.key(cells)
-            if key in seen or outcome == "dead":
-                seen.add(key)
+            if key in seen:  # seen before, so not won (the search would have ended)
                 self._undo(cells, where, piles, here)
                 continue
             seen.add(key)
+            chain, outcome, fixed = self._settle(cells, where, piles, streamline)
+            here += chain
+            if outcome == "won":
+                return "won", self._engine_line([*line, *here]), len(seen)
+            if chain:
+                key = self.key(cells)
+                if key in seen:
+                    self._undo(cells, where, piles, here)
+                    continue
+                seen.add(key)
+            if outcome == "dead":
+                self._undo(cells, where, piles, here)
+                continue
             size = len(seen)
-            if size > budget or (deadline is not None and size % CLOCK_EVERY == 0 and time.monotonic() > deadline):
+            if size % CLOCK_EVERY == 0:
+                if deadline is not None and time.monotonic() > deadline:
+                    return "unknown", [], size
+                yield size
+            if size > budget:
                 return "unknown", [], size
             line.extend(here)
-            stack.append((self._options(cells, where, piles), here))
+            stack.append((self._options(cells, where, piles, fixed), here))
         return exhausted, [], len(seen)
 
-    def best_first(self, budget: int, deadline: float | None) -> tuple[str, list[Move], int]:
-        """The streamlined search, best position first: ("won", moves, nodes) or ("unknown", [], nodes).
+    def best_first(self, budget: int, deadline: float | None) -> SearchRun:
+        """The streamlined search, best position first, as a generator like :meth:`depth_first`
+        returning ("won", moves, nodes) or ("unknown", [], nodes).
 
         Best: the most fixed cards, then the fewest gaps no card can fill (:meth:`_promise`). It is
         a quick pass only (it never answers "lost"), and only once no action is left.
@@ -735,39 +755,46 @@ class GridSearch:
         cells = self.pack(piles)
         where = [-1] * 128
         self._place(cells, where, piles)
-        applied, outcome = self._settle(cells, where, piles, True)
+        applied, outcome, _ = self._settle(cells, where, piles, True)
         if outcome == "won":
             return "won", self._engine_line(applied), 1
         if outcome == "dead":
             return "unknown", [], 1
         seen = {self.key(cells)}
         parents: list[tuple[int, list[Any]]] = [(-1, applied)]
-        frontier = [(-self._promise(cells), 0, bytes(cells))]
+        frontier = [(-self._promise(cells, None), 0, bytes(cells))]
         while frontier:
             _, index, position = heapq.heappop(frontier)
             cells[:] = position
             self._place(cells, where, piles)
             for step in self.steps(cells, where):
                 here: list[Any] = [self._play(cells, where, piles, step)]
-                chain, outcome = self._settle(cells, where, piles, True)
+                key = self.key(cells)
+                if key in seen:  # seen before, so not won
+                    self._undo(cells, where, piles, here)
+                    continue
+                seen.add(key)
+                chain, outcome, fixed = self._settle(cells, where, piles, True)
                 here += chain
                 if outcome == "won":
-                    return "won", self._engine_line(self._line_to(parents, index) + here), len(seen) + 1
-                key = self.key(cells)
-                if outcome is None and key not in seen:
+                    return "won", self._engine_line(self._line_to(parents, index) + here), len(seen)
+                if chain:
+                    key = self.key(cells)
+                if outcome is None and (not chain or key not in seen):
                     seen.add(key)
                     parents.append((index, here))
-                    heapq.heappush(frontier, (-self._promise(cells), len(parents) - 1, bytes(cells)))
+                    heapq.heappush(frontier, (-self._promise(cells, fixed), len(parents) - 1, bytes(cells)))
                     size = len(seen)
-                    if size > budget or (
-                        deadline is not None and size % CLOCK_EVERY == 0 and time.monotonic() > deadline
-                    ):
+                    if size % CLOCK_EVERY == 0:
+                        if deadline is not None and time.monotonic() > deadline:
+                            return "unknown", [], size
+                        yield size
+                    if size > budget:
                         return "unknown", [], size
-                cells[:] = position
-                self._place(cells, where, piles)
+                self._undo(cells, where, piles, here)
         return "unknown", [], len(seen)
 
-    def _promise(self, cells: bytearray) -> int:
+    def _promise(self, cells: bytearray, fixed: list[bool] | None) -> int:
         """How close ``cells`` looks to a win: 4 a fixed card, -1 a gap after a card no card may follow."""
         left, placeable = self.left, self.placeable
         dead = 0
@@ -775,7 +802,7 @@ class GridSearch:
             before = left[gap]
             if before >= 0 and not placeable[gap][cells[before]]:
                 dead += 1
-        return 4 * sum(self.fixed(cells)) - dead
+        return 4 * sum(self.fixed(cells) if fixed is None else fixed) - dead
 
     @staticmethod
     def _line_to(parents: Sequence[tuple[int, list[Any]]], index: int) -> list[Any]:
@@ -798,36 +825,46 @@ class GridSearch:
                 piles[grid[i]] = (code | FACE_UP,)
             else:
                 piles[grid[i]] = ()
+        self._count_missing(cells)
 
     def _won(self, cells: bytearray, piles: list[tuple[Card, ...]]) -> bool:
-        """The engine's win test, skipped while a gap lies where every win has a card."""
-        if self.can_win:
-            must_fill = self.shape.must_fill
-            if any(must_fill[i] for i in _gaps(cells)):
-                return False
+        """The engine's win test, skipped while a gap lies where every win has a card (:attr:`missing`)."""
+        if self.can_win and self.missing:
+            return False
         return bool(self.state.game.won(piles, self.probe))
+
+    def _count_missing(self, cells: bytearray) -> None:
+        """Set :attr:`missing` for ``cells`` (:meth:`_move` keeps it up to date)."""
+        must_fill = self.shape.must_fill
+        self.missing = sum(1 for gap in _gaps(cells) if must_fill[gap])
 
     def _settle(
         self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]], streamline: bool
-    ) -> tuple[list[Any], str | None]:
-        """Play the forced moves of :meth:`forced` (none before the last action): (the steps, "won"/"dead"/None)."""
+    ) -> tuple[list[Any], str | None, list[bool] | None]:
+        """Play the forced moves of :meth:`forced` (none before the last action).
+
+        Returns the steps, "won"/"dead"/None, and :meth:`fixed` of the position reached when computed.
+        """
         applied: list[Any] = []
         if not self.era.final or not self.can_win or self.plain:
-            return applied, ("won" if self._won(cells, piles) else None)
+            return applied, ("won" if self._won(cells, piles) else None), None
         while True:
             if self._won(cells, piles):
-                return applied, "won"
-            step = self.forced(cells, where, self.fixed(cells), streamline)
+                return applied, "won", None
+            fixed = self.fixed(cells)
+            step = self.forced(cells, where, fixed, streamline)
             if step is None:
-                return applied, None
+                return applied, None, fixed
             if step is False:
-                return applied, "dead"
+                return applied, "dead", None
             assert isinstance(step, tuple)
             applied.append(self._play(cells, where, piles, step))
 
-    def _options(self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]]) -> list[tuple[int, int]]:
+    def _options(
+        self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]], fixed: list[bool] | None = None
+    ) -> list[tuple[int, int]]:
         """The moves to try here, the first tried last; an action is tried after every move."""
-        options = self.steps(cells, where)
+        options = self.steps(cells, where, fixed)
         if not self.era.final and self._action_open(piles):
             options.insert(0, REDEAL)
         return options
@@ -868,6 +905,7 @@ class GridSearch:
             if code:
                 where[code] = i
         self.era = self._era_for(tuple(engine.uses), engine.reshuffles)
+        self._count_missing(cells)
         return ("action", action.move, before)
 
     def _undo(self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]], applied: list[Any]) -> None:
@@ -886,12 +924,15 @@ class GridSearch:
                 if code:
                     where[code] = i
             self.era = era
+            self._count_missing(cells)
 
     def _move(self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]], source: int, gap: int) -> None:
         """Move the card of cell ``source`` into the gap ``gap`` (in place)."""
         code = cells[source]
         cells[gap], cells[source] = code, 0
         where[code] = gap
+        must_fill = self.shape.must_fill
+        self.missing += must_fill[source] - must_fill[gap]
         grid = self.shape.cells
         piles[grid[gap]], piles[grid[source]] = piles[grid[source]], ()
 
@@ -913,27 +954,44 @@ class GridSearch:
         return moves
 
 
+def _finish(run: SearchRun) -> tuple[str, list[Move], int]:
+    """Run a search generator (:meth:`GridSearch.depth_first`) to its end: its answer."""
+    while True:
+        try:
+            next(run)
+        except StopIteration as done:
+            answer: tuple[str, list[Move], int] = done.value
+            return answer
+
+
 def grid_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, list[Any], int] | None:
     """Solve ``state`` with the grid search, or None when the design does not fit it.
 
-    Two quick streamlined passes, best first (:meth:`GridSearch.best_first`) then depth first,
-    each with :data:`QUICK_SHARE` of the time and positions left, then the complete search; the
-    positions of all are counted.
+    Two searches take turns, :data:`CLOCK_EVERY` positions at a time, within one budget of
+    positions: the streamlined best-first quick pass (:meth:`GridSearch.best_first`) and the
+    complete depth-first search. A win of either is the answer; only the complete one says "lost".
     """
-    search = GridSearch.of(state)
-    if search is None:
+    complete = GridSearch.of(state)
+    if complete is None:
         return None
+    quick = GridSearch(state, complete.shape)
+    runs = {"quick": quick.best_first(budget, deadline), "complete": complete.depth_first(budget, deadline)}
+    nodes = dict.fromkeys(runs, 0)
     try:
-        nodes = 0
-        for quick in (search.best_first, lambda budget, deadline: search.search(budget, deadline, streamline=True)):
-            now = time.monotonic()
-            quick_deadline = None if deadline is None else now + QUICK_SHARE * max(0.0, deadline - now)
-            quick_budget = max(1, int(QUICK_SHARE * (min(budget, MAX_POSITIONS) - nodes)))
-            result, line, used = quick(quick_budget, quick_deadline)
-            nodes += used
-            if result == "won":
-                return result, line, nodes
-        result, line, used = search.search(max(1, budget - nodes), deadline)
-        return result, line, nodes + used
+        while runs:
+            for name, run in list(runs.items()):
+                try:
+                    nodes[name] = next(run)
+                except StopIteration as done:
+                    answer: tuple[str, list[Move], int] = done.value
+                    result, line, nodes[name] = answer
+                    if result != "unknown":
+                        return result, line, sum(nodes.values())
+                    del runs[name]
+                    if name == "complete":
+                        runs.clear()
+                if sum(nodes.values()) > budget or (deadline is not None and time.monotonic() > deadline):
+                    return "unknown", [], sum(nodes.values())
+        return "unknown", [], sum(nodes.values())
     except LeftTheModel:
-        return "unknown", [], 0
+        return "unknown", [], sum(nodes.values())

@@ -34,6 +34,7 @@ def build_settle(game: GamePlan, design: Design, limit: int) -> tuple[Settle, st
     """The generated settling of ``game`` and its source; ``limit`` is the cascade bound."""
     code = inline_code(design)
     blocks: dict[tuple[str, ...], int] = {}
+    makes_due = False  # whether a firing may make later depots due (its lines then call _insort)
     specs = [-1] * len(game.names)
     effects = code.constant(tuple(tuple(t.effects for t in triggers) for triggers in game.triggers_of))
     stats = code.constant(tuple(tuple(t.stat for t in triggers) for triggers in game.triggers_of))
@@ -73,6 +74,7 @@ def build_settle(game: GamePlan, design: Design, limit: int) -> tuple[Settle, st
             ]
             if reaches is None or any(d >= 0 and game.has_trigger[d] for d in reaches):
                 # Depots after this one that it changed are due later in the pass.
+                makes_due = True
                 fire += [
                     "    for _later in _touched:",
                     "        if _later > _depot and _has[_later] and _later not in _due: _insort(_due, _later)",
@@ -129,7 +131,7 @@ def build_settle(game: GamePlan, design: Design, limit: int) -> tuple[Settle, st
     ]
     if not game.triggers:
         body = ["_recheck = S.touched", "_recheck.clear()"]
-    if any("_insort(" in line for block in blocks for line in block):  # a trigger may make later depots due
+    if makes_due:  # a trigger may make later depots due
         start_at = body.index("_fired = 0")
         body.insert(start_at, f"_insort = {code.constant(insort)}")
     return code.function("_settle", ["P", "S"], body, _ATTRIBUTES)

@@ -49,6 +49,27 @@ class Hoisted(NamedTuple):
     reads: Mapping[str, int] = {}
     """How many times :attr:`text` reads each of the caller's locals (the site arguments' and
     the pile's), counted as the emitter's names were bound to them: what the caller must assign."""
+    names: tuple[tuple[str, ...], ...] = ()
+    """:attr:`text`, then each :attr:`target` assignment's text, as the emitter wrote it: literal
+    text at even places and at odd places a name it wrote (a caller's local, a per-target local),
+    which :meth:`at` binds without searching the text."""
+
+    outer_reads: frozenset[str] = frozenset()
+    """The caller's locals the :attr:`outer` assignments read."""
+
+    def at(self, bindings: Mapping[str, str]) -> Hoisted:
+        """The test and its per-target assignments with the names in ``bindings`` written as their
+        values (for one target: ``_depot`` its number, each per-target local a name of its own)."""
+        if not self.names:
+            return self
+
+        def bound(parts: tuple[str, ...]) -> str:
+            return "".join(bindings.get(part, part) if odd else part for odd, part in _alternating(parts))
+
+        text, *assignments = self.names
+        pairs = zip(self.target, assignments, strict=True)
+        target = [(bindings.get(local, local), bound(parts)) for (local, _), parts in pairs]
+        return Hoisted(bound(text), self.outer, target, self.reads, (), self.outer_reads)
 
 
 class InlineCode:
@@ -159,29 +180,40 @@ class InlineCode:
         text = texts[0] if len(texts) == 1 else "(" + " and ".join(texts) + ")"
         locals_by_param = {SITE_PARAMS[arg]: local for arg, local in names.items() if arg in SITE_PARAMS}
 
+        target_locals = {local for local, _ in target_assignments}
+        # The names the emitter wrote: the site arguments' (bound to the caller's locals here) and
+        # the per-target locals' (bound per target by Hoisted.at).
+        tokens = sorted({*SITE_PARAMS.values(), *target_locals}, key=len, reverse=True)
+        written = _PARAM if not target_locals else re.compile(r"\b(" + "|".join(tokens) + r")\b")
         reads: Counter[str] = Counter()
 
-        def rename(match: re.Match[str]) -> str:
-            local = locals_by_param.get(match.group(1))
-            if local is None:
-                raise ValueError(f"the rule reads {match.group(1)[1:]!r}, which has no local name")
-            reads[local] += 1
-            return local
-
-        def resolve(code: str, pile_text: str = pile) -> str:
-            return _PARAM.sub(rename, code).replace(PILE, pile_text)
+        def named(code: str, pile_text: str = pile) -> tuple[str, ...]:
+            parts: list[str] = []
+            last = 0
+            for match in written.finditer(code):
+                token = match.group(1)
+                local = token if token in target_locals else locals_by_param.get(token)
+                if local is None:
+                    raise ValueError(f"the rule reads {token[1:]!r}, which has no local name")
+                parts += [*_with_pile(code[last : match.start()], pile_text), local]
+                last = match.end()
+            return (*parts, *_with_pile(code[last:], pile_text))
 
         pile_reads = text.count(PILE)  # the emitter's own placeholder, never in the design's text
         once = pile_once is not None and pile_reads == 1
-        test = resolve(text, pile_once if once and pile_once is not None else pile)
-        if pile_reads and not once:
-            reads[pile] += pile_reads
-        counted = dict(reads)  # the test's own reads: the assignments below are the caller's to place
+        test = named(text, pile_once if once and pile_once is not None else pile)
+        for odd, part in _alternating(test):
+            if odd and part not in target_locals:
+                reads[part] += 1
+        targets = [named(code) for _, code in target_assignments]
+        outer_parts = [(local, named(code)) for local, code in assignments]
         return Hoisted(
-            test,
-            [(local, resolve(code)) for local, code in assignments],
-            [(local, resolve(code)) for local, code in target_assignments],
-            counted,
+            "".join(test),
+            [(local, "".join(parts)) for local, parts in outer_parts],
+            [(local, "".join(parts)) for (local, _), parts in zip(target_assignments, targets, strict=True)],
+            dict(reads),
+            (test, *targets),
+            frozenset(part for _, parts in outer_parts for odd, part in _alternating(parts) if odd),
         )
 
     def _find_invariants(
@@ -230,6 +262,24 @@ class InlineCode:
         closure = list(self._constants.values())
         allowed = SAFE_ATTRIBUTES | frozenset(attributes)
         return build([*self._functions, definition], name, closure, "<cardz engine>", allowed)
+
+
+def _with_pile(literal: str, pile: str) -> list[str]:
+    """Literal text as parts (literal, name, literal ...): the pile placeholder is the name ``pile``.
+
+    With ``pile`` not a name (``P[_depot]``, a pile read once in place) it stays literal text."""
+    pieces = literal.split(PILE)
+    if len(pieces) == 1 or not _IDENTIFIER.match(pile):
+        return [pile.join(pieces)]
+    parts = [pieces[0]]
+    for piece in pieces[1:]:
+        parts += [pile, piece]
+    return parts
+
+
+def _alternating(parts: Sequence[str]) -> Iterable[tuple[bool, str]]:
+    """(is a name, part) for parts that alternate literal text and names, literal first."""
+    return ((index % 2 == 1, part) for index, part in enumerate(parts))
 
 
 class _HoistingEmitter(Emitter):
