@@ -2,8 +2,10 @@
 
     python bench/bench_check.py [--games DIR] [--workers N] [--skip-publish]
 
-Copies the designs into a temporary repository (with a ``pyproject.toml``, so the cache is
-made there) and times the real command lines, each in a fresh process:
+Copies the designs into a temporary repository (with a ``pyproject.toml`` that carries the
+project's ``[tool.cardz]`` tables, so the cache is made there and the per-file ignores and check
+settings are the project's own: the bench measures the real job) and times the real command
+lines, each in a fresh process:
 
 - ``cardz check DIR`` cold (empty cache), warm (nothing changed), and after one file changed
   (its description: a new cache key), next to that one file checked alone cold: the goal is
@@ -37,8 +39,8 @@ CPU: dict[str, float] = {}
 they say what the run costs, while the wall-clock time also says how busy the neighbours are."""
 
 
-def _run(arguments: list[str], cwd: Path, label: str = "") -> tuple[float, int, str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+def _run(arguments: list[str], cwd: Path, label: str = "", code: Path = ROOT) -> tuple[float, int, str]:
+    env = {**os.environ, "PYTHONPATH": str(code)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     command = [sys.executable, "-m", "cardz_tools", *arguments]
@@ -48,6 +50,20 @@ def _run(arguments: list[str], cwd: Path, label: str = "") -> tuple[float, int, 
     if label:
         CPU[label] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return elapsed, done.returncode, done.stdout + done.stderr
+
+
+def cardz_tables(pyproject: str) -> str:
+    """The ``[tool.cardz]`` tables (``[tool.cardz.check]`` ...) of a ``pyproject.toml`` text, as written there."""
+    kept: list[str] = []
+    inside = False
+    for line in pyproject.splitlines():
+        header = line.strip()
+        if header.startswith("["):
+            name = header.strip("[] ")
+            inside = name == "tool.cardz" or name.startswith("tool.cardz.")
+        if inside:
+            kept.append(line)
+    return "\n".join(kept) + "\n" if kept else ""
 
 
 def _last_line(output: str) -> str:
@@ -68,13 +84,17 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None, help="--workers for both commands (default: one per CPU)")
     parser.add_argument("--skip-publish", action="store_true")
     parser.add_argument("--changed", default="klondike.cardz", help="the file changed for the one-file run")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="a checkout of cardz-tools to compare with: both check the designs cold with the fixed "
+                             "counts (--seconds 0, the same work on any machine), and the CPU ratio is printed")
     args = parser.parse_args()
     workers = ["--workers", str(args.workers)] if args.workers else []
     print(f"cpus {os.cpu_count()}, load average before: {_load()}")
     times: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="bench-check-") as folder:
         repo = Path(folder)
-        (repo / "pyproject.toml").write_text("[project]\nname = 'games'\nversion = '0'\n", encoding="utf-8")
+        project = cardz_tables((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+        (repo / "pyproject.toml").write_text(f"[project]\nname = 'games'\nversion = '0'\n\n{project}", encoding="utf-8")
         shutil.copytree(args.games, repo / "games")
         count = len(list((repo / "games").glob("*.cardz")))
         for label in ("check cold", "check warm"):
@@ -92,6 +112,12 @@ def main() -> None:
         alone_command = ["check", str(alone / changed.name), "--no-cache", *workers]
         times["that file alone"], status, _ = _run(alone_command, repo, "that file alone")
         print(f"{'that file alone, cold':<22} {times['that file alone']:7.2f} s   exit {status}", flush=True)
+        if args.baseline is not None:
+            fixed = ["check", "games", "--no-cache", "--seconds", "0", *workers]
+            for label, code in (("fixed counts, baseline", args.baseline.resolve()), ("fixed counts, this", ROOT)):
+                times[label], status, output = _run(fixed, repo, label, code)
+                print(f"{label:<22} {times[label]:7.2f} s   {CPU[label]:7.2f} CPU-s   exit {status}   "
+                      f"{_last_line(output)}", flush=True)
         if not args.skip_publish:
             for label in ("publish cold", "publish warm"):
                 times[label], status, output = _run(["publish", "games", "--out", "site", *workers], repo, label)
@@ -106,6 +132,10 @@ def main() -> None:
           f"CPU {CPU['check one changed'] / CPU['that file alone']:.2f})")
     if "publish cold" in times:
         print(f"  warm / cold publish    {times['publish warm'] / times['publish cold']:.3f}")
+    if args.baseline is not None:
+        ratio = CPU["fixed counts, this"] / CPU["fixed counts, baseline"]
+        print(f"  fixed counts, this / baseline: CPU {ratio:.2f}, wall "
+              f"{times['fixed counts, this'] / times['fixed counts, baseline']:.2f}")
 
 
 if __name__ == "__main__":

@@ -46,7 +46,10 @@ from cardz_tools.loading import open_design  # noqa: E402
 
 GAMES = pathlib.Path(__file__).resolve().parents[1] / "games"
 SINK_GAMES = ("golf", "golf-queen-on-king", "golf-wrap", "black-hole")
-TABLEAU_GAMES = ("freecell", "klondike", "canfield", "spider-one-suit", "weathervane-6", "chateau-de-cartes")
+TABLEAU_GAMES = (
+    "freecell", "bakers-game", "klondike", "klondike-draw-one", "canfield", "spider-one-suit", "weathervane-6",
+    "chateau-de-cartes",
+)
 
 
 def main() -> None:

@@ -47,8 +47,10 @@ DECIDED_ENOUGH = 0.9
 PLAYOUT_SECONDS = 0.08
 """A generous CPU cost of one random playout of MAX_MOVES moves, for the worst-case estimate of ``--list``."""
 
-BLAKE_GENT = "Blake & Gent, JAIR 85 (2026), Solvitaire"
-ISSUE_9 = "brief for issue #9 (published solver surveys)"
+FIGURES = "shared/published-figures.md"
+"""Where every published figure below is written (beside the repository: ``../shared/``)."""
+BLAKE_GENT = f"Blake & Gent, JAIR 85 (2026), Solvitaire ({FIGURES})"
+BLACK_HOLE_SOLVE = f"black-hole-solve, 200 deals measured on this machine class ({FIGURES})"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,6 +61,12 @@ class Published:
     high: float
     text: str
     source: str
+
+
+def measured(won: int, deals: int, text: str, source: str = BLACK_HOLE_SOLVE) -> Published:
+    """A figure published as ``won`` of ``deals`` deals: its Wilson 95% interval (``text`` as published)."""
+    low, high = wilson_interval(won, deals)
+    return Published(low, high, text, source)
 
 
 def plus_minus(percent: str, half_width: str, source: str = BLAKE_GENT) -> Published:
@@ -93,31 +101,38 @@ class Entry:
 
 ENTRIES = [
     # Golf and Black Hole: the compact sink search decides deals in about a second.
-    Entry("golf", 2000, 150, 3_000_000, 6.0, Published(0.24, 0.28, "about 26%", ISSUE_9), playout_moves=60),
+    Entry("golf", 2000, 150, 3_000_000, 6.0, measured(48, 200, "24% of 200 deals"), playout_moves=60),
     # Solvitaire's Golf puts a Queen on a King and a King on a Queen, as this design does.
     Entry("golf-queen-on-king", 2000, 120, 3_000_000, 6.0, plus_minus("45.109", "0.032"), playout_moves=60),
-    Entry("golf-wrap", 2000, 100, 3_000_000, 6.0, Published(0.92, 0.94, "about 93%", ISSUE_9), playout_moves=60),
+    Entry("golf-wrap", 2000, 100, 3_000_000, 6.0, measured(187, 200, "93.5% of 200 deals"), playout_moves=60),
     Entry("black-hole", 2000, 40, 4_000_000, 10.0, plus_minus("86.944", "0.022"), playout_moves=60),
     Entry("worm-hole", 500, 20, 1_000_000, 5.0, playout_moves=60),
     # Klondike and its relatives.
-    Entry("klondike", deals=20, published=plus_minus("81.945", "0.084")),
-    Entry("klondike-draw-one", deals=20, published=plus_minus("90.480", "0.116")),
+    Entry("klondike", deals=10, deal_seconds=20.0, published=plus_minus("81.945", "0.084")),
+    Entry("klondike-draw-one", deals=10, deal_seconds=15.0, published=plus_minus("90.480", "0.116")),
     Entry("trigon"),
     Entry("gargantua", playouts=100, deals=10),
+    # The presets one setting away from a design here have no published figure: short runs keep the hour.
+    Entry("gargantua-redeal", playouts=100, deals=10, deal_seconds=1.5),
+    Entry("klondike-two-deck-9", playouts=100, deals=10, deal_seconds=1.5),
+    Entry("ultra-klondike-2-deck", playouts=100, deals=10, deal_seconds=1.5),
+    Entry("klondike-reserve", playouts=100, deals=10, deal_seconds=1.5),
     Entry("east-haven"),
     Entry("northwest-territory"),
     # The FreeCell family.
-    Entry("freecell", published=plus_minus("99.998881", "0.000207")),
+    Entry("freecell", deal_seconds=10.0, published=plus_minus("99.998881", "0.000207")),
     Entry("freecell-three-cell"),
     Entry("freecell-two-cell"),
     Entry("freecell-one-cell"),
     Entry("freecell-no-cell"),
     Entry("one-cell"),
     Entry("two-cell"),
-    Entry("bakers-game", published=plus_minus("75.053", "0.028")),
+    Entry("bakers-game", deal_seconds=5.0, published=plus_minus("75.053", "0.028")),
     Entry("eight-off"),
     Entry("eight-off-any-card"),
     Entry("fore-cell"),
+    Entry("fore-cell-same-suit", playouts=100, deals=10, deal_seconds=1.5),
+    Entry("freecell-seven-pile", playouts=100, deals=10, deal_seconds=1.5),
     Entry("seahaven-towers"),
     # Open games without cells or stock.
     Entry("beleaguered-castle"),
@@ -143,24 +158,26 @@ ENTRIES = [
     Entry("thirty-six"),
     Entry("fortunes-favor"),
     Entry("forty-thieves", playouts=100, deals=10),
-    Entry("lucas", playouts=100, deals=10),
+    Entry("lucas", playouts=100, deals=10, deal_seconds=8.0),
     Entry("maria", playouts=100, deals=10),
     Entry("limited", playouts=100, deals=10),
     Entry("streets", playouts=100, deals=10),
     Entry("rank-and-file", playouts=100, deals=10),
     # Canfield and its relatives.
-    Entry("canfield", published=plus_minus("71.245", "0.031"),
+    Entry("canfield", deals=10, deal_seconds=15.0, published=plus_minus("71.245", "0.031"),
           differs="the figure is for Solvitaire's Canfield (canfield-runs.cardz): any run moves and a column never "
                   "builds across the foundations' base rank; this design has the book rules (the top card or the "
                   "whole column moves, a column wraps from Ace to King)"),
     Entry("canfield-runs", published=plus_minus("71.245", "0.031")),
+    Entry("canfield-auto-reserve-then-waste", playouts=100, deals=10, deal_seconds=1.5),
+    Entry("canfield-strict", playouts=100, deals=10, deal_seconds=1.5),
     Entry("american-toad", playouts=100, deals=10),
     Entry("duchess"),
     Entry("chameleon"),
     # Spider and its relatives.
-    Entry("spider-one-suit", playouts=100, deals=10),
+    Entry("spider-one-suit", playouts=100, deals=10, deal_seconds=5.0),
     Entry("spider", playouts=100, deals=10),
-    Entry("spiderette", published=plus_minus("99.620", "0.018")),
+    Entry("spiderette", deals=10, published=plus_minus("99.620", "0.018")),
     Entry("will-o-the-wisp"),
     Entry("simple-simon"),
     Entry("mrs-mop", playouts=100, deals=10),
@@ -175,7 +192,7 @@ ENTRIES = [
     Entry("accordion", playouts=500, published=plus_minus("99.99948", "0.00052"), playout_moves=60),
     Entry("late-binding", playouts=500, playout_moves=40),
     Entry("pyramid", playouts=500, playout_moves=100),
-    Entry("chateau-de-cartes", playouts=500, playout_moves=100),
+    Entry("chateau-de-cartes", playouts=500, deals=10, deal_seconds=4.0, playout_moves=100),
     Entry("monte-carlo", 2000, 20, 1_000_000, 2.0, playout_moves=60),
     Entry("weathervane", 2000, 20, 1_000_000, 2.0, playout_moves=60),
     Entry("weathervane-6", 2000, 20, 1_000_000, 2.0, playout_moves=60),

@@ -7,19 +7,28 @@ failure is reported in one line with status 2.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from . import __version__
-from .config import ConfigError, load_config
+from .config import ConfigError, LintConfig, load_config
 from .lint import LintPathError, LintResult, lint_paths
 from .reporters import ReportOptions, render, statistics_report
 from .schema import SchemaUnavailable
+
+if TYPE_CHECKING:
+    from .analysis.check import CheckOptions
+    from .analysis.findings import Thresholds
+    from .analysis.sim import SimReport
+    from .analysis.solve import SolveReport
+    from .loading import OpenDesign
 
 USAGE_ERROR = 2
 
@@ -136,30 +145,56 @@ class ReportFormat(enum.StrEnum):
     JSON = "json"
 
 
-def _progress(total: int, label: str):  # type: ignore[no-untyped-def]
+# Options several commands share, each written once (Typer copies the option for every command).
+Workers = Annotated[
+    int | None, typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")
+]
+Scheduler = Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")]
+NoCache = Annotated[bool, typer.Option("--no-cache", help="Neither read nor write .cardz_cache.")]
+_BUDGET = typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal before 'unknown'.")
+Budget = Annotated[int, _BUDGET]
+BudgetOverride = Annotated[int | None, _BUDGET]
+"""``--budget`` where leaving it out means ``[tool.cardz.check]``'s."""
+DealSeconds = Annotated[
+    float | None, typer.Option("--deal-seconds", min=0.001, help="Solver time bound per deal before 'unknown'.")
+]
+Seconds = Annotated[
+    float | None,
+    typer.Option(
+        "--seconds",
+        min=0,
+        max=86_400,
+        help="Time budget per design (0: the fixed counts alone, the same result on any machine).",
+    ),
+]
+
+
+def _progress(total: int, label: str) -> contextlib.AbstractContextManager[Callable[[int], None]]:
     """A rich progress bar on stderr for long runs (nothing when stderr is not a terminal)."""
     from .analysis.progress import progress_bar
 
     return progress_bar(total, label)
 
 
-def _open_for_play(file: Path):  # type: ignore[no-untyped-def]
+def _open_for_play(file: Path) -> OpenDesign:
     """The design ready to play, or the linter's report and exit 1."""
-    from .loading import DesignError, open_design
+    from .loading import OpenDesign, open_or_report
 
-    try:
-        return open_design(file)
-    except DesignError as exc:
-        typer.echo(render(exc.result, "text", ReportOptions(color=sys.stdout.isatty())), nl=False, err=True)
-        raise typer.Exit(1) from None
-    except LintPathError as exc:
-        raise fail(str(exc)) from None
+    opened = open_or_report(file)
+    if isinstance(opened, OpenDesign):
+        return opened
+    if opened.result is None:
+        raise fail(opened.message)
+    typer.echo(render(opened.result, "text", ReportOptions(color=sys.stdout.isatty())), nl=False, err=True)
+    raise typer.Exit(opened.exit_code)
 
 
-def _finish_analysis(report, format: ReportFormat) -> None:  # type: ignore[no-untyped-def]
+def _finish_analysis(report: SimReport | SolveReport, format: ReportFormat) -> None:
     """Print a sim or solve report; exit 1 when it has an error-level finding."""
+    from .diagnostics import Severity
+
     typer.echo(report.to_json() if format is ReportFormat.JSON else report.to_text(), nl=format is ReportFormat.JSON)
-    raise typer.Exit(1 if any(f.severity == "error" for f in report.findings) else 0)
+    raise typer.Exit(1 if any(f.severity is Severity.ERROR for f in report.findings) else 0)
 
 
 @app.command()
@@ -171,17 +206,13 @@ def sim(
     seed: Annotated[
         int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run: the same seed gives the same report.")
     ] = 0,
-    workers: Annotated[
-        int | None, typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")
-    ] = None,
-    scheduler: Annotated[
-        str | None, typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")
-    ] = None,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
     max_moves: Annotated[
         int, typer.Option("--max-moves", min=1, max=10_000_000, help="Step bound per playout.")
     ] = 5_000,
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format.")] = ReportFormat.TEXT,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write .cardz_cache.")] = False,
+    no_cache: NoCache = False,
 ) -> None:
     """Random playouts: win rate with its interval, moves, scores, rule use and findings."""
     from .analysis.stored import cached_simulate
@@ -206,23 +237,15 @@ def solve(
     seed: Annotated[
         int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run (deal i is the same as in sim).")
     ] = 0,
-    budget: Annotated[
-        int, typer.Option("--budget", min=1, max=100_000_000, help="Positions per deal before 'unknown'.")
-    ] = 50_000,
+    budget: Budget = 50_000,
     deck: Annotated[
         Path | None, typer.Option("--deck", help="Solve this one deal, a deck order file (AS 10H QC ...).")
     ] = None,
-    deal_seconds: Annotated[
-        float | None, typer.Option("--deal-seconds", min=0.001, help="Time bound per deal before 'unknown'.")
-    ] = None,
-    workers: Annotated[
-        int | None, typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")
-    ] = None,
-    scheduler: Annotated[
-        str | None, typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")
-    ] = None,
+    deal_seconds: DealSeconds = None,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="Report format.")] = ReportFormat.TEXT,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write .cardz_cache.")] = False,
+    no_cache: NoCache = False,
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Also say which search pruning does not apply, and why.")
     ] = False,
@@ -290,20 +313,11 @@ def check(
     deals: Annotated[
         int | None, typer.Option("--deals", min=0, max=100_000, help="Deals the solver tries per file.")
     ] = None,
-    budget: Annotated[
-        int | None, typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")
-    ] = None,
-    seconds: Annotated[
-        float | None,
-        typer.Option("--seconds", min=0, max=86_400, help="Time budget per file (0: the fixed counts alone)."),
-    ] = None,
-    workers: Annotated[
-        int | None, typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")
-    ] = None,
-    scheduler: Annotated[
-        str | None, typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")
-    ] = None,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write .cardz_cache.")] = False,
+    budget: BudgetOverride = None,
+    seconds: Seconds = None,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
+    no_cache: NoCache = False,
     output_file: Annotated[
         Path | None, typer.Option("--output-file", "-o", help="Write the report to this file.")
     ] = None,
@@ -328,41 +342,48 @@ def check(
     raise typer.Exit(result.exit_code)
 
 
-def _check_options(config, playouts, deals, budget, seconds, base=None):  # type: ignore[no-untyped-def]
+def _check_options(
+    config: LintConfig,
+    playouts: int | None,
+    deals: int | None,
+    budget: int | None,
+    seconds: float | None,
+    base: CheckOptions | None = None,
+) -> CheckOptions:
     """``[tool.cardz.check]`` (or ``base``) with the command line's counts and seconds applied."""
     import dataclasses as _dc
 
     from .analysis.check import CheckOptions
 
     options = base or CheckOptions.from_config(config)
-    changes = {"playouts": playouts, "deals": deals, "budget": budget}
-    options = _dc.replace(options, **{key: value for key, value in changes.items() if value is not None})
+    options = _dc.replace(
+        options,
+        playouts=options.playouts if playouts is None else playouts,
+        deals=options.deals if deals is None else deals,
+        budget=options.budget if budget is None else budget,
+    )
     if seconds is not None:
         options = _dc.replace(options, seconds=seconds or None)
     return options
 
 
-def _progress_of_files(label: str):  # type: ignore[no-untyped-def]
+@contextlib.contextmanager
+def _progress_of_files(label: str) -> Iterator[Callable[[int, int], None]]:
     """A bar over files on stderr, shown once a run has taken a second (``on_progress(done, total)``)."""
-    import contextlib
-
     from .analysis.progress import progress_bar
 
-    @contextlib.contextmanager
-    def bar():  # type: ignore[no-untyped-def]
-        state: dict[str, object] = {}
-        with contextlib.ExitStack() as stack:
+    advance: Callable[[int], None] | None = None
+    shown = 0
+    with contextlib.ExitStack() as stack:
 
-            def on_progress(done: int, total: int) -> None:
-                if "advance" not in state:
-                    state["advance"] = stack.enter_context(progress_bar(total, label, delay=1.0))
-                    state["done"] = 0
-                state["advance"](done - state["done"])  # type: ignore[operator]
-                state["done"] = done
+        def on_progress(done: int, total: int) -> None:
+            nonlocal advance, shown
+            if advance is None:
+                advance = stack.enter_context(progress_bar(total, label, delay=1.0))
+            advance(done - shown)
+            shown = done
 
-            yield on_progress
-
-    return bar()
+        yield on_progress
 
 
 class SweepFormat(enum.StrEnum):
@@ -391,18 +412,10 @@ def sweep(
     seed: Annotated[
         int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run: every variant gets the same deals.")
     ] = 0,
-    budget: Annotated[
-        int, typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")
-    ] = 50_000,
-    deal_seconds: Annotated[
-        float | None, typer.Option("--deal-seconds", min=0.001, help="Solver time bound per deal.")
-    ] = None,
-    workers: Annotated[
-        int | None, typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")
-    ] = None,
-    scheduler: Annotated[
-        str | None, typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")
-    ] = None,
+    budget: Budget = 50_000,
+    deal_seconds: DealSeconds = None,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
     format: Annotated[SweepFormat, typer.Option("--format", "-f", help="Report format.")] = SweepFormat.TEXT,
     chart: Annotated[
         Path | None,
@@ -463,24 +476,16 @@ def deals_command(
     seed: Annotated[
         int, typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the run (deal i is the same as in sim).")
     ] = 0,
-    budget: Annotated[
-        int, typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")
-    ] = 50_000,
-    deal_seconds: Annotated[
-        float | None, typer.Option("--deal-seconds", min=0.001, help="Solver time bound per deal.")
-    ] = 10.0,
+    budget: Budget = 50_000,
+    deal_seconds: DealSeconds = 10.0,
     max_tries: Annotated[
         int, typer.Option("--max-tries", min=1, max=100_000, help="The most deals to look at.")
     ] = 2_000,
     playouts: Annotated[
         int, typer.Option("--playouts", "-n", min=1, max=100_000, help="Random playouts per deal for its difficulty.")
     ] = 60,
-    workers: Annotated[
-        int | None, typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")
-    ] = None,
-    scheduler: Annotated[
-        str | None, typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")
-    ] = None,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write the deals as JSON to this file (atomically).")
     ] = None,
@@ -729,29 +734,15 @@ def publish_command(
     deals: Annotated[
         int | None, typer.Option("--deals", min=0, max=100_000, help="Deals the solver tries per game.")
     ] = None,
-    budget: Annotated[
-        int | None, typer.Option("--budget", min=1, max=100_000_000, help="Solver positions per deal.")
-    ] = None,
+    budget: BudgetOverride = None,
     seed: Annotated[
         int | None,
         typer.Option("--seed", min=0, max=2**64 - 1, help="Seed of the analysis and of the deal pictured."),
     ] = None,
-    seconds: Annotated[
-        float | None,
-        typer.Option(
-            "--seconds",
-            min=0,
-            max=86_400,
-            help="Time budget per game (0: the fixed counts alone, the same bytes anywhere).",
-        ),
-    ] = None,
-    workers: Annotated[
-        int | None, typer.Option("--workers", "-w", min=1, max=1024, help="Processes (default: one per CPU).")
-    ] = None,
-    scheduler: Annotated[
-        str | None, typer.Option("--scheduler", help="Dask scheduler address (needs the 'dist' extra).")
-    ] = None,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither read nor write .cardz_cache.")] = False,
+    seconds: Seconds = None,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
+    no_cache: NoCache = False,
     winnable: Annotated[
         int, typer.Option("--winnable", min=0, max=1_000, help="List this many proven-winnable deals per game.")
     ] = 0,
@@ -800,7 +791,7 @@ def publish_command(
     typer.echo(f"published {len(result.games)} game{'s' if len(result.games) != 1 else ''} to {out}")
 
 
-def _check_thresholds(config):  # type: ignore[no-untyped-def]
+def _check_thresholds(config: LintConfig) -> Thresholds:
     """The finding thresholds of ``[tool.cardz.check]``."""
     from .analysis.check import CheckOptions
 

@@ -23,8 +23,11 @@ import dataclasses
 import enum
 
 
-class Severity(enum.Enum):
-    """How serious a diagnostic is. Errors fail ``cardz lint``; warnings fail it under ``--strict``."""
+class Severity(enum.StrEnum):
+    """How serious a diagnostic or a finding is. Errors fail ``cardz lint``; warnings fail it under ``--strict``.
+
+    A string enum: the value is what JSON, SARIF and the analysis cache carry, byte for byte.
+    """
 
     ERROR = "error"
     WARNING = "warning"
@@ -33,7 +36,10 @@ class Severity(enum.Enum):
     @property
     def rank(self) -> int:
         """Sort key: errors first."""
-        return {"error": 0, "warning": 1, "info": 2}[self.value]
+        return _SEVERITY_RANK[self]
+
+
+_SEVERITY_RANK = {severity: rank for rank, severity in enumerate(Severity)}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

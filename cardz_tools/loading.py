@@ -1,8 +1,8 @@
 """Opening a design to play it: lint first, flatten variants, then model.
 
 Every command that plays a design (``play``, ``deal``, ``sim``, ``solve``,
-``expr --seed``) goes through :func:`open_design`, so a design with errors is
-refused the same way everywhere: with the linter's diagnostics. (``watch`` and
+``expr --seed``, ``from-rules --compare``) goes through :func:`open_or_report`, so a design
+with errors is refused the same way everywhere: with the linter's diagnostics. (``watch`` and
 ``preview`` must still draw a design with errors, so they lint and flatten it
 themselves.) A front end: it sits above the linter, the engine and analysis in the layer order.
 """
@@ -16,8 +16,9 @@ from typing import Any
 
 from .analysis.playable import deal_problem, with_diagnostic
 from .diagnostics import Severity
-from .lint import LintResult, lint_paths
-from .model import Design, build_design
+from .lint import LintPathError, LintResult, lint_paths
+from .model import Design, ModelError, build_design
+from .schema import SchemaUnavailable
 from .variants import flatten
 
 
@@ -61,3 +62,29 @@ def open_design(path: Path) -> OpenDesign:
     if problem is not None:
         raise DesignError(with_diagnostic(result, problem))
     return OpenDesign(path=path, data=data, design=design, lint=result)
+
+
+@dataclasses.dataclass(frozen=True)
+class Unopened:
+    """Why a design could not be opened for play, for a front end to report in its own way."""
+
+    message: str
+    """One line that names the file."""
+    exit_code: int
+    """1: the design has errors; 2: the file could not be read or checked at all."""
+    result: LintResult | None = None
+    """The linter's report, when the design has errors it found."""
+
+
+def open_or_report(path: Path) -> OpenDesign | Unopened:
+    """:func:`open_design`, with every way it can fail as an :class:`Unopened` instead of an exception."""
+    try:
+        return open_design(path)
+    except DesignError as exc:
+        return Unopened(f"{path} cannot be played: it has errors", 1, exc.result)
+    except LintPathError as exc:
+        return Unopened(str(exc), 2)
+    except SchemaUnavailable as exc:
+        return Unopened(f"{path}: {exc}", 2)
+    except ModelError as exc:
+        return Unopened(f"{path} cannot be played: {exc}", 1)

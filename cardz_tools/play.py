@@ -21,11 +21,9 @@ from .engine.notation import MoveSyntaxError, parse_move
 from .engine.render import render_rich, render_text
 from .engine.rules import RuleError
 from .engine.state import State
-from .lint import LintPathError
-from .loading import DesignError, open_design
-from .model import Design, ModelError
+from .loading import OpenDesign, open_or_report
+from .model import Design
 from .reporters import ReportOptions, render
-from .schema import SchemaUnavailable
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -41,19 +39,16 @@ class LoadError(Exception):
 
 
 def load_design(path: Path) -> Design:
-    """Lint, flatten (``extends``) and model a design file through :func:`cardz_tools.loading.open_design`.
+    """Lint, flatten (``extends``) and model a design file through :func:`cardz_tools.loading.open_or_report`.
 
     :raises LoadError: with the linter's diagnostics when the design has errors.
     """
-    try:
-        return open_design(path).design
-    except DesignError as exc:
-        report = render(exc.result, "concise", ReportOptions(color=False)).rstrip()
-        raise LoadError(f"{path} cannot be played: it has errors\n{report}") from None
-    except (LintPathError, SchemaUnavailable) as exc:
-        raise LoadError(f"{path}: {exc}") from None
-    except ModelError as exc:
-        raise LoadError(f"{path} cannot be played: {exc}") from None
+    opened = open_or_report(path)
+    if isinstance(opened, OpenDesign):
+        return opened.design
+    if opened.result is None:
+        raise LoadError(opened.message)
+    raise LoadError(opened.message + "\n" + render(opened.result, "concise", ReportOptions(color=False)).rstrip())
 
 
 def load_game(path: Path) -> Game:

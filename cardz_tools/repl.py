@@ -19,8 +19,8 @@ from .expr.compiler import compile_expr
 from .expr.env import DesignEnv
 from .expr.sites import Site
 from .expr.types import ABSENT_DEPOT, ABSENT_SUIT, Kind, Type
-from .lint import LintPathError, LintResult
-from .loading import DesignError, open_design
+from .lint import LintResult
+from .loading import OpenDesign, open_or_report
 from .model import Design, ModelError, build_design
 from .reporters import render
 from .variants import VariantError, flatten
@@ -50,21 +50,21 @@ def format_issue(text: str, issue: ExprIssue) -> str:
 
 
 def _open(path: pathlib.Path, playable: bool) -> Design | ExprRun:
-    """The design at ``path``, through :func:`cardz_tools.loading.open_design` (lint, variants, model).
+    """The design at ``path``, through :func:`cardz_tools.loading.open_or_report` (lint, variants, model).
 
     Checking an expression only needs the design's names, so a design with lint errors
     is still used then, as far as it can be modelled; dealing (``--seed``) needs a clean one.
     """
-    try:
-        return open_design(path).design
-    except LintPathError as error:
-        return ExprRun(str(error), EXIT_USAGE)
-    except DesignError as error:
-        report = render(error.result, "text")
-        design = None if playable else _model_despite_errors(path, error.result)
-        if design is None:
-            return ExprRun(report.rstrip("\n") + "\nthe design has errors: fix them to use it here", EXIT_ERRORS)
-        return design
+    opened = open_or_report(path)
+    if isinstance(opened, OpenDesign):
+        return opened.design
+    if opened.result is None:
+        return ExprRun(opened.message, opened.exit_code)
+    design = None if playable else _model_despite_errors(path, opened.result)
+    if design is None:
+        report = render(opened.result, "text")
+        return ExprRun(report.rstrip("\n") + "\nthe design has errors: fix them to use it here", EXIT_ERRORS)
+    return design
 
 
 def _model_despite_errors(path: pathlib.Path, result: LintResult) -> Design | None:

@@ -9,15 +9,18 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cardz_tools.analysis.check import CheckOptions, check_paths
-from cardz_tools.analysis.findings import FindingKind
+from cardz_tools.analysis.check import CheckOptions, check_paths, finding_diagnostic, play_analysis
+from cardz_tools.analysis.findings import Finding, FindingKind
 from cardz_tools.analysis.playout import can_end, deal_seed, play_seed, position_at_bound
 from cardz_tools.analysis.runner import game_for
 from cardz_tools.analysis.sim import simulate
 from cardz_tools.analysis.solve import solve, solve_state
 from cardz_tools.cli import app
+from cardz_tools.diagnostics import RULES, Severity
 from cardz_tools.engine import Game
 from cardz_tools.loading import open_design
+from cardz_tools.model import build_design
+from cardz_tools.source import load_source
 from tests.reference_games import monte_carlo_playout, weathervane_playout
 
 ROOT = Path(__file__).parent.parent
@@ -191,6 +194,18 @@ def test_check_reports_findings_as_diagnostics_at_the_rule() -> None:
     assert clean.exit_code == 0, [d.message for d in clean.diagnostics]
 
 
+def test_each_finding_kind_is_the_cz5xx_diagnostic_of_its_name_and_serialises_as_plain_text() -> None:
+    for kind in FindingKind:
+        rule = RULES[kind.code]
+        assert rule.name == kind.value and rule.code.startswith("CZ5")
+    finding = Finding(FindingKind.FORCED_PLAY, Severity.WARNING, "only 1 of 9", "/depots/0")
+    assert json.dumps(finding.to_dict()) == '{"kind": "forced-play", "severity": "warning", "message": "only 1 of 9"}'
+    assert f"{finding.severity:<7}|{finding.kind}" == "warning|forced-play"
+    monte = GAMES / "monte-carlo.cardz"
+    diagnostic = finding_diagnostic(finding, build_design(json.loads(design_text(monte))), load_source(monte))
+    assert (diagnostic.code, diagnostic.severity, diagnostic.pointer) == ("CZ505", Severity.WARNING, "/depots/0")
+
+
 def test_a_rule_that_never_fires_is_reported_at_that_rule(tmp_path: Path) -> None:
     design = json.loads(design_text(BROKEN / "any-card.cardz"))
     design["depots"][1]["triggers"] = [
@@ -252,3 +267,107 @@ def test_seconds_in_the_configuration() -> None:
         CheckOptions.from_config(parse_config({"check": {"seconds": "soon"}}))
     with pytest.raises(ConfigError, match="did you mean 'seconds'"):
         CheckOptions.from_config(parse_config({"check": {"secnds": 3}}))
+
+
+def test_forced_play_counts_positions_only_until_a_playout_first_repeats_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each deal offers a choice at nearly every move until the columns are empty; then the one card
+    # left shuttles between two cells with a single legal move up to the step bound. Counting those
+    # shuttle positions put the share with a choice at 3.6% (CZ505); they only go round, so they do not count.
+    from cardz_tools.analysis import playout
+
+    # Play to the step bound, as a playout does whose way round is too big to search (Fore Cell's).
+    monkeypatch.setattr(playout._Stuck, "going_round", lambda self, new, moves: False)
+    report = simulate(design_text(BROKEN / "shuttle-after-play.cardz"), 50, workers=1, max_moves=2000)
+    aggregate = report.aggregate
+    assert aggregate.choice_positions / aggregate.positions < 0.05  # what the old count saw
+    assert aggregate.fresh_choice_positions / aggregate.fresh_positions > 0.5
+    assert "forced-play" not in kinds(report)
+
+
+def test_forced_play_still_fires_on_a_game_that_plays_itself() -> None:
+    report = simulate(design_text(BROKEN / "one-way.cardz"), 50, workers=1)
+    finding = next(f for f in report.findings if f.kind is FindingKind.FORCED_PLAY)
+    assert finding.severity == "warning" and "only 0 of 2600 positions" in finding.message
+
+
+def test_solve_from_a_first_deal_continues_a_run_without_solving_its_deals_again() -> None:
+    text = design_text(GAMES / "monte-carlo.cardz")
+    whole = solve(text, 6, seed=3, budget=2_000, workers=1)
+    start = solve(text, 2, seed=3, budget=2_000, workers=1)
+    rest = solve(text, 4, seed=3, budget=2_000, workers=1, first=2, earlier=start.verdicts)
+
+    def same(report):  # type: ignore[no-untyped-def]
+        return [(v.index, v.result, v.nodes, v.line) for v in report.verdicts]
+
+    assert [v.index for v in rest.verdicts] == list(range(6))
+    assert same(rest) == same(whole) and rest.findings == whole.findings
+    assert same(solve(text, 4, seed=3, budget=2_000, workers=1, first=2)) == same(whole)[2:]
+
+
+def test_check_confirms_an_all_lost_sample_on_new_deals_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    # No pair ever forms: every deal is lost, so check solves 12 deals in all before CZ503 is an error.
+    import cardz_tools.analysis.check as check_module
+
+    solved: list[tuple[int, int]] = []
+
+    def counting_solve(text, deals, *args, first=0, **kwargs):  # type: ignore[no-untyped-def]
+        solved.append((first, deals))
+        return solve(text, deals, *args, first=first, **kwargs)
+
+    monkeypatch.setattr(check_module, "solve", counting_solve)
+    options = CheckOptions(playouts=0, deals=5, budget=1_000, workers=1, deal_seconds=None)
+    data = json.loads(design_text(BROKEN / "no-pairs.cardz"))
+    analysis = play_analysis(data, options)
+    assert solved == [(0, 5), (5, 7)]
+    assert analysis.solve is not None and [v.index for v in analysis.solve.verdicts] == list(range(12))
+    assert any(f.kind is FindingKind.UNWINNABLE and f.severity == "error" for f in analysis.findings)
+
+
+def test_a_no_progress_playout_going_round_ends_where_the_search_proves_it_lost() -> None:
+    # Once the columns are empty only the shuttle moves: the playout is searched there and lost,
+    # instead of shuttling to the step bound (51 column moves and a few shuttles, not 2,000 moves).
+    report = simulate(design_text(BROKEN / "shuttle-after-play.cardz"), 20, workers=1, max_moves=2000)
+    aggregate = report.aggregate
+    assert aggregate.wins == 0 and aggregate.non_terminating == 0
+    assert aggregate.moves_total < 20 * 200
+
+
+@pytest.mark.parametrize(("name", "playouts"), [("trigon", 15), ("fore-cell", 6)])
+def test_ending_stuck_playouts_early_never_changes_a_win_or_a_non_terminating_playout(
+    name: str, playouts: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardz_tools.analysis import playout
+
+    text = design_text(GAMES / f"{name}.cardz")
+    early = simulate(text, playouts, seed=4, workers=1, max_moves=2000).aggregate
+    monkeypatch.setattr(playout._Stuck, "going_round", lambda self, new, moves: False)
+    late = simulate(text, playouts, seed=4, workers=1, max_moves=2000).aggregate
+    assert (early.wins, early.non_terminating, early.stuck_at_deal) == (late.wins, late.non_terminating,
+                                                                         late.stuck_at_deal)
+    assert early.moves_total < late.moves_total  # the stuck playouts did end early
+    if name == "trigon":
+        assert early.wins > 0  # the comparison covers won playouts too
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_check_refuses_a_design_the_engine_cannot_deal_where_it_would_play_it(tmp_path: Path, workers: int) -> None:
+    # Lint cannot count "col(depot) + 1" cards: the deal leaves 42 cards and no Stock to hold them (CZ306).
+    undealable = {
+        "name": "No Room",
+        "depots": [
+            {"name": "spare", "type": "Reserve", "col": 0, "row": 0},
+            {"name": "home", "type": "Foundation", "col": 3, "row": 0, "acceptRule": "any"},
+            {"name": "tab", "type": "Tableau", "col": 0, "row": 1, "repeat": 4},
+        ],
+        "dealRules": [{"kind": "dealGroup", "to": "tab", "faceUp": "col(depot) + 1"}],
+        "winCondition": {"kind": "allCardsIn", "depots": "Foundation"},
+    }
+    (tmp_path / "no-room.cardz").write_text(json.dumps(undealable, indent=2), encoding="utf-8")
+    (tmp_path / "any-card.cardz").write_text((BROKEN / "any-card.cardz").read_text(encoding="utf-8"), encoding="utf-8")
+    options = CheckOptions(playouts=20, deals=1, budget=500, workers=1, deal_seconds=None)
+    result = check_paths([tmp_path], options=options, workers=workers)
+    by_file = {Path(report.path).name: report.diagnostics for report in result.files}
+    (problem,) = [d for d in by_file["no-room.cardz"] if d.code == "CZ306"]
+    assert problem.pointer == "/dealRules" and "cannot be laid out" in problem.message
+    assert not any(d.code == "CZ306" for d in by_file["any-card.cardz"])
+    assert any(d.code.startswith("CZ5") for d in by_file["any-card.cardz"])  # the other file was played

@@ -55,3 +55,20 @@ def test_list_prints_one_line_per_design_and_the_bound(capsys: pytest.CaptureFix
     out = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in out[:-1]] == ["spiderette", "gaps-basic"]  # in the table's order
     assert out[-1].startswith("at most")
+
+
+FIGURES_FILE = results.ROOT.parent / "shared" / "published-figures.md"
+
+
+@pytest.mark.skipif(not FIGURES_FILE.exists(), reason="shared/published-figures.md is not beside the repository")
+def test_every_published_figure_is_written_in_the_shared_figures_file_and_cites_it() -> None:
+    text = FIGURES_FILE.read_text(encoding="utf-8")
+    figures = [entry.published for entry in results.ENTRIES if entry.published is not None]
+    assert len(figures) >= 12
+    for figure in figures:
+        assert results.FIGURES in figure.source
+        if figure.source == results.BLAKE_GENT:
+            assert figure.text.replace("% ±", " ±") in text, figure.text  # the table writes "81.945 ± 0.084%"
+        else:
+            assert figure.text.split("%")[0] + "%" in text, figure.text  # "Golf 1.7 deals/s (24%)"
+        assert 0 <= figure.low <= figure.high <= 1

@@ -16,6 +16,7 @@ from cardz_tools.analysis import check as check_module
 from cardz_tools.analysis.check import CheckOptions, PlaySummary, check_paths
 from cardz_tools.analysis.findings import Finding, FindingKind
 from cardz_tools.cache import CACHEDIR_TAG, Cache, cache_folder
+from cardz_tools.diagnostics import Severity
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
@@ -157,7 +158,7 @@ def test_a_corrupt_summary_is_played_again(tmp_path: Path, monkeypatch: pytest.M
 
 
 def test_a_summary_survives_the_round_trip() -> None:
-    summary = PlaySummary(10, 3, 2, 1, 0, (Finding(FindingKind.RULE_NEVER_FIRES, "info", "never", "/depots/1"),))
+    summary = PlaySummary(10, 3, 2, 1, 0, (Finding(FindingKind.RULE_NEVER_FIRES, Severity.INFO, "never", "/depots/1"),))
     assert PlaySummary.from_dict(json.loads(json.dumps(summary.to_dict()))) == summary
 
 

@@ -5,7 +5,9 @@ opens a design with a typo and gets its diagnostics, applies the quick fix,
 formats, renames a depot everywhere, lists the outline and, after saving, shows
 the live analysis on the design's name; the test skips when
 ``nvim`` is not installed. The VS Code extension is checked without npm: its
-manifest starts ``cardz lsp``, associates ``*.cardz`` with JSON and the schema.
+manifest starts ``cardz lsp``, associates ``*.cardz`` with JSON and the schema; and
+activated under ``node`` with VS Code's API stood in for, it reads the settings it
+declares and starts a server that offers what its manifest promises.
 """
 
 from __future__ import annotations
@@ -101,3 +103,81 @@ def test_the_vscode_extension_starts_cardz_lsp_for_cardz_files_with_json_and_the
     assert 'pattern: "**/*.cardz"' in extension and '"server.command", ["cardz", "lsp"]' in extension
     # node_modules is never committed.
     assert "node_modules/" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+
+
+ACTIVATE = Path(__file__).parent / "editors" / "vscode_activate.js"
+
+_PROMISED = {
+    # What the extension's manifest promises -> the server capability that keeps the promise.
+    "quick fixes": "code_action_provider",
+    "formatting": "document_formatting_provider",
+    "outline": "document_symbol_provider",
+    "rename": "rename_provider",
+    "live analysis": "code_lens_provider",
+}
+
+
+def _activate(settings: dict[str, object]) -> dict[str, object]:
+    """What the extension asks VS Code for when it activates with these user settings (VS Code stood in for)."""
+    done = subprocess.run(["node", str(ACTIVATE), str(VSCODE / "extension.js"), json.dumps(settings)],
+                          capture_output=True, text=True, timeout=30, check=True, stdin=subprocess.DEVNULL)
+    activated: dict[str, object] = json.loads(done.stdout)
+    return activated
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (apt-get install nodejs)")
+def test_the_vscode_extension_activated_starts_a_server_that_offers_what_its_manifest_promises() -> None:
+    """VS Code itself cannot be installed here (``@vscode/test-electron`` downloads it): its API is stood in for."""
+    pytest.importorskip("pygls")
+    import asyncio
+
+    from lsprotocol import types
+
+    from cardz_tools.lsp.server import CardzLanguageServer
+    from tests.test_lsp_stdio import TIMEOUT, _Client
+
+    manifest = json.loads((VSCODE / "package.json").read_text(encoding="utf-8"))
+    declared = manifest["contributes"]["configuration"]["properties"]
+    default = _activate({})
+    assert "error" not in default
+    assert default["serverOptions"] == {"command": "cardz", "args": ["lsp"], "transport": 0}  # stdio
+    # Every setting the extension reads is declared in the manifest with the same default, and the other way round.
+    read = {entry["name"]: entry["fallback"] for entry in default["read"]}  # type: ignore[attr-defined]
+    assert read == {name: setting["default"] for name, setting in declared.items()}
+    assert default["subscriptions"] == 1 and default["deactivate"] == "function"
+    [selector] = default["clientOptions"]["documentSelector"]  # type: ignore[index]
+    assert selector["language"] == "json" and selector["pattern"] == "**/*.cardz"
+
+    # The initializationOptions each setting sends are understood by the server.
+    server = CardzLanguageServer()
+    assert server.is_design("file:///games/a.cardz") and not server.is_design("file:///games/package.json")
+    server.configure(default["clientOptions"]["initializationOptions"])  # type: ignore[index]
+    assert server.live_enabled
+    command = [sys.executable, "-m", "cardz_tools", "lsp"]
+    off = _activate({"cardz.liveAnalysis.enabled": False, "cardz.server.command": command})
+    assert off["serverOptions"] == {"command": command[0], "args": command[1:], "transport": 0}
+    server.configure(off["clientOptions"]["initializationOptions"])  # type: ignore[index]
+    assert not server.live_enabled
+
+    async def capabilities() -> types.ServerCapabilities:
+        client = _Client()
+        await asyncio.wait_for(client.start_io(*command, cwd=str(ROOT)), TIMEOUT)
+        try:
+            answer = await asyncio.wait_for(client.initialize_async(types.InitializeParams(
+                capabilities=types.ClientCapabilities(), process_id=None,
+                initialization_options=off["clientOptions"]["initializationOptions"])), TIMEOUT)  # type: ignore[index]
+            await asyncio.wait_for(client.shutdown_async(None), TIMEOUT)
+            client.exit(None)
+        finally:
+            await asyncio.wait_for(client.stop(), TIMEOUT)
+        return answer.capabilities
+
+    offered = asyncio.run(capabilities())
+    for promise, capability in _PROMISED.items():
+        assert promise in manifest["description"], promise
+        assert getattr(offered, capability), f"the manifest promises {promise}: the server has no {capability}"
+    assert "Formatters" in manifest["categories"] and offered.document_range_formatting_provider
+    readme = (VSCODE / "README.md").read_text(encoding="utf-8")
+    assert "semantic highlighting" in readme and offered.semantic_tokens_provider
+    assert "references" in readme and offered.references_provider and "folding" in readme
+    assert offered.folding_range_provider and "inlay hints" in readme and offered.inlay_hint_provider

@@ -396,9 +396,11 @@ def test_a_quantifier_rule_shared_by_several_sources_and_another_quantifier_both
 # ------------------------------------------------------------------ compact
 
 
-def _compactor(interleaved: bool) -> Game:
-    """Three Tableau depots compacted from the stock; with ``interleaved`` a Cell sits between them."""
-    squeeze = {"name": "squeeze", "do": [{"kind": "compact", "group": "Tableau", "from": "stock"}]}
+def _compactor(interleaved: bool, refill: bool = True) -> Game:
+    """Three Tableau depots compacted from the stock (from nowhere without ``refill``); with
+    ``interleaved`` a Cell sits between them."""
+    compact = {"kind": "compact", "group": "Tableau", **({"from": "stock"} if refill else {})}
+    squeeze = {"name": "squeeze", "do": [compact]}
     tableau = [{"name": name, "type": "Tableau", "col": i + 1} for i, name in enumerate("abc")]
     cells = [{"name": name, "type": "Cell", "col": 5 + i} for i, name in enumerate("xy")]
     depots: list[dict[str, Any]] = [{**STOCK, "actions": [squeeze]}]
@@ -433,3 +435,17 @@ def test_compact_with_an_empty_stock_leaves_the_last_members_empty() -> None:
         state.piles[game.index[name]] = cards
     state.apply(Tap("stock", "squeeze"))
     assert [pile(game, state, name) for name in "abc"] == [up(deck[:1]), (), ()]
+
+
+@pytest.mark.parametrize("interleaved", [False, True], ids=["consecutive members", "members apart"])
+def test_compact_without_from_only_slides_the_piles_together(interleaved: bool) -> None:
+    # docs/format.md: `from` is optional; without it the gaps stay at the end, and the stock keeps its cards.
+    game = _compactor(interleaved, refill=False)
+    deck = standard_deck()
+    state = game.new_initial_state(deck=deck)
+    two, one = up(deck[:2]), up(deck[2:3])
+    for name, cards in (("a", ()), ("b", two), ("c", one), ("stock", down(deck[10:13]))):
+        state.piles[game.index[name]] = cards
+    state.apply(Tap("stock", "squeeze"))
+    assert [pile(game, state, name) for name in "abc"] == [two, one, ()]
+    assert pile(game, state, "stock") == down(deck[10:13])

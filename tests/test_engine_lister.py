@@ -184,3 +184,28 @@ def test_designs_with_many_depots_list_the_same_moves(written_out: bool, monkeyp
         one.apply(one.legal_moves()[pick])
         two.apply(two.legal_moves()[pick])
     assert one.key() == two.key()
+
+
+@pytest.mark.parametrize("loops", [False, True], ids=["written-out", "loops"])
+def test_every_name_generated_code_uses_is_documented(monkeypatch: pytest.MonkeyPatch, loops: bool) -> None:
+    import ast
+
+    from cardz_tools.engine import lister
+    from cardz_tools.expr.codegen import GENERATED_NAMES, SAFE_BUILTINS, generated_name_key
+
+    if loops:
+        monkeypatch.setattr(lister, "_UNROLL_LIMIT", -1)
+    seen: set[str] = set()
+    shapes = ("klondike", "freecell", "spider-one-suit", "canfield", "weathervane", "monte-carlo", "pyramid", "golf")
+    for name in shapes:
+        game = Game(load_design(name))
+        for source in (game.move_lister_source, game.settle_source):
+            for node in ast.walk(ast.parse(source)):
+                if isinstance(node, ast.Name):
+                    seen.add(node.id)
+                elif isinstance(node, ast.arg):
+                    seen.add(node.arg)
+                elif isinstance(node, ast.FunctionDef):
+                    seen.add(node.name)
+    undocumented = sorted(n for n in seen if n not in SAFE_BUILTINS and generated_name_key(n) not in GENERATED_NAMES)
+    assert undocumented == [] and {"_ps", "_k#", "_settle"} <= {generated_name_key(n) for n in seen}

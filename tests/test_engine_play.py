@@ -102,3 +102,17 @@ def test_cli_deal_and_play() -> None:
     assert "A card pairs with one of its rank that touches it" in played.output and "move 1 · score 2" in played.output
     missing = runner.invoke(app, ["deal", "no-such-file.cardz", "--seed", "1"])
     assert missing.exit_code == 1
+
+
+def test_a_missing_design_is_named_once_by_play_and_by_the_cli(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cardz_tools.cli import app
+
+    missing = tmp_path / "missing.cardz"
+    out = io.StringIO()
+    code = run_play(missing, 1, None, io.StringIO(""), Console(file=out, width=200, color_system=None))
+    assert code == 1 and out.getvalue().count(str(missing)) == 1, out.getvalue()
+    for command in (["deal", str(missing)], ["sim", str(missing)], ["expr", "true", "--design", str(missing)]):
+        result = CliRunner().invoke(app, command)
+        assert result.exit_code in (1, 2) and result.output.count(str(missing)) == 1, (command, result.output)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -105,3 +106,33 @@ def test_names_that_are_not_python_identifiers_are_refused() -> None:
     checked = check("count(depot) == 2", Site.TRIGGER, env)
     with pytest.raises(ValueError):
         InlineCode(env).expression(checked, {"depot": "P[0]"}, "pd")
+
+
+def test_an_inline_test_says_which_locals_it_reads_and_reads_a_pile_used_once_in_place() -> None:
+    env = seed_env("monte-carlo")
+    names = {"card": "c", "depot": "d"}
+    once = InlineCode(env).hoisting_both(
+        check("!empty(depot)", Site.ACCEPT, env), names, "pd", frozenset(), frozenset(), pile_once="P[d]"
+    )
+    assert "P[d]" in once.text and "pd" not in once.text and once.reads.get("pd", 0) == 0
+    twice = InlineCode(env).hoisting_both(
+        check("!empty(depot) && card.rank == top.rank", Site.ACCEPT, env), names, "pd", frozenset(), frozenset(),
+        pile_once="P[d]",
+    )
+    words = re.findall(r"\w+", twice.text)
+    assert twice.reads["pd"] == words.count("pd") >= 2 and twice.reads["c"] == words.count("c") >= 1
+    assert "P[d]" not in twice.text
+
+
+def test_binding_a_test_to_one_target_writes_its_names_where_the_emitter_wrote_them() -> None:
+    env = seed_env("monte-carlo")
+    names = {"card": "c", "source": "src", "depot": "d"}
+    checked = check("source != depot && card.rank == top.rank", Site.ACCEPT, env)
+    hoisted = InlineCode(env).hoisting_both(checked, names, "pd", frozenset(), frozenset({"depot", "top"}))
+    assert hoisted.target, "top.rank reads only the target: it is worked out per target"
+    locals_ = {local: f"{local}_7" for local, _ in hoisted.target}
+    bound = hoisted.at({"d": "7", **locals_})
+    words = re.findall(r"\w+", bound.text)
+    assert "d" not in words and "7" in words and all(local in words for local in locals_.values())
+    assert [local for local, _ in bound.target] == list(locals_.values())
+    assert all("d" not in re.findall(r"\w+", text) for _, text in bound.target)

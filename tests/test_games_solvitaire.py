@@ -77,6 +77,12 @@ def heights(game: Game, state: State, group: str) -> list[int]:
         ("lucas", "tab", [3] * 9 + [2] * 4),
         ("lucas", "found", [1] * 8),
         ("gargantua", "tab", list(range(1, 10))),
+        ("klondike-two-deck-9", "tab", list(range(1, 10))),
+        ("ultra-klondike-2-deck", "tab", list(range(1, 13))),
+        ("klondike-reserve", "tab", list(range(1, 8))),
+        ("klondike-reserve", "reserve", [1] * 24),
+        ("freecell-seven-pile", "tab", [8] * 3 + [7] * 4),
+        ("fore-cell-same-suit", "cell", [1] * 4),
         ("duchess", "tab", [0] * 4),
         ("thirty", "tab", [6] * 5),
         ("mrs-mop", "tab", [8] * 13),
@@ -93,7 +99,8 @@ def test_the_deal_lays_out_the_presets_piles(name: str, group: str, expected: li
 @pytest.mark.parametrize(
     ("name", "stock"),
     [("spiderette", 24), ("will-o-the-wisp", 31), ("east-haven", 31), ("forty-thieves", 64), ("lucas", 61),
-     ("maria", 68), ("limited", 68), ("gargantua", 59), ("american-toad", 75), ("duchess", 36), ("chameleon", 36),
+     ("maria", 68), ("limited", 68), ("gargantua", 59), ("gargantua-redeal", 59), ("klondike-two-deck-9", 59),
+     ("ultra-klondike-2-deck", 26), ("american-toad", 75), ("duchess", 36), ("chameleon", 36),
      ("fortunes-favor", 36), ("thirty-six", 16), ("late-binding", 34)],
 )
 def test_the_stock_holds_what_the_preset_leaves(name: str, stock: int) -> None:
@@ -293,3 +300,81 @@ def test_gaps_basic_takes_only_the_rows_own_two_at_the_left(row: int, two: str) 
     source = f"cell[{13 * ((row + 1) % 4) + 5}]"
     state.set_pile(game.index[source], up(two))
     assert legal(state, Drag(source, 1, f"cell[{13 * row}]")) == (two == ["2C", "2D", "2H", "2S"][row])
+
+
+# ------------------------------------------------------------------ presets one setting away
+
+
+@pytest.mark.parametrize(
+    ("name", "count", "redeals"),
+    [
+        ("gargantua", 1, 0),
+        ("gargantua-redeal", 1, -1),
+        ("klondike-two-deck-9", 3, -1),
+        ("ultra-klondike-2-deck", 3, -1),
+    ],
+)
+def test_the_two_deck_klondikes_draw_and_redeal_as_their_presets(name: str, count: int, redeals: int) -> None:
+    game = game_of(name)
+    state = game.new_initial_state(seed=2)
+    stock, waste = game.index["stock"], game.index["waste"]
+    state.apply(Tap("stock"))
+    assert len(state.piles[waste]) == count
+    state.set_pile(waste, state.piles[waste] + state.piles[stock])
+    state.set_pile(stock, ())
+    assert legal(state, Tap("stock")) == (redeals != 0)  # turning the waste over
+
+
+def test_klondike_reserve_plays_any_reserve_card_and_builds_nothing_on_it() -> None:
+    game = game_of("klondike-reserve")
+    state = position(game, {"tab[0]": up("10D"), "reserve[5]": up("9S"), "reserve[9]": up("AH")})
+    assert "stock" not in game.index and "waste" not in game.index
+    assert legal(state, Drag("reserve[5]", 1, "tab[0]"))
+    assert legal(state, Drag("reserve[9]", 1, "found[0]"))
+    assert not legal(state, Drag("tab[0]", 1, "reserve[0]"))
+
+
+def test_fore_cell_same_suit_builds_in_suit_and_moves_runs_in_suit() -> None:
+    game = game_of("fore-cell-same-suit")
+    state = position(game, {"tab[0]": up("2C 9H 8H"), "tab[1]": up("10H"), "tab[2]": up("9S"), "tab[3]": up("10S")})
+    assert legal(state, Drag("tab[0]", 2, "tab[1]"))  # 9♥ 8♥ on 10♥ (two cards: four free cells)
+    assert not legal(state, Drag("tab[2]", 1, "tab[1]"))  # 9♠ on 10♥
+    assert legal(state, Drag("tab[2]", 1, "tab[3]"))
+    assert legal(position(game_of("fore-cell"), {"tab[2]": up("9S"), "tab[1]": up("10H")}), Drag("tab[2]", 1, "tab[1]"))
+
+
+def test_freecell_seven_pile_has_seven_columns_and_four_cells() -> None:
+    game = game_of("freecell-seven-pile")
+    assert sum(1 for n in game.names if n.startswith("tab[")) == 7
+    assert sum(1 for n in game.names if n.startswith("cell[")) == 4
+
+
+@pytest.mark.parametrize("name", ["canfield-auto-reserve-then-waste", "canfield-strict"])
+def test_canfield_spaces_take_the_reserve_then_only_the_waste(name: str) -> None:
+    game = game_of(name)
+    layout = {"found[0]": up("7C"), "tab[0]": up("8C"), "tab[1]": up("9H"), "tab[2]": up("8S"), "tab[3]": up("KD"),
+              "waste": up("10S"), "reserve": up("QC")}
+    state = position(game, layout)
+    state.apply(Drag("tab[0]", 1, "found[0]"))
+    assert state.piles[game.index["tab[0]"]] == up("QC")  # the reserve fills the space at once
+    state.apply(Drag("tab[2]", 1, "tab[1]"))  # 8♠ on 9♥: the reserve is empty now, so the space stays
+    assert state.piles[game.index["tab[2]"]] == ()
+    assert not legal(state, Drag("tab[1]", 2, "tab[2]"))  # a column to the space: no
+    assert not legal(state, Drag("tab[1]", 1, "tab[2]"))
+    assert legal(state, Drag("waste", 1, "tab[2]"))
+    runs = position(game_of("canfield-runs"), layout)
+    runs.apply(Drag("tab[0]", 1, "found[0]"))
+    runs.apply(Drag("tab[2]", 1, "tab[1]"))
+    assert legal(runs, Drag("tab[1]", 1, "tab[2]"))  # the preset `canfield`: any card fills a space
+
+
+def test_canfield_strict_moves_the_top_card_or_the_whole_column_and_the_other_any_run() -> None:
+    # The base rank is 7: 9♠ 8♥ on 10♥ and the column 10♦ 9♠ 8♥ on J♠ are builds down in alternate colours.
+    layout = {"found[0]": up("7C"), "tab[0]": up("10D 9S 8H"), "tab[1]": up("10H"), "tab[2]": up("JS"),
+              "tab[3]": up("KD"), "reserve": up("2C")}
+    strict = position(game_of("canfield-strict"), layout)
+    runs = position(game_of("canfield-auto-reserve-then-waste"), layout)
+    assert not legal(strict, Drag("tab[0]", 2, "tab[1]"))  # part of a column
+    assert legal(runs, Drag("tab[0]", 2, "tab[1]"))
+    assert legal(strict, Drag("tab[0]", 3, "tab[2]")) and legal(runs, Drag("tab[0]", 3, "tab[2]"))
+    assert legal(strict, Drag("tab[0]", 1, "found[0]")) is False  # 8♥ does not follow 7♣

@@ -347,3 +347,21 @@ def test_each_of_two_identical_todo_markers_is_underlined_where_it_stands() -> N
     todos = [d for d in lint_text(text, "t.cardz") if d.code == "CZ601" and d.pointer == "/description"]
     assert [d.message for d in todos] == ["TODO: decide", "TODO: decide"]
     assert todos[1].column - todos[0].column == len("TODO: decide\\n- ")
+
+
+def test_an_option_several_commands_share_reads_the_same_in_each() -> None:
+    import typer.main
+
+    commands = typer.main.get_command(cli.app).commands  # type: ignore[attr-defined]
+    seen: dict[str, dict[str, tuple[object, ...]]] = {}
+    for name, command in commands.items():
+        for param in command.params:
+            if param.param_type_name == "option" and param.opts[0] in SHARED_OPTIONS:
+                shape = (tuple(param.opts), param.help, getattr(param, "min", None), getattr(param, "max", None))
+                seen.setdefault(param.opts[0], {})[name] = shape
+    assert set(seen) == set(SHARED_OPTIONS)
+    for option, shapes in seen.items():
+        assert len(shapes) >= 2 and len(set(shapes.values())) == 1, (option, shapes)
+
+
+SHARED_OPTIONS = ("--workers", "--scheduler", "--deal-seconds", "--no-cache", "--budget", "--seconds")

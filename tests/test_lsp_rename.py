@@ -7,7 +7,14 @@ from pathlib import Path
 import pytest
 
 from cardz_tools.lsp.document import Snapshot, lint_document
-from cardz_tools.lsp.rename import RenameRefused, prepare_rename, references, rename
+from cardz_tools.lsp.rename import (
+    RenameRefused,
+    prepare_rename,
+    references,
+    references_with_variants,
+    rename,
+    rename_with_variants,
+)
 from tests.conftest import ROOT
 from tests.lsp_support import apply_edits
 
@@ -92,5 +99,69 @@ def test_rename_needs_a_design_that_loads_and_refuses_in_a_variant(tmp_path: Pat
     path = tmp_path / "variant.cardz"
     path.write_text(variant, encoding="utf-8")
     snapshot = Snapshot.of(variant, path)
-    with pytest.raises(RenameRefused, match="extends"):
+    with pytest.raises(RenameRefused, match="extends another: .* renames it here too"):
         prepare_rename(snapshot, snapshot.index.position(variant.index("(discard") + 2))
+
+
+VARIANT = """{
+  "name": "Variant",
+  "extends": "base.cardz",
+  "depots": [{ "name": "discard", "row": 2 }],
+  "winCondition": { "kind": "allCardsIn", "depots": "discard" },
+  "scoring": { "value": "count(discard) + count(Foundation)" }
+}
+"""
+
+
+def _base_and_variant(tmp_path: Path, variant: str = VARIANT) -> tuple[Snapshot, object, Snapshot]:
+    base = tmp_path / "base.cardz"
+    base.write_text(TEXT, encoding="utf-8")
+    (tmp_path / "variant.cardz").write_text(variant, encoding="utf-8")
+    snapshot = Snapshot.of(TEXT, base)
+    return snapshot, snapshot.index.position(TEXT.index('"name": "discard"') + 10), \
+        Snapshot(variant, None, tmp_path / "variant.cardz")
+
+
+def test_renaming_in_a_design_renames_in_its_variants_and_leaves_other_designs_alone(tmp_path: Path) -> None:
+    snapshot, position, variant = _base_and_variant(tmp_path)
+    other_base = tmp_path / "other.cardz"
+    other_base.write_text(TEXT, encoding="utf-8")
+    unrelated = Snapshot(VARIANT.replace("base.cardz", "other.cardz"), None, tmp_path / "unrelated.cardz")
+    chained = Snapshot('{ "name": "Chained", "extends": "variant.cardz", "scoring": { "value": "count(discard)" } }',
+                       None, tmp_path / "chained.cardz")
+    (tmp_path / "chained.cardz").write_text(chained.text, encoding="utf-8")
+    edits, in_variants = rename_with_variants(snapshot, position, "pile", [variant, unrelated, chained])
+    renamed_base = apply_edits(TEXT, edits)
+    renamed_variant = apply_edits(VARIANT, in_variants[0])
+    assert in_variants[1] == []  # extends another design
+    assert '"name": "pile"' in renamed_variant and '"depots": "pile"' in renamed_variant
+    assert "count(pile) + count(Foundation)" in renamed_variant and "discard" not in renamed_variant
+    assert apply_edits(chained.text, in_variants[2]).count("count(pile)") == 1  # a variant of a variant
+    (tmp_path / "base.cardz").write_text(renamed_base, encoding="utf-8")
+    (tmp_path / "variant.cardz").write_text(renamed_variant, encoding="utf-8")
+    assert lint_document(renamed_variant, tmp_path / "variant.cardz") == []  # the variant still loads and lints
+
+
+def test_a_rename_a_variant_cannot_follow_is_refused_saying_which_variant(tmp_path: Path) -> None:
+    snapshot, position, variant = _base_and_variant(tmp_path, VARIANT.replace(
+        '[{ "name": "discard", "row": 2 }]', '[{ "name": "discard", "row": 2 }, { "type": "Waste", "name": "pile",'
+        ' "col": 7, "row": 0 }]'))
+    with pytest.raises(RenameRefused, match="in the variant variant.cardz: a depot or group is already named 'pile'"):
+        rename_with_variants(snapshot, position, "pile", [variant])
+    broken = Snapshot(VARIANT.replace('"row": 2 }', '"row": 2 },'), None, variant.path)
+    with pytest.raises(RenameRefused, match="open variant variant.cardz does not load"):
+        rename_with_variants(snapshot, position, "pile", [broken])
+    edits, in_variants = rename_with_variants(snapshot, position, "pile", [Snapshot(
+        broken.text.replace("base.cardz", "other.cardz"), None, variant.path)])
+    assert edits and in_variants == [[]]  # a broken design that extends another one does not stop it
+
+
+def test_references_in_a_design_include_the_places_its_variants_write_the_name(tmp_path: Path) -> None:
+    snapshot, position, variant = _base_and_variant(tmp_path)
+    unrelated = Snapshot(VARIANT.replace("base.cardz", "other.cardz"), None, tmp_path / "unrelated.cardz")
+    here, in_variants = references_with_variants(snapshot, position, True, [variant, unrelated])
+    assert here == references(snapshot, position)
+    written = [VARIANT[variant.index.offset(r.start):variant.index.offset(r.end)] for r in in_variants[0]]
+    assert written == ["discard"] * 3 and in_variants[1] == []
+    _, without = references_with_variants(snapshot, position, False, [variant, unrelated])
+    assert len(without[0]) == 2  # the variant's entry that names the depot counts as a declaration

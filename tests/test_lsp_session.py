@@ -63,7 +63,7 @@ async def _session(tmp_path: Path) -> None:
         assert offered.code_action_provider and offered.document_formatting_provider
         assert offered.document_range_formatting_provider and offered.document_symbol_provider
         assert offered.folding_range_provider and offered.references_provider and offered.code_lens_provider
-        assert offered.rename_provider and offered.semantic_tokens_provider
+        assert offered.rename_provider and offered.semantic_tokens_provider and offered.inlay_hint_provider
         client.initialized(types.InitializedParams())
         client.text_document_did_open(types.DidOpenTextDocumentParams(
             text_document=types.TextDocumentItem(uri=uri, language_id="cardz", version=1, text=text)))
@@ -108,10 +108,27 @@ async def _session(tmp_path: Path) -> None:
         with pytest.raises(JsonRpcException, match="depot type"):
             await asyncio.wait_for(client.text_document_prepare_rename_async(types.PrepareRenameParams(
                 text_document=document, position=_position_of(text, '"depots": "Foundation"', 13))), TIMEOUT)
+        variant_path = tmp_path / "variant.cardz"
+        variant = '{ "name": "V", "extends": "monte-carlo.cardz", "dealRules": [{ "kind": "dealGroup", "to": "cell" }]}'
+        variant_path.write_text(variant, encoding="utf-8")
+        client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+            uri=variant_path.as_uri(), language_id="cardz", version=1, text=variant)))
+        with_variant = await asyncio.wait_for(client.text_document_references_async(types.ReferenceParams(
+            text_document=document, position=at_cell, context=types.ReferenceContext(include_declaration=True))),
+            TIMEOUT)
+        assert [r.uri for r in with_variant] == [uri] * 5 + [variant_path.as_uri()]
         renamed = await asyncio.wait_for(client.text_document_rename_async(types.RenameParams(
             text_document=document, position=at_cell, new_name="grid")), TIMEOUT)
         assert renamed is not None and renamed.changes is not None
         assert '"cell"' not in apply_edits(text, _edits(renamed.changes[uri]))
+        assert '"to": "grid"' in apply_edits(variant, _edits(renamed.changes[variant_path.as_uri()]))  # open variant
+        hints = await asyncio.wait_for(client.text_document_inlay_hint_async(types.InlayHintParams(
+            text_document=types.TextDocumentIdentifier(uri=variant_path.as_uri()), range=types.Range(
+                start=types.Position(line=0, character=0), end=types.Position(line=1, character=0)))), TIMEOUT)
+        assert hints is not None and [h.label for h in hints] == ["= Monte Carlo"]
+        assert hints[0].position == _position_of(variant, '"dealRules"', -2)
+        client.text_document_did_close(types.DidCloseTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=variant_path.as_uri())))
 
         tokens = await asyncio.wait_for(client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(
             text_document=document)), TIMEOUT)

@@ -19,20 +19,17 @@ from .. import diagnostics as dx
 from ..config import ConfigError, LintConfig
 from ..diagnostics import Diagnostic, Severity
 from ..lint import FileReport, LintResult, lint_paths
-from ..model import build_design
+from ..model import Design, build_design
 from ..source import SourceFile
 from .findings import Finding, FindingKind, Thresholds, interval_text, skill_gap_finding
-from .playable import deal_problem, with_diagnostic
-from .runner import default_workers, run_each
+from .playable import DealError, deal_diagnostic, deal_error
+from .runner import default_workers, game_for, run_each
 from .sim import SimReport, simulate
 from .solve import MAX_POSITIONS, SolveReport, solve
 from .stats import wilson_interval
 
 if TYPE_CHECKING:
     from ..cache import Cache
-
-_CODE_OF_KIND = {rule.name: rule.code for rule in dx.RULES.values() if rule.code.startswith("CZ5")}
-_SEVERITY = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO}
 
 
 DEFAULT_SECONDS = 3.0
@@ -126,7 +123,7 @@ class CheckOptions:
         return cls(**values, thresholds=Thresholds(**thresholds))
 
 
-def _pointer_for(finding: Finding, design: Any) -> str:
+def _pointer_for(finding: Finding, design: Design) -> str:
     if finding.pointer:
         return finding.pointer
     if finding.kind is FindingKind.STUCK_AT_DEAL:
@@ -187,19 +184,12 @@ class PlaySummary:
     def from_dict(cls, data: Mapping[str, Any]) -> PlaySummary:
         """The summary a cache entry holds; ValueError, KeyError or TypeError if it is not one."""
         findings = tuple(
-            Finding(FindingKind(f["kind"]), _checked_severity(f["severity"]), str(f["message"]),
-                    str(f.get("pointer", "")))
+            Finding(FindingKind(f["kind"]), Severity(f["severity"]), str(f["message"]), str(f.get("pointer", "")))
             for f in data["findings"]
         )
         counts = {name: int(data[name]) for name in ("playouts", "wins", "won", "lost", "unknown")}
         won_lines = tuple((int(index), tuple(str(m) for m in line)) for index, line in data["won_lines"])
         return cls(**counts, findings=findings, won_lines=won_lines)
-
-
-def _checked_severity(value: object) -> str:
-    if value not in _SEVERITY:
-        raise ValueError(f"not a severity: {value!r}")
-    return str(value)
 
 
 CONFIRM_DEALS = 12
@@ -241,8 +231,9 @@ def play_analysis(design_data: Any, options: CheckOptions) -> PlayAnalysis:
         if solved.count("lost") == options.deals < CONFIRM_DEALS:
             # Every deal lost is a strong claim: solve enough deals for its interval to carry it (CZ503).
             solved = solve(
-                text, CONFIRM_DEALS, options.seed, options.node_budget, workers=options.workers,
-                thresholds=options.thresholds, deal_seconds=deal_seconds,
+                text, CONFIRM_DEALS - options.deals, options.seed, options.node_budget, workers=options.workers,
+                thresholds=options.thresholds, deal_seconds=deal_seconds, first=options.deals,
+                earlier=solved.verdicts,
             )
         findings.extend(solved.findings)
         if sim_report is not None:
@@ -277,9 +268,13 @@ def cached_summary(cache: Cache | None, design_data: Any, options: CheckOptions)
         return None
 
 
-def _play_job(job: tuple[Any, CheckOptions]) -> PlaySummary:
-    """One file's play in a worker process (module level, so that pools can pickle it)."""
+def _play_job(job: tuple[Any, CheckOptions]) -> PlaySummary | DealError:
+    """One file's play in a worker process (module level, so that pools can pickle it), or why the
+    engine cannot deal it: the test compiles the game the play then uses (:func:`.runner.game_for`)."""
     data, options = job
+    problem = deal_error(lambda: game_for(json.dumps(data, sort_keys=True)))
+    if problem is not None:
+        return problem
     return play_analysis(data, options).summary()
 
 
@@ -290,15 +285,16 @@ def play_summaries(
     workers: int | None = None,
     scheduler: str | None = None,
     on_done: Callable[[int], None] | None = None,
-) -> list[PlaySummary]:
-    """The summary of each (flattened) design, in the order given, whatever order the work finishes in.
+) -> list[PlaySummary | DealError]:
+    """The summary of each (flattened) design, in the order given, whatever order the work finishes in,
+    or, for a design the engine cannot deal, why (:class:`.playable.DealError`; never cached).
 
     Cached summaries are read first; the rest are spread over ``workers`` processes (or
-    a Dask cluster at ``scheduler``), one design per task, each played in one process.
+    a Dask cluster at ``scheduler``), one design per task, each dealt and played in one process.
     A single design to play is played here with ``workers`` for its own playouts.
     ``on_done(n)`` is told as designs finish (cached ones included).
     """
-    results: dict[int, PlaySummary] = {}
+    results: dict[int, PlaySummary | DealError] = {}
     for index, data in enumerate(designs):
         found = cached_summary(cache, data, options)
         if found is not None:
@@ -309,14 +305,14 @@ def play_summaries(
     workers = workers or default_workers()
     if len(todo) == 1 and not scheduler:
         single = dataclasses.replace(options, workers=workers)
-        finished: Iterator[tuple[int, PlaySummary]] = iter([(0, play_analysis(designs[todo[0]], single).summary())])
+        finished: Iterator[tuple[int, PlaySummary | DealError]] = iter([(0, _play_job((designs[todo[0]], single)))])
     else:
         jobs = [(designs[index], dataclasses.replace(options, workers=1)) for index in todo]
         finished = run_each(_play_job, jobs, workers, scheduler)
     for position, summary in finished:
         index = todo[position]
         results[index] = summary
-        if cache is not None and cache.enabled:
+        if isinstance(summary, PlaySummary) and cache is not None and cache.enabled:
             cache.put(cache.key("play", designs[index], options.settings()), summary.to_dict())
         if on_done:
             on_done(1)
@@ -354,18 +350,13 @@ def check_paths(
     options = options or CheckOptions.from_config(config)
     linted = lint_paths(paths, config)
     reports: list[FileReport | None] = []
-    playable: list[tuple[int, FileReport, Any, Any]] = []
+    playable: list[tuple[int, FileReport, Any, Design]] = []
     for report in linted.files:
         if any(d.severity is Severity.ERROR for d in report.diagnostics):
             reports.append(report)
             continue
         data = _design_data(report)
         design = build_design(data)
-        # A design with a result in the cache was dealt before: skip compiling it to try a deal.
-        problem = None if cached_summary(cache, data, options) else deal_problem(design, report)
-        if problem is not None:
-            reports.append(with_diagnostic(LintResult((report,)), problem).files[0])
-            continue
         if on_file:
             on_file(report.path)
         playable.append((len(reports), report, data, design))
@@ -379,21 +370,24 @@ def check_paths(
 
     summaries = play_summaries([data for _, _, data, _ in playable], options, cache, workers, scheduler, advance)
     for (slot, report, _, design), summary in zip(playable, summaries, strict=True):
-        found = [finding_diagnostic(finding, design, report.source) for finding in summary.findings]
-        kept = [d for d in found if config.reports(d, Path(report.path))]
+        if isinstance(summary, DealError):  # found where the design was to be played, so compiled once
+            kept = [deal_diagnostic(summary, report)]
+        else:
+            found = [finding_diagnostic(finding, design, report.source) for finding in summary.findings]
+            kept = [d for d in found if config.reports(d, Path(report.path))]
         merged = tuple(sorted((*report.diagnostics, *kept), key=Diagnostic.sort_key))
         reports[slot] = FileReport(report.path, merged, report.source, report.sources)
     return LintResult(tuple(r for r in reports if r is not None), strict=config.strict)
 
 
-def finding_diagnostic(finding: Finding, design: Any, source: SourceFile) -> Diagnostic:
+def finding_diagnostic(finding: Finding, design: Design, source: SourceFile) -> Diagnostic:
     """A finding as a CZ5xx diagnostic, placed at the part of the design it is about."""
     pointer = _pointer_for(finding, design)
     return dx.make(
-        _CODE_OF_KIND[finding.kind.value],
+        finding.kind.code,
         finding.message,
         source.filename,
         span=source.head_span(pointer),
         pointer=pointer,
-        severity=_SEVERITY[finding.severity],
+        severity=finding.severity,
     )

@@ -34,13 +34,16 @@ import enum
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import SplitMix64, card_str
 from ..engine.deal import deck_for
 from .playout import deal_seed, derive_seed, play_randomly
 from .runner import game_for, run
 from .solve import DEFAULT_BUDGET, solve_state
+
+if TYPE_CHECKING:
+    from ..engine import Game, Move, State
 
 PLAYOUTS_PER_DEAL = 60
 """Random playouts of one deal that its difficulty is measured from."""
@@ -117,11 +120,11 @@ class WinnableDeal:
         }
 
 
-Progress = Callable[[Any, Any], float]
+Progress = Callable[["State", "State"], float]
 """``progress(state, start)``: how far ``state`` is toward the win, 0..1 (``start``: the deal)."""
 
 
-def progress_measure(game: Any) -> Progress | None:
+def progress_measure(game: Game) -> Progress | None:
     """The progress toward the design's win condition, or None when the win has no such measure."""
     win = game.design.win
     targets = tuple(game.design.resolve(win.depots) or ()) if win.depots else ()
@@ -131,7 +134,7 @@ def progress_measure(game: Any) -> Progress | None:
         return lambda state, start: sum(len(state.piles[i]) for i in targets) / max(1, state.cards_in_play)
     if win.kind == "depotsEmpty":
 
-        def emptied(state: Any, start: Any) -> float:
+        def emptied(state: State, start: State) -> float:
             dealt = sum(len(start.piles[i]) for i in targets)
             return 1.0 - sum(len(state.piles[i]) for i in targets) / dealt if dealt else 1.0
 
@@ -139,7 +142,9 @@ def progress_measure(game: Any) -> Progress | None:
     return None
 
 
-def random_play_on(game: Any, deck: Sequence[int], seed: int, playouts: int = PLAYOUTS_PER_DEAL) -> tuple[float, float]:
+def random_play_on(
+    game: Game, deck: Sequence[int], seed: int, playouts: int = PLAYOUTS_PER_DEAL
+) -> tuple[float, float]:
     """(smoothed win rate, mean progress) of ``playouts`` random playouts of one deal."""
     measure = progress_measure(game)
     start = game.new_initial_state(deck=deck)
@@ -162,7 +167,7 @@ def difficulty_of(win_rate: float, progress: float) -> float:
     return 100.0 * (1.0 - (win_rate + progress) / 2.0)
 
 
-def _deals_task(game: Any, start: int, stop: int, seed: int, options: Mapping[str, Any]) -> list[WinnableDeal]:
+def _deals_task(game: Game, start: int, stop: int, seed: int, options: Mapping[str, Any]) -> list[WinnableDeal]:
     budget = int(options.get("budget", DEFAULT_BUDGET))
     deal_seconds = options.get("deal_seconds")
     playouts = int(options.get("playouts", PLAYOUTS_PER_DEAL))
@@ -186,7 +191,7 @@ def _deals_task(game: Any, start: int, stop: int, seed: int, options: Mapping[st
     return found
 
 
-def _replays(game: Any, deck: Sequence[int], line: Sequence[Any]) -> bool:
+def _replays(game: Game, deck: Sequence[int], line: Sequence[Move]) -> bool:
     """Whether ``line`` wins the deal dealt from ``deck`` (every claimed win is checked)."""
     state = game.new_initial_state(deck=deck)
     for move in line:
@@ -283,6 +288,6 @@ def winnable_deals(
     return DealsReport(game_for(design_json).design.name, seed, count, difficulty, found, tried, bands, calibrated_on)
 
 
-def _offset_task(game: Any, start: int, stop: int, seed: int, options: Mapping[str, Any]) -> list[WinnableDeal]:
+def _offset_task(game: Game, start: int, stop: int, seed: int, options: Mapping[str, Any]) -> list[WinnableDeal]:
     offset = int(options["offset"])
     return _deals_task(game, start + offset, stop + offset, seed, options)

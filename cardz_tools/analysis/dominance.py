@@ -38,6 +38,19 @@ without the moves of ``c``"; the conditions make ``L'`` a winning line too):
 5. the moved card does not come from a stock or from a draw's target (the waste is turned
    back into the stock, so the card's absence would shift every later draw).
 
+Sinks that give cards back (Klondike's foundations, whose top card may return to a column:
+eject ``topOnly``) need a stronger condition, since a card of a sink can come back and be
+built on ``c``. Let ``K`` be the smallest set holding ``c`` that is closed under "a card some
+non-sink accept rule could place on it" and under "its sink predecessor". Moving ``c`` is
+safe when every card of ``K`` but ``c`` is in a sink. Then ``L'`` is ``L`` with every card of
+``K`` kept in the sinks: in ``L`` a card of ``K`` outside the sinks only ever has cards of
+``K`` above it (whatever is built on it is in ``K``), so dropping them drops only the top
+part of piles (shorter runs, more empty depots: conditions 3 and 4); a card outside ``K`` is
+never built on one of ``K`` and never lies below one in a sink (``K`` holds the
+predecessors of its cards), so every move of a card outside ``K`` is legal in ``L'`` too.
+The stock and the waste must then take no dragged cards, and the sinks' own accept rule may
+read the move's source (the source of every kept move is the same pile in ``L'``).
+
 Rules the card table cannot evaluate exactly are taken to allow everything (dropped
 conjuncts), so the table only ever over-approximates what can be built: conservative.
 """
@@ -60,7 +73,8 @@ from .symmetry import interchangeable_classes
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CONSTANTS = frozenset(RANK_NAMES_WITH_JOKER) | frozenset(SUIT_NAMES) | frozenset(COLOR_NAMES) | {"true", "false"}
 _CARD_NAMES = frozenset({"card", "top", "rank", "suit", "color", "value", "empty", "depot"}) | _CONSTANTS
-_BOARD_NAMES = frozenset({"count", "empty", "all", "any", "it", "cards", "depot"}) | _CONSTANTS
+_BOARD_NAMES = frozenset({"count", "empty", "all", "any", "it", "cards", "depot", "pow"}) | _CONSTANTS
+"""The board part is checked by evaluation (:func:`_board_part_is_monotone`): arithmetic on counts (``pow``) is fine."""
 _RUN_PREDICATES = frozenset({"descending", "ascending", "alternating", "sameSuit", "chain"})
 _EMPTINESS = frozenset({"empty", "it"})
 MAX_BOARD_CASES = 20_000
@@ -72,9 +86,10 @@ class SafeSinkMoves:
     """The safe-move dominance of one game.
 
     ``buildable[c]`` is the mask of the cards that some accept rule could ever place on card
-    ``c`` (bits of :func:`card_bits`); a move of ``c`` onto a sink is safe when all of them
-    are in sinks. ``predecessor[c]`` is the one sink top that takes ``c``; ``on_empty`` the
-    cards an empty sink takes.
+    ``c`` (bits of :func:`card_bits`); ``required[c]`` the cards that must be in sinks for a
+    move of ``c`` onto a sink to be safe: ``buildable[c]`` when the sinks are locked, the set
+    ``K`` minus ``c`` of the module doc when they give cards back. ``predecessor[c]`` is the
+    one sink top that takes ``c``; ``on_empty`` the cards an empty sink takes.
     """
 
     sinks: tuple[int, ...]
@@ -83,11 +98,14 @@ class SafeSinkMoves:
     buildable: dict[Card, int]
     predecessor: dict[Card, Card]
     on_empty: frozenset[Card]
+    required: dict[Card, int]
+    gives_back: bool = False
 
     def safe_move(self, state: Any) -> Any:
-        """A safe move of ``state`` onto a sink (legal there), or None."""
+        """A safe move of ``state`` onto a sink (legal there), or None; ``state`` must not have
+        ended (:func:`.tableau_search.ended`: then it is over only if it has no moves at all)."""
         piles = state.piles
-        bit, buildable = self.bit, self.buildable
+        bit, required = self.bit, self.required
         in_sinks = 0
         tops: dict[Card, int] = {}
         empty_sink = -1
@@ -105,7 +123,7 @@ class SafeSinkMoves:
             if not pile or not pile[-1] & FACE_UP:
                 continue
             card = pile[-1] & ~FACE_UP
-            if buildable[card] & ~in_sinks:
+            if required[card] & ~in_sinks:
                 continue
             below = self.predecessor.get(card)
             if below is not None and below in tops:
@@ -115,7 +133,7 @@ class SafeSinkMoves:
             else:
                 continue
             move = state.game.drag_move(source, 1, target, None)
-            if state.why_illegal(move) is None:
+            if state.drag_refusal(move) is None:
                 return move
         return None
 
@@ -194,7 +212,7 @@ def _source_atom_is_invariant(game: Any, target: int, atom: expr_ast.Node) -> st
     rule = compile_rule(Expr(to_source(atom), game.design.depots[target].spec.pointer), Site.ACCEPT, game.design)
     root = game.new_initial_state(seed=0)  # the state argument rules get; these read none of it
     filler = standard_deck()[0] | FACE_UP
-    total = len(standard_deck())
+    total = len(standard_deck()) * game.design.decks
     piles: list[tuple[Card, ...]] = [()] * len(game.names)
     specific = any(isinstance(node, expr_ast.Index) for node in expr_ast.walk(atom)) or names & set(game.names)
     # the depots of one entry share their type, name and groups: one of them stands for all, unless one is named
@@ -251,7 +269,7 @@ def _board_part_is_monotone(game: Any, target: int, text: str, sinks: frozenset[
         return "it reads the emptiness of the sinks"
     rule = compile_rule(Expr(text, game.design.depots[target].spec.pointer), Site.ACCEPT, game.design)
     depots = sorted({d for m in members for d in m} | {target})
-    total = len(standard_deck())  # one deck, no jokers: no run is longer
+    total = len(standard_deck()) * game.design.decks  # no jokers: no run is longer
     counts = [range(len(m) + 1) for m in members]
     cases = 1
     for r in counts:
@@ -367,8 +385,14 @@ def _eject_keeps_smaller_runs(game: Any, depot: int) -> bool:
     return True
 
 
-def safe_sink_moves(game: Any) -> SafeSinkMoves | str:
-    """The safe-move dominance of ``game``, or why the design is not of the shape it needs (module doc)."""
+def safe_sink_moves(game: Any, twins: bool = False) -> SafeSinkMoves | str:
+    """The safe-move dominance of ``game``, or why the design is not of the shape it needs (module doc).
+
+    A design of more than one deck is classified only with ``twins``, by :func:`.two_deck.safe_moves`,
+    which adds the conditions twins need.
+    """
+    if game.design.decks != 1 and not twins:
+        return "it plays with more than one deck"
     try:
         return _classify(game)
     except (RuleError, ValueError) as exc:  # a rule part that does not compile on its own
@@ -377,8 +401,8 @@ def safe_sink_moves(game: Any) -> SafeSinkMoves | str:
 
 def _classify(game: Any) -> SafeSinkMoves | str:
     design = game.design
-    if design.decks != 1 or design.jokers:
-        return "it plays with more than one deck or with jokers"
+    if design.jokers:
+        return "it plays with jokers"
     if game.triggers or game.actions:
         return "it has triggers or actions"
     if game.loss_when is not None:
@@ -386,9 +410,16 @@ def _classify(game: Any) -> SafeSinkMoves | str:
     if game.win_kind != "allCardsIn":
         return "its win is not allCardsIn"
     sinks = frozenset(game.win_depots)
+    gives_back = False
     for sink in sinks:
-        if game.eject_kind[sink] is not EjectKind.LOCKED or any(d.depot == sink or d.to == sink for d in game.draws):
-            return f"its win depot {game.names[sink]} gives cards back"
+        if any(d.depot == sink or d.to == sink for d in game.draws):
+            return f"its win depot {game.names[sink]} is a stock or a waste"
+        if game.eject_kind[sink] is EjectKind.TOP_ONLY:
+            gives_back = True
+        elif game.eject_kind[sink] is not EjectKind.LOCKED:
+            return f"its win depot {game.names[sink]} gives back more than its top card"
+    if gives_back and any(not game.accept_never[d] for draw in game.draws for d in (draw.depot, draw.to)):
+        return "its win depots give cards back and a stock or a waste takes cards"
     if not any(set(members) == sinks for members in interchangeable_classes(game)) and len(sinks) > 1:
         return "its win depots are not interchangeable"
     cards = tuple(identity(c) for c in standard_deck())
@@ -398,9 +429,18 @@ def _classify(game: Any) -> SafeSinkMoves | str:
         rule = game.accept_rules[sink]
         if not rule.single or rule.follow or rule.wild_rank is not None:
             return "its win depots take runs, follow or wild cards"
-        if rule.when is None or not _names(parse(rule.when.text)) <= _CARD_NAMES:
+        if rule.when is None:
             return "its win depots' rule reads more than the card and the top"
-        table = _pair_table(game, sink, rule.when.text, cards)
+        # parts that read the move's source keep their value in ``L'`` (the same source pile): both ways
+        parts = _conjuncts(parse(rule.when.text))
+        source_names = _SOURCE_ATOM_NAMES | set(game.members) | set(game.names)
+        if not all(_names(atom) <= source_names for part in parts for atom in _source_atoms(part)):
+            return "its win depots' rule reads more than the card, the top and the move's source"
+        both_ways = [_source_variants(part) for part in parts]
+        if not set().union(*(_names(v) for part in both_ways for v in part)) <= _CARD_NAMES:
+            return "its win depots' rule reads more than the card and the top"
+        text = " && ".join(f"({_any_of(part)})" for part in both_ways)
+        table = _pair_table(game, sink, text, cards)
         on_empty = table.pop(-1)
         empty_takes.update(on_empty)
         for top, accepted in table.items():
@@ -463,4 +503,30 @@ def _classify(game: Any) -> SafeSinkMoves | str:
         if d not in sinks and d not in excluded and game.eject_kind[d] is not EjectKind.LOCKED
     )
     predecessor = {card: next(iter(tops)) for card, tops in predecessors.items() if tops}
-    return SafeSinkMoves(tuple(sorted(sinks)), sources, bit, buildable, predecessor, frozenset(empty_takes))
+    required = _closures(cards, bit, buildable, predecessor) if gives_back else dict(buildable)
+    return SafeSinkMoves(
+        tuple(sorted(sinks)), sources, bit, buildable, predecessor, frozenset(empty_takes), required, gives_back
+    )
+
+
+def _closures(
+    cards: Sequence[Card], bit: dict[Card, int], buildable: dict[Card, int], predecessor: dict[Card, Card]
+) -> dict[Card, int]:
+    """For each card ``c``, the mask of ``K`` minus ``c`` (module doc): the cards reached from ``c``
+    by "could be built on it" and "its sink predecessor", any number of times."""
+    step = {card: buildable[card] | (bit[predecessor[card]] if card in predecessor else 0) for card in cards}
+    by_bit = {bit[card]: card for card in cards}
+    required = {}
+    for card in cards:
+        reached = 0
+        frontier = step[card]
+        while frontier & ~reached:
+            new = frontier & ~reached
+            reached |= new
+            frontier = 0
+            while new:
+                low = new & -new
+                frontier |= step[by_bit[low]]
+                new ^= low
+        required[card] = reached & ~bit[card]
+    return required

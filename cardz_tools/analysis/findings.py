@@ -5,12 +5,17 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Mapping
+from typing import NamedTuple
 
+from ..diagnostics import RULES, Severity
 from .stats import bounded_interval, wilson_interval
 
 
-class FindingKind(enum.Enum):
-    """The kinds of findings; the value is the stable name scripts and ``--gate`` use."""
+class FindingKind(enum.StrEnum):
+    """The kinds of findings; the value is the stable name scripts and ``--gate`` use.
+
+    Each kind is reported as the CZ5xx diagnostic of the same name (:attr:`code`).
+    """
 
     STUCK_AT_DEAL = "stuck-at-deal"
     NEVER_WON = "never-won"
@@ -22,20 +27,29 @@ class FindingKind(enum.Enum):
     SKILL_GAP = "skill-gap"
     POINTLESS_MOVE = "pointless-move"
 
+    @property
+    def code(self) -> str:
+        """The CZ5xx diagnostic code that reports findings of this kind."""
+        return _CODE_OF_KIND[self]
+
+
+_CODE_OF_KIND = {FindingKind(rule.name): rule.code for rule in RULES.values() if rule.code.startswith("CZ5")}
+assert set(_CODE_OF_KIND) == set(FindingKind), "every finding kind has its CZ5xx code, and every CZ5xx code a kind"
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Finding:
-    """One finding: its kind, a severity (``error``, ``warning``, ``info``) and a message."""
+    """One finding: its kind, a severity and a message."""
 
     kind: FindingKind
-    severity: str
+    severity: Severity
     message: str
     pointer: str = ""
     """The JSON pointer of the rule the finding is about, when it is about one rule."""
 
     def to_dict(self) -> dict[str, str]:
         """The JSON shape reports use: ``{"kind", "severity", "message"}``."""
-        return {"kind": self.kind.value, "severity": self.severity, "message": self.message}
+        return {"kind": self.kind.value, "severity": self.severity.value, "message": self.message}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -109,123 +123,148 @@ def playout_findings(
     sequence of moves ends the game any more (a warning: play then goes on until the
     player gives up). Otherwise reaching the step bound is an info. None for
     ``cascades`` counts every non-terminating playout as an error. ``positions`` is
-    (positions with a choice, positions) behind ``decision_share``; without it the share
+    (positions with a choice, positions) that CZ505 counts: those a playout met before it first
+    returned to a position it had met (what follows only goes round); without it ``decision_share``
     is taken as exact over 10,000 positions. ``gives_up`` is, for a design whose loss
     condition is ``noProgress``, the positions searched where a playout stopped (0 otherwise).
     """
-    found: list[Finding] = []
     if playouts == 0:
-        return found
+        return []
     choice_positions, positions_seen = positions if positions is not None else (round(decision_share * 10_000), 10_000)
-    if stuck_at_deal:
-        share = wilson_interval(stuck_at_deal, playouts)
-        if stuck_at_deal == playouts:
-            message = f"every one of {playouts} deals has no legal move at the start: the game cannot be played"
-            found.append(Finding(FindingKind.STUCK_AT_DEAL, "error", message))
-        else:
-            told = (
-                f"{stuck_at_deal} of {playouts} deals ({interval_text(share)}) have no legal move at the start: "
-                "they are lost before play begins"
-            )
-            if share[0] >= thresholds.stuck_at_deal:
-                found.append(Finding(FindingKind.STUCK_AT_DEAL, "warning", told))
-            else:
-                told += " (a few such deals are how some games are)"
-                found.append(Finding(FindingKind.STUCK_AT_DEAL, "info", told))
-    step_bound = non_terminating if cascades is None else non_terminating - cascades
-    cascaded = non_terminating - step_bound
-    if cascaded:
-        cycle = " → ".join(repeating) if repeating else "(no move history)"
-        found.append(
-            Finding(
-                FindingKind.NON_TERMINATING,
-                "error",
-                f"{cascaded} of {playouts} playouts were stopped by a trigger cascade that did not settle; "
-                f"the repeating moves: {cycle}",
-            )
-        )
-    elif step_bound and endless[1]:
-        cycle = " → ".join(repeating) if repeating else "(no move history)"
-        never, stopped, examined = endless
-        if never:
-            severity = "error"
-            message = (
-                f"{step_bound} of {playouts} playouts never ended (step bound), and in {never} of the {examined} "
-                "deals examined no sequence of moves from the deal ends the game (every reachable position "
-                f"searched): it can be neither won nor lost; the repeating moves: {cycle}"
-            )
-        else:
-            severity = "warning"
-            message = (
-                f"{step_bound} of {playouts} playouts never ended (step bound); {stopped} of the {examined} examined "
-                "stopped where no sequence of moves wins or loses any more, so the game goes on until the player "
-                'gives up (the loss condition {"kind": "noProgress"} ends it there, docs/format.md); '
-                f"the repeating moves: {cycle}"
-            )
-        found.append(Finding(FindingKind.NON_TERMINATING, severity, message))
-    elif step_bound:
-        # Endless play is how games with reversible moves or unlimited redeals are
-        # (docs/format.md: such a game ends when the player gives up), not a design error,
-        # as long as some sequence of moves still ends the game.
-        cycle = " → ".join(repeating) if repeating else "(no move history)"
-        found.append(
-            Finding(
-                FindingKind.NON_TERMINATING,
-                "info",
-                (
-                    f"{step_bound} of {playouts} playouts never ended (step bound), and where they stopped a search "
-                    f"of {gives_up:,} positions could not yet prove that nothing ends the game (noProgress); those "
-                    f"playouts count as not won; the repeating moves: {cycle}"
-                )
-                if gives_up
-                else f"{step_bound} of {playouts} playouts never ended (step bound): the rules let play go on for "
-                f"ever, and those playouts count as not won; the repeating moves: {cycle}",
-            )
-        )
-    win_rate = wins / playouts
-    if wins == 0:
-        rate = wilson_interval(0, playouts)
-        if rate[1] < NEVER_WON_BELOW:
-            found.append(
-                Finding(
-                    FindingKind.NEVER_WON,
-                    "info",
-                    f"no random playout won in {playouts} ({interval_text(rate)}); random play is a weak player, "
-                    "so run `cardz solve` to learn whether a thoughtful player can win",
-                )
-            )
-    elif wilson_interval(wins, playouts)[0] >= thresholds.always_won:
-        found.append(
-            Finding(
-                FindingKind.ALWAYS_WON,
-                "warning",
-                f"random play won {wins} of {playouts} playouts ({_percent(win_rate)}, "
-                f"{interval_text(wilson_interval(wins, playouts))}): the player's choices hardly matter",
-            )
-        )
-    if positions_seen and stuck_at_deal < playouts and non_terminating < playouts:
-        choice = wilson_interval(choice_positions, positions_seen)
-        if choice[1] < thresholds.forced_play:
-            found.append(
-                Finding(
-                    FindingKind.FORCED_PLAY,
-                    "warning",
-                    f"only {choice_positions} of {positions_seen} positions ({_percent(decision_share)}, "
-                    f"{interval_text(choice)}) offer more than one legal move: the game plays itself",
-                )
-            )
-    if non_terminating == playouts:
-        unused_rules = {}  # nothing ran to completion: "never used" would only mislead
-    for rule, pointer in unused_rules.items():
-        found.append(
+    cycle = " → ".join(repeating) if repeating else "(no move history)"
+    found = [
+        _stuck_at_deal(stuck_at_deal, playouts, thresholds),
+        _non_terminating(non_terminating, playouts, cascades, Endless(*endless), gives_up, cycle),
+        _win_rate(wins, playouts, thresholds),
+    ]
+    if stuck_at_deal < playouts and non_terminating < playouts:
+        found.append(_forced_play(choice_positions, positions_seen, thresholds))
+    if non_terminating < playouts:  # when nothing ran to completion, "never used" would only mislead
+        found += [
             Finding(
                 FindingKind.RULE_NEVER_FIRES,
-                "info",
+                Severity.INFO,
                 f"{describe_rule(rule)} was never used in {playouts} playouts",
                 pointer,
             )
+            for rule, pointer in unused_rules.items()
+        ]
+    return [finding for finding in found if finding is not None]
+
+
+class Endless(NamedTuple):
+    """Of the step-bound playouts examined with :func:`~.playout.can_end`: how many deals can never end."""
+
+    from_deal: int
+    """Deals where no sequence of moves from the deal ends the game (a design error)."""
+    from_stop: int
+    """Playouts that stopped where no sequence of moves ends the game any more."""
+    examined: int
+
+
+def _stuck_at_deal(stuck_at_deal: int, playouts: int, thresholds: Thresholds) -> Finding | None:
+    """CZ501: deals with no legal move at the start."""
+    if not stuck_at_deal:
+        return None
+    if stuck_at_deal == playouts:
+        message = f"every one of {playouts} deals has no legal move at the start: the game cannot be played"
+        return Finding(FindingKind.STUCK_AT_DEAL, Severity.ERROR, message)
+    share = wilson_interval(stuck_at_deal, playouts)
+    told = (
+        f"{stuck_at_deal} of {playouts} deals ({interval_text(share)}) have no legal move at the start: "
+        "they are lost before play begins"
+    )
+    if share[0] >= thresholds.stuck_at_deal:
+        return Finding(FindingKind.STUCK_AT_DEAL, Severity.WARNING, told)
+    return Finding(FindingKind.STUCK_AT_DEAL, Severity.INFO, told + " (a few such deals are how some games are)")
+
+
+def _non_terminating(
+    non_terminating: int, playouts: int, cascades: int | None, endless: Endless, gives_up: int, cycle: str
+) -> Finding | None:
+    """CZ506: playouts stopped by a trigger cascade (an error), or by the step bound (how serious
+    depends on whether the game can still end where they stopped)."""
+    step_bound = non_terminating if cascades is None else non_terminating - cascades
+    cascaded = non_terminating - step_bound
+    if cascaded:
+        return Finding(
+            FindingKind.NON_TERMINATING,
+            Severity.ERROR,
+            f"{cascaded} of {playouts} playouts were stopped by a trigger cascade that did not settle; "
+            f"the repeating moves: {cycle}",
         )
-    return found
+    if not step_bound:
+        return None
+    if endless.from_stop and endless.from_deal:
+        return Finding(
+            FindingKind.NON_TERMINATING,
+            Severity.ERROR,
+            f"{step_bound} of {playouts} playouts never ended (step bound), and in {endless.from_deal} of the "
+            f"{endless.examined} deals examined no sequence of moves from the deal ends the game (every reachable "
+            f"position searched): it can be neither won nor lost; the repeating moves: {cycle}",
+        )
+    if endless.from_stop:
+        return Finding(
+            FindingKind.NON_TERMINATING,
+            Severity.WARNING,
+            f"{step_bound} of {playouts} playouts never ended (step bound); {endless.from_stop} of the "
+            f"{endless.examined} examined stopped where no sequence of moves wins or loses any more, so the game "
+            'goes on until the player gives up (the loss condition {"kind": "noProgress"} ends it there, '
+            f"docs/format.md); the repeating moves: {cycle}",
+        )
+    # Endless play is how games with reversible moves or unlimited redeals are
+    # (docs/format.md: such a game ends when the player gives up), not a design error,
+    # as long as some sequence of moves still ends the game.
+    if gives_up:
+        message = (
+            f"{step_bound} of {playouts} playouts never ended (step bound), and where they stopped a search "
+            f"of {gives_up:,} positions could not yet prove that nothing ends the game (noProgress); those "
+            f"playouts count as not won; the repeating moves: {cycle}"
+        )
+    else:
+        message = (
+            f"{step_bound} of {playouts} playouts never ended (step bound): the rules let play go on for "
+            f"ever, and those playouts count as not won; the repeating moves: {cycle}"
+        )
+    return Finding(FindingKind.NON_TERMINATING, Severity.INFO, message)
+
+
+def _win_rate(wins: int, playouts: int, thresholds: Thresholds) -> Finding | None:
+    """CZ502 when random play never won (and the interval says that is rare), CZ504 when it almost always wins."""
+    rate = wilson_interval(wins, playouts)
+    if wins == 0:
+        if rate[1] >= NEVER_WON_BELOW:
+            return None
+        return Finding(
+            FindingKind.NEVER_WON,
+            Severity.INFO,
+            f"no random playout won in {playouts} ({interval_text(rate)}); random play is a weak player, "
+            "so run `cardz solve` to learn whether a thoughtful player can win",
+        )
+    if rate[0] < thresholds.always_won:
+        return None
+    return Finding(
+        FindingKind.ALWAYS_WON,
+        Severity.WARNING,
+        f"random play won {wins} of {playouts} playouts ({_percent(wins / playouts)}, "
+        f"{interval_text(rate)}): the player's choices hardly matter",
+    )
+
+
+def _forced_play(choice_positions: int, positions_seen: int, thresholds: Thresholds) -> Finding | None:
+    """CZ505: almost no position a playout met (before it first came back to one) offers a choice."""
+    if not positions_seen:
+        return None
+    choice = wilson_interval(choice_positions, positions_seen)
+    if choice[1] >= thresholds.forced_play:
+        return None
+    return Finding(
+        FindingKind.FORCED_PLAY,
+        Severity.WARNING,
+        f"only {choice_positions} of {positions_seen} positions "
+        f"({_percent(choice_positions / positions_seen)}, {interval_text(choice)}) that playouts met "
+        "before they first came back to one offer more than one legal move: the game plays itself",
+    )
 
 
 UNWINNABLE_CEILING = 0.25
@@ -250,14 +289,14 @@ def solver_findings(
                 f"the solver proved all {deals} sampled deals lost (winnability 95% CI 0–{_percent(high)}): "
                 "no deal it tried can be won"
             )
-            found.append(Finding(FindingKind.UNWINNABLE, "error", message))
+            found.append(Finding(FindingKind.UNWINNABLE, Severity.ERROR, message))
         else:
             message = (
                 f"the solver proved all {deals} sampled deals lost, which leaves the winnability anywhere from 0 to "
                 f"{_percent(high)} (95% CI): solve more deals (`cardz solve -n 20`) to tell a hard game from one "
                 "no one can win"
             )
-            found.append(Finding(FindingKind.UNWINNABLE, "warning", message))
+            found.append(Finding(FindingKind.UNWINNABLE, Severity.WARNING, message))
     if deals and random_win_rate is not None:
         skill = skill_gap_finding(won, lost, unknown, (random_win_rate, random_win_rate), thresholds)
         if skill is not None:
@@ -289,7 +328,7 @@ def skill_gap_finding(
     random_words = random_text or f"random play {_percent(random_interval[0])}"
     told = f"a thoughtful player won {won} of {deals} deals{undecided} ({interval_text(solver)}), {random_words}"
     if solver[0] - random_interval[1] >= thresholds.skill_gap:
-        return Finding(FindingKind.SKILL_GAP, "info", f"{told}: skill matters a lot")
+        return Finding(FindingKind.SKILL_GAP, Severity.INFO, f"{told}: skill matters a lot")
     if solver[1] - random_interval[0] < thresholds.skill_gap:
-        return Finding(FindingKind.SKILL_GAP, "info", f"{told}: skill matters little")
+        return Finding(FindingKind.SKILL_GAP, Severity.INFO, f"{told}: skill matters little")
     return None

@@ -7,6 +7,7 @@ playing a design, so a design the engine cannot deal is refused the same way eve
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from .. import diagnostics as dx
 from ..diagnostics import Diagnostic
@@ -17,6 +18,36 @@ from ..lint import FileReport, LintResult
 from ..model import Design
 
 
+@dataclasses.dataclass(frozen=True)
+class DealError:
+    """Why the engine cannot deal a design: ``CZ306`` (the deal cannot be laid out) or ``CZ299``
+    (a rule it cannot compile, at ``pointer``). Plain data, so a worker process can send it back."""
+
+    code: str
+    message: str
+    pointer: str = ""
+
+
+def deal_error(make_game: Callable[[], Game]) -> DealError | None:
+    """What stops ``make_game()`` from setting up a first deal, or None."""
+    try:
+        make_game().new_initial_state(seed=0)
+    except DeckError as exc:
+        return DealError("CZ306", f"the deal cannot be laid out: {exc}")
+    except RuleError as exc:
+        return DealError("CZ299", f"the design cannot be played: {exc}", exc.pointer)
+    return None
+
+
+def deal_diagnostic(error: DealError, report: FileReport) -> Diagnostic:
+    """``error`` as a diagnostic of ``report``'s file (a deck problem is placed at the deal rules)."""
+    if error.code == "CZ306":
+        pointer = "/dealRules" if report.source.has("/dealRules") else ""
+    else:
+        pointer = error.pointer
+    return dx.make(error.code, error.message, report.path, span=report.source.head_span(pointer), pointer=pointer)
+
+
 def deal_problem(design: Design, report: FileReport) -> Diagnostic | None:
     """Why the engine cannot set up a first deal of a design that lints clean, or None.
 
@@ -24,16 +55,8 @@ def deal_problem(design: Design, report: FileReport) -> Diagnostic | None:
     design can lint clean yet leave cards with no Stock to hold them: every command
     that plays refuses it here, with a diagnostic, instead of failing mid-run.
     """
-    try:
-        Game(design).new_initial_state(seed=0)
-    except DeckError as exc:
-        pointer = "/dealRules" if report.source.has("/dealRules") else ""
-        span = report.source.head_span(pointer)
-        return dx.make("CZ306", f"the deal cannot be laid out: {exc}", report.path, span=span, pointer=pointer)
-    except RuleError as exc:
-        span = report.source.head_span(exc.pointer)
-        return dx.make("CZ299", f"the design cannot be played: {exc}", report.path, span=span, pointer=exc.pointer)
-    return None
+    error = deal_error(lambda: Game(design))
+    return None if error is None else deal_diagnostic(error, report)
 
 
 def with_diagnostic(result: LintResult, diagnostic: Diagnostic) -> LintResult:

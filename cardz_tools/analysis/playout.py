@@ -9,7 +9,7 @@ number of workers or the order in which chunks finish.
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
+from collections import Counter, deque
 from typing import TYPE_CHECKING, Any
 
 from ..cards import SplitMix64
@@ -19,7 +19,7 @@ from .pointless import PointlessMoves
 __all__ = ["Aggregate", "can_end", "deal_seed", "play_random", "play_range", "play_seed", "position_at_bound"]
 
 if TYPE_CHECKING:
-    from ..engine import Game
+    from ..engine import Game, Move, State
 
 DEFAULT_MAX_MOVES = 5_000
 """A playout that has not ended after this many moves counts as non-terminating."""
@@ -30,6 +30,11 @@ ENDLESS_CHECKS = 3
 ENDLESS_BUDGET = 5_000
 """Positions :func:`can_end` searches from the end of such a playout (and, for a ``noProgress``
 design, to prove that the player gives up there)."""
+
+STUCK_WINDOW = 64
+"""A ``noProgress`` playout is searched for a way out (:func:`can_end`) once this many moves in a row
+brought at most :data:`STUCK_NEW` positions it had not met: it is going round a few positions."""
+STUCK_NEW = 8
 
 _DEAL_STREAM = 0x0DEA1
 _PLAY_STREAM = 0x91A7
@@ -69,6 +74,10 @@ class Aggregate:
     positions: int = 0
     branching_total: int = 0
     choice_positions: int = 0
+    fresh_positions: int = 0
+    """Positions a playout met before it first came back to one it had met (what CZ505 counts)."""
+    fresh_choice_positions: int = 0
+    """Of those, the positions with more than one legal move."""
     scores: Counter[int] = dataclasses.field(default_factory=Counter)
     moves: Counter[int] = dataclasses.field(default_factory=Counter)
     rule_fires: Counter[str] = dataclasses.field(default_factory=Counter)
@@ -124,6 +133,14 @@ def play_random(
     pointless = PointlessMoves.of(game)
     candidates = pointless.candidates if pointless is not None else {}
     met: set[str] = set()
+    # CZ505 asks whether the player has choices; once play returns to a position it has met, the
+    # rest of the playout (a lost game shuttling one card to and fro) says nothing new about that.
+    seen: set[Any] | None = set()
+    fresh = True
+    # A noProgress game is lost where no sequence of moves ends it any more (docs/format.md). A playout
+    # going round a few positions is searched there, and ends as soon as the search proves it; a search
+    # that does not (a way out, or too many positions) waits twice as long before the next one.
+    stuck = _Stuck() if game.loss_no_progress else None
     if not state.non_terminating and not state.legal_moves() and not state.outcome().won:
         aggregate.stuck_at_deal += 1
     while not state.is_terminal():
@@ -137,6 +154,20 @@ def play_random(
         aggregate.branching_total += count
         if count > 1:
             aggregate.choice_positions += 1
+        if seen is not None:
+            key = state.key()
+            new = key not in seen
+            if new:
+                seen.add(key)
+            if fresh and new:
+                aggregate.fresh_positions += 1
+                aggregate.fresh_choice_positions += count > 1
+            elif fresh:
+                fresh = False
+                if stuck is None:
+                    seen = None
+            if stuck is not None and stuck.going_round(new, moves) and _give_up(state, max_moves):
+                break
         move = legal[rng.below(count)]
         if moves >= max_moves - 64:
             history.append(str(move))
@@ -158,7 +189,7 @@ def play_random(
     if moves >= max_moves and not state.is_terminal():
         # A noProgress design: lost if nothing ends it. The search is bounded by the playout's own
         # step bound too, so that it costs about what the playout did, whatever the design.
-        state.give_up_if_no_progress(min(ENDLESS_BUDGET, max_moves))
+        _give_up(state, max_moves)
     outcome = state.outcome()
     hit_bound = moves >= max_moves and not state.is_terminal()
     cascade = bool(getattr(state, "non_terminating", False))
@@ -183,6 +214,41 @@ def play_random(
 _UNKNOWN: Any = object()
 
 
+def _give_up(state: Any, max_moves: int) -> bool:
+    """``state.give_up_if_no_progress`` within the playout's bounds; the search's moves are not the playout's
+    (they would count as rule uses: the positions it tries share the stats counter)."""
+    stats, state.stats = state.stats, None
+    try:
+        return bool(state.give_up_if_no_progress(min(ENDLESS_BUDGET, max_moves)))
+    finally:
+        state.stats = stats
+
+
+class _Stuck:
+    """Whether a ``noProgress`` playout is going round a few positions (see :data:`STUCK_WINDOW`)."""
+
+    __slots__ = ("recent", "new_in_window", "next_search", "wait")
+
+    def __init__(self) -> None:
+        self.recent: deque[bool] = deque(maxlen=STUCK_WINDOW)
+        self.new_in_window = 0
+        self.next_search = STUCK_WINDOW
+        self.wait = STUCK_WINDOW
+
+    def going_round(self, new: bool, moves: int) -> bool:
+        """Note whether move ``moves`` reached a new position; True when it is time to search."""
+        recent = self.recent
+        if len(recent) == STUCK_WINDOW:
+            self.new_in_window -= recent[0]
+        recent.append(new)
+        self.new_in_window += new
+        if moves < self.next_search or len(recent) < STUCK_WINDOW or self.new_in_window > STUCK_NEW:
+            return False
+        self.next_search = moves + self.wait
+        self.wait *= 2
+        return True
+
+
 def _count_pointless(aggregate: Aggregate, rule: str, text: str, index: int, step: int, met: set[str]) -> None:
     aggregate.pointless_moves[rule] += 1
     if rule not in met:
@@ -193,16 +259,16 @@ def _count_pointless(aggregate: Aggregate, rule: str, text: str, index: int, ste
             aggregate.pointless_examples[rule] = example
 
 
-def position_at_bound(game: Game, index: int, base_seed: int, max_moves: int = DEFAULT_MAX_MOVES) -> Any:
+def position_at_bound(game: Game, index: int, base_seed: int, max_moves: int = DEFAULT_MAX_MOVES) -> State:
     """The position where playout ``index`` of a run stopped (replayed: the same deal, the same choices)."""
     state = game.new_initial_state(seed=deal_seed(base_seed, index))
     play_randomly(state, SplitMix64(play_seed(base_seed, index)), max_moves)
     return state
 
 
-def play_randomly(state: Any, rng: SplitMix64, max_moves: int) -> list[Any]:
+def play_randomly(state: State, rng: SplitMix64, max_moves: int) -> list[Move]:
     """Play uniformly random legal moves on ``state`` until it ends, has none, or ``max_moves``; the moves played."""
-    played: list[Any] = []
+    played: list[Move] = []
     while len(played) < max_moves and not state.is_terminal():
         legal = state.legal_moves()
         if not legal:

@@ -23,14 +23,15 @@ from __future__ import annotations
 import dataclasses
 import weakref
 from collections.abc import Hashable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from ..diagnostics import Severity
 from ..engine.moves import Drag
 from .findings import Finding, FindingKind, describe_rule
 from .symmetry import depot_classes
 
 if TYPE_CHECKING:
-    from ..engine import Game
+    from ..engine import Game, Move, State
 
 
 class PointlessCounts(Protocol):
@@ -47,11 +48,8 @@ class PointlessCounts(Protocol):
     @property
     def pointless_examples(self) -> Mapping[str, tuple[int, int, str]]: ...
 
-ALLOW_POINTLESS = "pointless-move"
+ALLOW_POINTLESS = FindingKind.POINTLESS_MOVE.value
 """The ``allow`` entry of an accept rule that silences CZ509 for moves onto its depot."""
-
-_UNKNOWN: Any = object()
-
 
 def interchangeable_classes(game: Game) -> tuple[int, ...]:
     """Per depot index, its class: the lowest index of the depots it is interchangeable with
@@ -94,7 +92,7 @@ class PointlessMoves:
             by_class.setdefault(c, []).append(depot)
         return [members for members in by_class.values() if len(members) > 1]
 
-    def classify(self, move: Any) -> tuple[int, int, int] | None:
+    def classify(self, move: Move) -> tuple[int, int, int] | None:
         """Whether ``move`` may change nothing (a drag between piles of one watched class).
 
         Remembered for the moves the engine interns (their ids stay theirs for the game's life).
@@ -114,7 +112,7 @@ class PointlessMoves:
             self.candidates[id(move)] = found
         return found
 
-    def key(self, state: Any) -> Hashable:
+    def key(self, state: State) -> Hashable:
         """The position with the piles of each class sorted: equal for positions that differ by a swap."""
         piles, declared, redeals = state.piles, state.declared, state.redeals
         fixed = tuple(
@@ -123,7 +121,7 @@ class PointlessMoves:
         swapped = tuple(tuple(sorted((piles[d], declared[d], redeals[d]) for d in group)) for group in self._groups)
         return (fixed, swapped, tuple(state.uses), state.reshuffles, state.cascade)
 
-    def apply(self, state: Any, move: Any, found: tuple[int, int, int] | None = None) -> tuple[str, str] | None:
+    def apply(self, state: State, move: Move, found: tuple[int, int, int] | None = None) -> tuple[str, str] | None:
         """Play ``move`` on ``state``; (its accept rule's label, an example text) when it changed nothing.
 
         ``found`` is ``classify(move)`` when the caller has it.
@@ -151,7 +149,7 @@ class PointlessMoves:
         self._grouped = {d for group in self._groups for d in group}
 
 
-_CACHE: weakref.WeakKeyDictionary[Any, PointlessMoves | None] = weakref.WeakKeyDictionary()
+_CACHE: weakref.WeakKeyDictionary[Game, PointlessMoves | None] = weakref.WeakKeyDictionary()
 
 
 def pointless_findings(game: Game, aggregate: PointlessCounts) -> list[Finding]:
@@ -165,7 +163,7 @@ def pointless_findings(game: Game, aggregate: PointlessCounts) -> list[Finding]:
         found.append(
             Finding(
                 FindingKind.POINTLESS_MOVE,
-                "warning",
+                Severity.WARNING,
                 f"{count} of {total_moves} random moves ({share:.1f}%), in {aggregate.pointless_playouts[label]} of "
                 f"{aggregate.playouts} playouts, only swapped two interchangeable piles and changed nothing; "
                 f"{describe_rule(label)} allows them. For example playout {index}, move {step + 1}: {text}. "
@@ -176,7 +174,7 @@ def pointless_findings(game: Game, aggregate: PointlessCounts) -> list[Finding]:
     return found
 
 
-def example_text(state: Any, found: tuple[int, int, int], move: Any) -> str:
+def example_text(state: State, found: tuple[int, int, int], move: Move) -> str:
     """The move with its cards and the two piles it joins, for the finding's example."""
     source, target, _ = found
     names = state.game.names

@@ -7,7 +7,10 @@ of a sink's cards can matter only to a rule that reads that order: ``bottom``,
 pile. When no rule of the design does, two positions that differ only in the order
 of the cards under the tops of sinks play exactly the same from there on, so the
 solver may treat them as one (Golf, Black Hole: the pile's history is irrelevant,
-only its top card and which cards are still out count).
+only its top card and which cards are still out count). A depot's own rule that reads
+the order of ``depot`` (Spider's trigger, ``chain(topCards(depot, 13), ...)``) reads only
+the depots of its own entry; any other order reader, or one in a deal, win, loss or
+scoring expression, may read any pile, and then no depot is a sink here.
 
 The key keeps each sink's top card and the cards under it as a sorted tuple (a
 multiset, face bits included).
@@ -21,20 +24,24 @@ import re
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from ..engine.effects import Compact, Flip, MoveCards, MoveFromGroup
+from ..engine.effects import Compact, Deal, Flip, MoveCards, MoveFromGroup
 from ..expr import design_sites
+from ..expr.sites import Site
 from ..model import EjectKind
 
-_ORDER_READERS = re.compile(r"\b(bottom|descending|ascending|alternating|chain|topCards)\s*\(\s*(?!cards\s*[,)])")
+_READER_NAMES = r"(?:bottom|descending|ascending|alternating|chain|topCards)"
+_ORDER_READERS = re.compile(rf"\b{_READER_NAMES}\s*\(\s*(?!cards\s*[,)])")
 """A call that can read the order of a pile's cards (on the dragged ``cards`` it reads only the run)."""
+_OWN_DEPOT_READER = re.compile(rf"\b{_READER_NAMES}\s*\(\s*(?:{_READER_NAMES}\s*\(\s*)?depot\s*[,)]")
+"""An order reader of the rule's own ``depot`` (directly or through another reader of it)."""
 
 KeyFunction = Callable[[Any], Hashable]
 
 
 def order_blind_sinks(game: Any) -> tuple[int, ...]:
     """The depots whose card order below the top no rule of ``game`` can observe (see the module doc)."""
-    design = game.design
-    if any(_ORDER_READERS.search(text) for _, text, _ in design_sites(design)):
+    read = _order_read_depots(game)
+    if read is None:
         return ()
     emptied: set[int] = set()
     effects = [effect for trigger in game.triggers for effect in trigger.effects]
@@ -51,7 +58,13 @@ def order_blind_sinks(game: Any) -> tuple[int, ...]:
             emptied.update(effect.members)
         elif isinstance(effect, Compact):
             emptied.update(effect.members)
-            emptied.add(effect.source)
+            if effect.source is not None:
+                emptied.add(effect.source)
+        elif isinstance(effect, Deal):
+            if effect.source < 0:
+                emptied.update(a.depot for a in (*game.triggers, *game.actions) if effect in a.effects)
+            else:
+                emptied.add(effect.source)
         elif not isinstance(effect, Flip):
             return ()  # an effect this module does not know: assume it may read or move anything
     for draw in game.draws:
@@ -61,8 +74,37 @@ def order_blind_sinks(game: Any) -> tuple[int, ...]:
     return tuple(
         depot
         for depot in range(len(game.names))
-        if game.eject_kind[depot] is EjectKind.LOCKED and depot not in emptied
+        if game.eject_kind[depot] is EjectKind.LOCKED and depot not in emptied and depot not in read
     )
+
+
+_RULE_SITES = frozenset({Site.ACCEPT, Site.EJECT, Site.ACTION, Site.TRIGGER})
+"""Where ``depot`` is the rule's own depot (an effect's ``where`` or ``keep`` is not counted as one)."""
+
+
+def _order_read_depots(game: Any) -> set[int] | None:
+    """The depots whose card order some rule of ``game`` may read, or None when that may be any."""
+    design = game.design
+    own: dict[str, list[int]] = {}
+    for spec in design.specs:
+        rules = [spec.accept.when, spec.eject.when if spec.eject.kind is EjectKind.WHEN else None]
+        rules += [rule.when for rule in (*spec.actions, *spec.triggers)]
+        depots = list(design.resolve(spec.name) or ())
+        for rule in rules:
+            if rule is not None:
+                own.setdefault(rule.text, []).extend(depots)
+    read: set[int] = set()
+    for site, text, _ in design_sites(design):
+        readers = len(_ORDER_READERS.findall(text))
+        if not readers:
+            continue
+        owners = own.get(text) if site in _RULE_SITES else None
+        # Every reader must be of the rule's own depot: count the own-depot ones (a nested one counts twice).
+        scoped = sum(match.group(0).count("(") for match in _OWN_DEPOT_READER.finditer(text))
+        if owners is None or scoped != readers:
+            return None
+        read.update(owners)
+    return read
 
 
 def key_function(game: Any) -> KeyFunction:

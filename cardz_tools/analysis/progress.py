@@ -6,7 +6,6 @@ import contextlib
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
 
 
 @contextlib.contextmanager
@@ -28,7 +27,7 @@ def progress_bar(total: int, label: str, delay: float = 0.0) -> Iterator[Callabl
     )
     task = progress.add_task(label, total=total)
     lock = threading.Lock()
-    shown: list[Any] = []
+    shown: list[bool] = []
 
     def show() -> None:
         with lock:

@@ -13,19 +13,22 @@ import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..model import build_design
 
+if TYPE_CHECKING:
+    from ..engine import Game
+
 T = TypeVar("T")
 
-ChunkTask = Callable[[Any, int, int, int, Mapping[str, Any]], T]
+ChunkTask = Callable[["Game", int, int, int, Mapping[str, Any]], T]
 """``task(game, start, stop, seed, options) -> partial result``."""
 
-_GAMES: dict[str, Any] = {}
+_GAMES: dict[str, Game] = {}
 
 
-def game_for(design_json: str) -> Any:
+def game_for(design_json: str) -> Game:
     """The Game for a design's JSON text, built once per process."""
     game = _GAMES.get(design_json)
     if game is None:
@@ -144,11 +147,12 @@ def _run_dask(
 
 
 R = TypeVar("R")
+Item = TypeVar("Item")
 
 
 def run_each(
-    function: Callable[[Any], R],
-    items: Sequence[Any],
+    function: Callable[[Item], R],
+    items: Sequence[Item],
     workers: int | None = None,
     scheduler: str | None = None,
 ) -> Iterator[tuple[int, R]]:
@@ -174,7 +178,7 @@ def run_each(
                 yield pending.pop(future), future.result()
 
 
-def _each_dask(function: Callable[[Any], R], items: Sequence[Any], scheduler: str) -> Iterator[tuple[int, R]]:
+def _each_dask(function: Callable[[Item], R], items: Sequence[Item], scheduler: str) -> Iterator[tuple[int, R]]:
     try:
         from distributed import Client, as_completed
     except ImportError as exc:  # the optional extra is missing

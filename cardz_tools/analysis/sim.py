@@ -6,7 +6,7 @@ import dataclasses
 import json
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .findings import Finding, Thresholds, playout_findings
 from .playout import DEFAULT_MAX_MOVES, ENDLESS_BUDGET, Aggregate, can_end, deal_seed, play_range, position_at_bound
@@ -14,8 +14,11 @@ from .pointless import pointless_findings
 from .runner import default_workers, game_for, run
 from .stats import mean_and_stdev, render_histogram, wilson_interval
 
+if TYPE_CHECKING:
+    from ..engine import Game
 
-def _sim_task(game: Any, start: int, stop: int, seed: int, options: Mapping[str, Any]) -> Aggregate:
+
+def _sim_task(game: Game, start: int, stop: int, seed: int, options: Mapping[str, Any]) -> Aggregate:
     return play_range(game, start, stop, seed, int(options.get("max_moves", DEFAULT_MAX_MOVES)))
 
 
@@ -108,7 +111,7 @@ class SimReport:
         return "\n".join(lines) + "\n"
 
 
-def unused_rules(game: Any, fires: Mapping[str, int]) -> dict[str, str]:
+def unused_rules(game: Game, fires: Mapping[str, int]) -> dict[str, str]:
     """Rules of the game that never fired: their stats keys and JSON pointers."""
     return {label: pointer for label, pointer in game.rule_pointers.items() if not fires.get(label)}
 
@@ -157,7 +160,7 @@ def simulate(
         thresholds,
         cascades=total.cascades,
         endless=(never_from_deal, never_from_stop, len(examined)),
-        positions=(total.choice_positions, total.positions),
+        positions=(total.fresh_choice_positions, total.fresh_positions),
         gives_up=min(ENDLESS_BUDGET, max_moves) if game.loss_no_progress else 0,
     )
     findings += pointless_findings(game, total)

@@ -68,11 +68,24 @@ class CompactSearch:
     """The compact search of one deal (build it with :meth:`of`)."""
 
     def __init__(self, state: Any, shape: SinkShape) -> None:
-        game = state.game
         self.state = state
         self.shape = shape
-        ident = [tuple(c & ~FACE_UP for c in pile) for pile in state.piles]
         self.targets: tuple[int, ...] = shape.targets
+        self._take_layout(state, shape)
+        classes = self._classify_tops(shape)
+        self._lay_out_fields(classes)
+        self._mark_won(state.game.win_kind)
+        # The cards of a pile (a stock) below height h, as a mask: below[i][h] (stock_below[j][h]).
+        self.below = [_prefix_masks(cards, shape.bit) for cards in self.pile_cards]
+        self.stock_below = [_prefix_masks(cards, shape.bit) for cards in self.stock_cards]
+        self._prepare_matching(classes)
+        self._tabulate_piles(shape)
+        self._tabulate_reachability(shape, classes)
+
+    def _take_layout(self, state: Any, shape: SinkShape) -> None:
+        """The piles and stocks that hold cards, their cards (without the face-up bit) and the draws."""
+        game = state.game
+        ident = [tuple(c & ~FACE_UP for c in pile) for pile in state.piles]
         stock_set = set(shape.stocks)
         self.piles: tuple[int, ...] = tuple(d for d in shape.outside if d not in stock_set and ident[d])
         self.stocks: tuple[int, ...] = tuple(d for d in shape.stocks if ident[d])
@@ -82,7 +95,8 @@ class CompactSearch:
         self.draw_to = [self.targets.index(game.draw_of[d].to) for d in self.stocks]
         self.pending = [d in shape.pending for d in self.piles]
 
-        # Classes of tops: cards every target accepts the same cards on.
+    def _classify_tops(self, shape: SinkShape) -> int:
+        """Classes of tops: cards every target accepts the same cards on. Returns how many."""
         bit = shape.bit
         signatures: dict[tuple[int, ...], int] = {}
         self.top_class: dict[Card, int] = {}
@@ -96,9 +110,13 @@ class CompactSearch:
                 self.class_accepts.append(signature)
                 self.class_card.append(card)
             self.top_class[card] = signatures[signature]
-        classes = len(signatures)
+        return len(signatures)
 
-        # Field 0 of a top holds 0 for an empty sink, else the class + 1.
+    def _lay_out_fields(self, classes: int) -> None:
+        """The bit fields of a packed position: a height per pile and stock, then a top per target.
+
+        Field 0 of a top holds 0 for an empty sink, else the class + 1.
+        """
         widths = [max(1, len(cards).bit_length()) for cards in self.pile_cards]
         widths += [max(1, len(cards).bit_length()) for cards in self.stock_cards]
         widths += [max(1, classes.bit_length())] * len(self.targets)
@@ -111,8 +129,9 @@ class CompactSearch:
         self.stock_mask = masks[n_piles : n_piles + n_stocks]
         self.top_mask = masks[n_piles + n_stocks :]
 
-        # The bits that are all zero once the game is won: every pending pile empty
-        # (depotsEmpty), or every pile and stock empty (allCardsIn).
+    def _mark_won(self, win_kind: str) -> None:
+        """The bits that are all zero once the game is won: every pending pile empty
+        (depotsEmpty), or every pile and stock empty (allCardsIn)."""
         pending_zero = all_zero = 0
         for i, shift in enumerate(self.pile_shift):
             if self.pending[i]:
@@ -120,14 +139,12 @@ class CompactSearch:
             all_zero |= self.pile_mask[i] << shift
         for j, shift in enumerate(self.stock_shift):
             all_zero |= self.stock_mask[j] << shift
-        self.win_zero = pending_zero if game.win_kind == "depotsEmpty" else all_zero
+        self.win_zero = pending_zero if win_kind == "depotsEmpty" else all_zero
 
-        # The cards of a pile (a stock) below height h, as a mask: below[i][h] (stock_below[j][h]).
-        self.below = [_prefix_masks(cards, bit) for cards in self.pile_cards]
-        self.stock_below = [_prefix_masks(cards, bit) for cards in self.stock_cards]
-        self._prepare_matching(classes)
-        # Per pile, per position, for the one-sink test: the card's bit, the tops that accept it,
-        # its class, its need class and the cards that may follow it.
+    def _tabulate_piles(self, shape: SinkShape) -> None:
+        """Per pile, per position, for the one-sink test: the card's bit, the tops that accept it,
+        its class, its need class and the cards that may follow it."""
+        bit = shape.bit
         first = self.targets[0]
         self.card_bits = [[bit[c] for c in cards] for cards in self.pile_cards]
         self.accepted_on = [[shape.on_top[first][c] for c in cards] for cards in self.pile_cards]
@@ -135,7 +152,11 @@ class CompactSearch:
         self.needs = [[self.need_class.get(c, 0) for c in cards] for cards in self.pile_cards]
         self.successor_masks = [[self.class_accepts[self.top_class[c]][0] for c in cards] for cards in self.pile_cards]
         self._tie_break: list[int] = list(range(len(self.piles)))
-        # For the reachability test: per class, its cards as a mask and the cards the first sink takes on it.
+
+    def _tabulate_reachability(self, shape: SinkShape, classes: int) -> None:
+        """For the reachability test: per class, its cards as a mask and the cards the first sink
+        takes on it; per stock, per count left, the classes of the cards still in it as a bit set."""
+        bit = shape.bit
         self.class_members = [0] * classes
         for card, k in self.top_class.items():
             self.class_members[k] |= bit[card]
@@ -145,7 +166,6 @@ class CompactSearch:
         self.any_successor = 0
         for successors in self.class_successors:
             self.any_successor |= successors
-        # Per stock, per count left: the classes of the cards still in it, as a bit set.
         self.stock_classes: list[list[int]] = []
         for cards in self.stock_cards:
             sets, seen_classes = [0], 0

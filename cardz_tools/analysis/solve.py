@@ -124,8 +124,9 @@ def _solve_task(game: Any, start: int, stop: int, seed: int, options: Mapping[st
     budget = int(options.get("budget", DEFAULT_BUDGET))
     deal_seconds = options.get("deal_seconds")
     deck = options.get("deck")
+    first = int(options.get("first", 0))
     verdicts = []
-    for index in range(start, stop):
+    for index in range(first + start, first + stop):
         began = time.perf_counter()
         deadline = time.monotonic() + float(deal_seconds) if deal_seconds else None
         state = game.new_initial_state(deck=deck) if deck else game.new_initial_state(seed=deal_seed(seed, index))
@@ -217,18 +218,24 @@ def solve(
     on_progress: Callable[[int], None] | None = None,
     deal_seconds: float | None = None,
     verbose: bool = False,
+    first: int = 0,
+    earlier: Sequence[Verdict] = (),
 ) -> SolveReport:
     """Solve ``deals`` deals (or the one explicit ``deck``) of the design given as JSON text.
 
     ``deal_seconds`` bounds the time of each deal (then "unknown"), besides ``budget``;
     with ``verbose`` the text report says which pruning pieces do not apply, and why.
+    ``first`` is the index of the first deal (deals ``first .. first + deals - 1`` of the
+    seed's run); ``earlier`` are verdicts already reached on other deals of the same run, with
+    the same settings, which the report and its findings count too: more deals are solved
+    without solving the first ones again.
     """
     started = time.perf_counter()
-    options: dict[str, Any] = {"budget": budget, "deal_seconds": deal_seconds}
+    options: dict[str, Any] = {"budget": budget, "deal_seconds": deal_seconds, "first": first}
     if deck is not None:
         options["deck"] = list(deck)
         deals = 1
-    verdicts: list[Verdict] = []
+    verdicts: list[Verdict] = list(earlier)
     for _, part in run(_solve_task, design_json, deals, seed, options, workers, scheduler, on_progress):
         verdicts.extend(part)
     verdicts.sort(key=lambda v: v.index)

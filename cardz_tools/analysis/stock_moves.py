@@ -18,6 +18,13 @@ The stock ``s`` and waste ``w`` of a draw are separate when (decided from the co
   no effect moves cards from or to them, and no other draw touches them;
 * the win does not count them, and there is no loss condition (a line rearranged never
   passes through a position the original did not, except for the stock and waste).
+
+The same separateness lets the position key forget where a stock is in its passes
+(:meth:`StockMoves.normalize`): when taps alone lead from a stock and waste back to
+themselves (a stock that redeals without limit), every state on that cycle of taps
+reaches every other by taps that change nothing else, so positions that differ only by
+where the stock is on the cycle are one position. A state off its cycle (draw three, after
+a card was played from the waste: taps lead to the cycle but never back) keeps its own key.
 """
 
 from __future__ import annotations
@@ -27,11 +34,13 @@ import re
 from collections.abc import Hashable, Iterator
 from typing import Any
 
+from ..cards import FACE_UP, Card
 from ..expr import design_sites
 from ..expr.sites import Site
 from ..model import EjectKind
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_\[\]]*")
+Piles = tuple[tuple[Card, ...], tuple[Card, ...]]
 MAX_TAPS = 4096
 """The most taps one stock move looks ahead; a search that reaches it can no longer prove a loss."""
 
@@ -41,6 +50,8 @@ class StockMoves:
     """The separate draws of a game: for each, its tap and the stock and waste it changes."""
 
     draws: tuple[Any, ...]
+    cycles: dict[tuple[Any, ...], tuple[Any, Any]] = dataclasses.field(default_factory=dict, compare=False)
+    """Per (draw's stock, stock pile, waste pile): the piles that stand for its tap cycle (cache)."""
 
     def taps(self) -> frozenset[Any]:
         """The tap moves this replaces."""
@@ -78,6 +89,41 @@ class StockMoves:
                         yield (*taps, move), child, True
             else:
                 yield (), state, False
+
+    def normalize(self, state: Any, piles: list[Any]) -> None:
+        """Replace, in ``piles`` (a copy of ``state``'s), the stock and waste of each draw that
+        redeals without limit by the least (stock, waste) on their cycle of taps, when they lie
+        on one (module doc)."""
+        for draw in self.draws:
+            if draw.redeals >= 0:
+                continue  # a limited stock counts its passes: taps never lead back
+            entry = (draw.depot, piles[draw.depot], piles[draw.to])
+            found = self.cycles.get(entry)
+            if found is None:
+                found = self._cycle_of(state.game, draw, entry[1], entry[2])
+            piles[draw.depot], piles[draw.to] = found
+
+    def _cycle_of(self, game: Any, draw: Any, stock: Any, waste: Any) -> tuple[Any, Any]:
+        """Follow the taps from (``stock``, ``waste``) and remember what it and the states on its
+        cycle stand for."""
+        order: list[tuple[Any, Any]] = [(stock, waste)]
+        where = {order[0]: 0}
+        flips = bool(game.auto_flip[draw.depot])
+        while len(order) <= MAX_TAPS and (stock or waste):
+            stock, waste = tap(stock, waste, draw.count, draw.face_up, flips)
+            now = (stock, waste)
+            if now in where:
+                cycle = order[where[now]:]
+                least = min(cycle)
+                for pair in cycle:
+                    self.cycles[(draw.depot, *pair)] = least
+                if where[now] == 0:
+                    return least
+                break
+            where[now] = len(order)
+            order.append(now)
+        self.cycles[(draw.depot, *order[0])] = order[0]
+        return order[0]
 
     @staticmethod
     def _stock_key(state: Any, draw: Any) -> Hashable:
@@ -124,3 +170,21 @@ def stock_moves(game: Any) -> StockMoves | str:
     if not separate:
         return "; ".join(reasons)
     return StockMoves(tuple(separate))
+
+
+def tap(stock: tuple[Card, ...], waste: tuple[Card, ...], count: int, face_up: bool | None, flips: bool) -> Piles:
+    """(stock, waste) after one tap of a draw that redeals without limit, as the engine plays it
+    (:meth:`State.apply`): ``count`` cards one by one onto the waste, or the waste turned over
+    when the stock is empty (checked against the engine in the tests)."""
+    if not stock:
+        return tuple(c & ~FACE_UP for c in reversed(waste)), ()
+    for _ in range(min(count, len(stock))):
+        card, stock = stock[-1], stock[:-1]
+        if face_up is True:
+            card |= FACE_UP
+        elif face_up is False:
+            card &= ~FACE_UP
+        if stock and flips and not stock[-1] & FACE_UP:
+            stock = stock[:-1] + (stock[-1] | FACE_UP,)
+        waste += (card,)
+    return stock, waste

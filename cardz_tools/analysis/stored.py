@@ -11,14 +11,17 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from ..cache import Cache
 from ..cards import Card
+from ..diagnostics import Severity
 from .findings import Finding, FindingKind, Thresholds
 from .playout import DEFAULT_MAX_MOVES, Aggregate
 from .sim import SimReport, simulate
 from .solve import DEFAULT_BUDGET, SolveReport, Verdict, solve
+
+R = TypeVar("R")
 
 _COUNTERS = ("scores", "moves", "rule_fires")
 _INT_KEYS = ("scores", "moves")
@@ -26,7 +29,7 @@ _INT_KEYS = ("scores", "moves")
 
 def _findings(values: Sequence[Mapping[str, Any]]) -> tuple[Finding, ...]:
     return tuple(
-        Finding(FindingKind(v["kind"]), str(v["severity"]), str(v["message"]), str(v.get("pointer", "")))
+        Finding(FindingKind(v["kind"]), Severity(v["severity"]), str(v["message"]), str(v.get("pointer", "")))
         for v in values
     )
 
@@ -87,8 +90,9 @@ def solve_from_value(value: Mapping[str, Any]) -> SolveReport:
                        _findings(value["findings"]), float(value["elapsed_s"]))
 
 
-def _through(cache: Cache | None, kind: str, design: Any, settings: Mapping[str, Any], run: Callable[[], Any],
-             to_value: Callable[[Any], dict[str, Any]], from_value: Callable[[Mapping[str, Any]], Any]) -> Any:
+def _through(cache: Cache | None, kind: str, design: Any, settings: Mapping[str, Any], run: Callable[[], R],
+             to_value: Callable[[R], dict[str, Any]], from_value: Callable[[Mapping[str, Any]], R]) -> R:
+    """``run()``, or its report as ``cache`` holds it for this design and these settings (then kept there)."""
     if cache is None or not cache.enabled:
         return run()
     key = cache.key(kind, design, settings)
@@ -117,7 +121,7 @@ def cached_simulate(
     """:func:`~.sim.simulate`, answered from ``cache`` when it has the same run."""
     thresholds = dataclasses.asdict(Thresholds())
     settings = {"playouts": playouts, "seed": seed, "max_moves": max_moves, "thresholds": thresholds}
-    return _through(  # type: ignore[no-any-return]
+    return _through(
         cache, "sim", design, settings,
         lambda: simulate(design_json, playouts, seed, workers, scheduler, max_moves, on_progress=on_progress),
         sim_to_value, sim_from_value,
@@ -140,7 +144,7 @@ def cached_solve(
     """:func:`~.solve.solve`, answered from ``cache`` when it has the same run."""
     order = list(deck) if deck else None
     settings = {"deals": deals, "seed": seed, "budget": budget, "deck": order, "deal_seconds": deal_seconds}
-    return _through(  # type: ignore[no-any-return]
+    return _through(
         cache, "solve", design, settings,
         lambda: solve(design_json, deals, seed, budget, deck, workers, scheduler, on_progress=on_progress,
                       deal_seconds=deal_seconds),

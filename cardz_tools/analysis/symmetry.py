@@ -17,7 +17,12 @@ them apart after the deal:
   fire in depot order, so two members firing in one pass must not compete for a pile
   (Canfield's columns, refilled from the reserve, are therefore kept apart).
 
-The deal itself may tell them apart (it only shapes the first position). This module owns
+The deal itself may tell them apart (it only shapes the first position). So may a stock
+that deals onto the columns in order, but only while it has cards: a depot that nothing
+can ever fill again (it accepts no card, no effect or draw puts one on it) stays empty once
+it is, and a trigger or action that only deals from it then does nothing. Its classes once
+those depots are empty, :func:`late_classes`, leave such rules out (Spider's columns
+after the last deal from the stock); the position key sorts by them when those depots are empty. This module owns
 the idea: the solver sorts these piles in its position key, and CZ509 (:mod:`.pointless`)
 flags a move that only swaps two of them. Two positions
 whose piles differ by a permutation inside each class then play the same from there on,
@@ -27,10 +32,10 @@ compiled :class:`~cardz_tools.engine.Game`; no game is named.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
-from ..engine.effects import MoveCards
+from ..engine.effects import Compact, Deal, Flip, MoveCards, MoveFromGroup, Redeal
 from ..expr import ast as expr_ast
 from ..expr import design_sites, parse
 from ..expr.sites import Site
@@ -40,8 +45,10 @@ POSITION_READERS = frozenset({"above", "adjacent", "at", "below", "col", "covere
 """Functions that read where a depot lies on the board: a design that calls one gets no classes."""
 
 
-def interchangeable_classes(game: Any) -> tuple[tuple[int, ...], ...]:
-    """The classes (two or more depots each, in depot order) of interchangeable depots of ``game``."""
+def interchangeable_classes(game: Any, exhausted: frozenset[int] = frozenset()) -> tuple[tuple[int, ...], ...]:
+    """The classes (two or more depots each, in depot order) of interchangeable depots of ``game``;
+    with ``exhausted`` (depots that are empty and stay empty), the rules that only deal from them
+    are left out (they can never move a card again)."""
     design = game.design
     named: set[int] = set()
     for site, text, _ in design_sites(design):
@@ -64,7 +71,7 @@ def interchangeable_classes(game: Any) -> tuple[tuple[int, ...], ...]:
                     named.update(group)
             elif isinstance(node, expr_ast.Name) and node.name in game.index and node.name not in game.members:
                 named.add(game.index[node.name])
-    for reference, in_order in _references(design):
+    for reference, in_order in _references(design, exhausted):
         members = set(design.resolve(reference) or ())
         for spec in design.specs:
             group = set(design.resolve(spec.name) or ())
@@ -74,8 +81,10 @@ def interchangeable_classes(game: Any) -> tuple[tuple[int, ...], ...]:
         named.update((draw.depot, draw.to))
     for action in game.actions:
         named.add(action.depot)
-    effects = [(trigger.depot, effect) for trigger in game.triggers for effect in trigger.effects]
-    effects += [(action.depot, effect) for action in game.actions for effect in action.effects]
+    triggers = [trigger for trigger in game.triggers if not _deals_only_from(trigger, exhausted)]
+    actions = [action for action in game.actions if not _deals_only_from(action, exhausted)]
+    effects = [(trigger.depot, effect) for trigger in triggers for effect in trigger.effects]
+    effects += [(action.depot, effect) for action in actions for effect in action.effects]
     for _, effect in effects:
         if isinstance(effect, MoveCards):
             named.update(d for d in (effect.source, effect.target) if d >= 0)
@@ -91,7 +100,7 @@ def interchangeable_classes(game: Any) -> tuple[tuple[int, ...], ...]:
     # Triggers fire in depot order: two members firing in one pass must not compete for a pile,
     # so a member's triggers may only move cards between it and order-blind sinks.
     sinks = set(order_blind_sinks(game))
-    for trigger in game.triggers:
+    for trigger in triggers:
         for effect in trigger.effects:
             ends = (effect.source, effect.target) if isinstance(effect, MoveCards) else (-2, -2)
             if -1 not in ends or not all(end == -1 or end in sinks for end in ends):
@@ -113,16 +122,76 @@ def depot_classes(game: Any) -> tuple[int, ...]:
     return tuple(classes)
 
 
+def never_refilled(game: Any) -> frozenset[int]:
+    """The depots of ``game`` that no move, effect or draw can ever put a card on: once empty, they stay empty."""
+    filled: set[int] = set()
+    for rule in (*game.triggers, *game.actions):
+        for effect in rule.effects:
+            if isinstance(effect, MoveCards | MoveFromGroup):
+                filled.add(rule.depot if effect.target < 0 else effect.target)
+            elif isinstance(effect, Deal):
+                filled.update(effect.targets)
+            elif isinstance(effect, Compact | Redeal):
+                return frozenset()  # refills a group, and a redeal may put the left-over cards anywhere
+            elif not isinstance(effect, Flip):
+                return frozenset()  # an effect this module does not know
+    for draw in game.draws:
+        filled.update((draw.depot, draw.to))  # a redeal turns the waste back onto the stock
+    return frozenset(d for d, never in enumerate(game.accept_never) if never and d not in filled)
+
+
+def late_classes(game: Any) -> tuple[frozenset[int], tuple[tuple[int, ...], ...]]:
+    """(the depots ``E``, the classes once every depot of ``E`` is empty): ``E`` are the never refilled
+    depots that rules only deal from; the classes are :func:`interchangeable_classes` without those
+    rules. ``E`` is empty when there are no such rules."""
+    empty_for_good = never_refilled(game)
+    rules = [*game.triggers, *game.actions]
+    dealers = frozenset(
+        rule.depot if effect.source < 0 else effect.source
+        for rule in rules
+        if _deals_only_from(rule, empty_for_good)
+        for effect in rule.effects
+    )
+    if not dealers:
+        return frozenset(), ()
+    return dealers, interchangeable_classes(game, dealers)
+
+
+def _deals_only_from(rule: Any, exhausted: frozenset[int]) -> bool:
+    """Whether every effect of ``rule`` (a compiled trigger or action) deals from a depot of ``exhausted``."""
+    return bool(exhausted) and all(
+        isinstance(effect, Deal) and (rule.depot if effect.source < 0 else effect.source) in exhausted
+        for effect in rule.effects
+    )
+
+
+def _design_rule_deals_only_from(design: Any, owners: set[int], rule: Any, exhausted: frozenset[int]) -> bool:
+    """:func:`_deals_only_from` for a rule of the design (``owners``: the depots of its entry)."""
+    if not exhausted or not rule.effects:
+        return False
+    for effect in rule.effects:
+        if effect.kind != "deal":
+            return False
+        sources = owners if effect.source is None or effect.source.startswith("@") else design.resolve(effect.source)
+        if not sources or not set(sources) <= exhausted:
+            return False
+    return True
+
+
 _ORDER_EFFECTS = frozenset({"deal", "redeal", "compact", "move"})
 
 
-def _references(design: Any) -> Iterator[tuple[str, bool]]:
-    """The depot references of the design outside expressions, with whether an effect walks them in order."""
+def _references(design: Any, exhausted: frozenset[int] = frozenset()) -> Iterator[tuple[str, bool]]:
+    """The depot references of the design outside expressions, with whether an effect walks them in order
+    (leaving out the rules that only deal from ``exhausted`` depots)."""
     for spec in design.specs:
         if spec.draw is not None:
             yield spec.draw.to, False
+        owners = set(design.resolve(spec.name) or ())
         for rules in (spec.triggers, spec.actions):
             for rule in rules:
+                if _design_rule_deals_only_from(design, owners, rule, exhausted):
+                    continue
                 for effect in rule.effects:
                     for reference in (effect.source, effect.target, effect.group, effect.depot):
                         if reference and not reference.startswith("@"):
@@ -131,15 +200,25 @@ def _references(design: Any) -> Iterator[tuple[str, bool]]:
         yield design.win.depots, False
 
 
-def canonical_key_function(game: Any, symmetry: bool = True) -> KeyFunction:
+def canonical_key_function(
+    game: Any, symmetry: bool = True, normalize: Callable[[Any, list[Any]], None] | None = None
+) -> KeyFunction:
     """``key(state)``: the state's key with order-blind sinks forgotten (:mod:`.position_key`) and,
-    with ``symmetry``, the piles of each interchangeable class sorted."""
+    with ``symmetry``, the piles of each interchangeable class sorted (the :func:`late_classes` once
+    their depots are empty); ``normalize(state, piles)``,
+    when given, first rewrites a copy of the piles (:meth:`.stock_moves.StockMoves.normalize`)."""
     sinks = order_blind_sinks(game)
-    classes = interchangeable_classes(game) if symmetry else ()
+    early = interchangeable_classes(game) if symmetry else ()
+    emptied, late = late_classes(game) if symmetry else (frozenset(), ())
+    if late == early:
+        emptied = frozenset()
     declarations = game.has_declarations
 
     def key(state: Any) -> Hashable:
         piles = list(state.piles)
+        classes = late if emptied and not any(piles[d] for d in emptied) else early
+        if normalize is not None:
+            normalize(state, piles)
         for sink in sinks:
             pile = piles[sink]
             if len(pile) > 1:

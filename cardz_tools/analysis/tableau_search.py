@@ -6,7 +6,7 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
 ``symmetry``
     interchangeable depots are sorted in the position key (:mod:`.symmetry`);
 ``safe_moves``
-    a safe move onto a sink is played at once, as a forced step (:mod:`.dominance`);
+    a safe move onto a sink is played at once, as a forced step (:mod:`.dominance`; twins: :mod:`.two_deck`);
 ``forced``
     a position with a single legal move is not a choice: that move is played as a forced
     step (a trigger that must fire is already settled by the engine). Forced steps are
@@ -17,10 +17,14 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     children are searched best first by :meth:`Progress.heuristic`, a score read off the
     design; off, by the cards in the win depots, the game's score and the number of moves
     (the search before these pieces);
+``relaxation``
+    a position in which some card can provably never reach a sink is not searched
+    (:mod:`.relaxation`; the sink games' own test, :mod:`.dead_cards`, applies either way);
 ``quick``
     a portfolio of three searches taking turns, each resumed where it stopped: a greedy
     best-first pass (always the stored position with the best :meth:`Progress.heuristic`, at
-    most :data:`QUICK_POSITIONS`), the depth-first search with these pieces (two shares), and
+    most :data:`QUICK_POSITIONS`; one share, two without stock moves: :data:`QUICK_WEIGHTS`),
+    the depth-first search with these pieces (two shares), and
     the depth-first search with ``ordering`` and ``stock`` off (one share: on some deals the
     plain order finds a win in hundreds of positions where the others wander). A turn is
     :data:`TURN` new positions per share. The first to decide
@@ -44,10 +48,12 @@ from collections.abc import Generator, Hashable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP
-from .dead_cards import dead_card_check
-from .dominance import SafeSinkMoves, build_table, card_bits, safe_sink_moves
+from .dominance import SafeSinkMoves, build_table, card_bits
+from .joints import joint_table
+from .relaxation import card_flow, dead_check
 from .stock_moves import StockMoves, stock_moves
 from .symmetry import canonical_key_function
+from .two_deck import safe_moves
 
 KEPT_CHILDREN = 64
 """A position with more moves than this keeps only the moves on the search stack, not the
@@ -61,6 +67,15 @@ TURN = 1_000
 """The new positions of each turn of a portfolio member (× its weight). The searches are resumed,
 not restarted, so short turns cost nothing: a deal one member decides in ``n`` positions costs
 about ``n`` × (the total weight / its weight)."""
+
+PILE_TERMS_KEPT = 100_000
+"""The most piles whose :meth:`Progress.heuristic` terms are kept (then they are forgotten at once)."""
+
+QUICK_WEIGHTS = (2, 1)
+"""The best-first pass's share of the turns without stock moves and with them. Positions to decide
+the deals of seed 101 with two shares against one: FreeCell (20 deals) 47k against 65k, Baker's Game
+(20) 44k against 48k; Klondike's 7 decided deals of 10, 22k against 17k (its wins are mostly found by
+the depth-first search, which also proves the losses)."""
 
 QUICK_POSITIONS = 200_000
 """The most positions the quick pass stores: it keeps every position it has not expanded yet."""
@@ -77,11 +92,14 @@ class Pruning:
     stock: bool = True
     ordering: bool = True
     quick: bool = True
+    relaxation: bool = True
 
     @classmethod
     def none(cls) -> Pruning:
         """The plain exhaustive search: every piece off (the search as it was before them)."""
-        return cls(symmetry=False, safe_moves=False, forced=False, stock=False, ordering=False, quick=False)
+        return cls(
+            symmetry=False, safe_moves=False, forced=False, stock=False, ordering=False, quick=False, relaxation=False
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -100,8 +118,9 @@ class Progress:
 
     WEIGHTS = (10, 3, -4, -2, -3)
     """Of: cards in the win depots (minus, for a ``depotsEmpty`` win, cards left in them); empty
-    depots that take cards; cards lying on a card no rule builds them on; face-down cards; and
-    cards lying above a card that a win depot takes now."""
+    depots that take cards; cards lying on a card no rule builds them on, or that their pile
+    does not let go of together with it (:mod:`.joints`); face-down cards; and cards lying
+    above a card that a win depot takes now."""
 
     def __init__(self, game: Any, heuristic: bool = True) -> None:
         design = game.design
@@ -120,35 +139,57 @@ class Progress:
         self._takers = tuple(d for d in self._open if not game.accept_never[d])
         everything = -1
         self._table = build_table(game) or collections.defaultdict(lambda: everything)
+        joints = joint_table(game, self._open)
+        if joints is not None:  # a card built on another that cannot move with it counts as loose too
+            built = build_table(game)
+            self._table = joints if built is None else {b: m & joints.get(b, everything) for b, m in built.items()}
         self._home_table = (build_table(game, home=True) if sinks else None) or {}
         self._bit = card_bits()
+        self._terms: dict[tuple[tuple[int, ...], int], tuple[int, int, int]] = {}
 
     def heuristic(self, state: Any) -> int:
         """The weighted sum of :attr:`WEIGHTS` (higher is better)."""
         piles = state.piles
         progress = self._sign * sum(len(piles[i]) for i in self._targets)
         empty = sum(1 for d in self._takers if not piles[d])
-        table, bit, home = self._table, self._bit, self._home_table
+        home = self._home_table
         wanted = 0
         if home:
             for d in self._homes:
                 pile = piles[d]
                 wanted |= home.get(pile[-1] & ~FACE_UP if pile else -1, 0)
         loose = hidden = buried = 0
+        terms, cache = self._pile_terms, self._terms
         for d in self._open:
-            below = None
+            # a move changes one or two piles: the terms of the others are looked up, not counted again
             pile = piles[d]
-            for depth, card in enumerate(pile):
-                plain = card & ~FACE_UP
-                if wanted and bit.get(plain, 0) & wanted:
-                    buried += len(pile) - 1 - depth
-                if not card & FACE_UP:
-                    hidden += 1
-                elif below is not None and not table.get(below, -1) & bit.get(plain, 0):
-                    loose += 1
-                below = plain if card & FACE_UP else None
+            key = (pile, wanted)
+            found = cache.get(key)
+            if found is None:
+                if len(cache) >= PILE_TERMS_KEPT:
+                    cache.clear()
+                found = cache[key] = terms(pile, wanted)
+            loose += found[0]
+            hidden += found[1]
+            buried += found[2]
         w = self.WEIGHTS
         return w[0] * progress + w[1] * empty + w[2] * loose + w[3] * hidden + w[4] * buried
+
+    def _pile_terms(self, pile: tuple[int, ...], wanted: int) -> tuple[int, int, int]:
+        """(loose, face-down, buried) cards of one pile, for :meth:`heuristic`."""
+        table, bit = self._table, self._bit
+        loose = hidden = buried = 0
+        below = None
+        for depth, card in enumerate(pile):
+            plain = card & ~FACE_UP
+            if wanted and bit.get(plain, 0) & wanted:
+                buried += len(pile) - 1 - depth
+            if not card & FACE_UP:
+                hidden += 1
+            elif below is not None and not table.get(below, -1) & bit.get(plain, 0):
+                loose += 1
+            below = plain if card & FACE_UP else None
+        return loose, hidden, buried
 
     def __call__(self, state: Any) -> tuple[int, int, int]:
         if not self._heuristic:
@@ -162,6 +203,9 @@ class Plan:
     """What one game's search uses, worked out once per game and pruning."""
 
     key_of: Any
+    chain_key: Any
+    """The key without the stock's place on its cycle of taps: a chain of single moves that
+    repeats it goes round in a circle (taps alone keep :attr:`key_of`)."""
     safe: SafeSinkMoves | None
     stock: StockMoves | None
     notes: tuple[str, ...]
@@ -179,11 +223,15 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
     notes = []
     safe: SafeSinkMoves | None = None
     if pruning.safe_moves:
-        found = safe_sink_moves(game)
+        found = safe_moves(game)
         if isinstance(found, str):
             notes.append(f"no safe moves: {found}")
         else:
             safe = found
+    if pruning.relaxation:
+        flow = card_flow(game)
+        if isinstance(flow, str):
+            notes.append(f"no dead-card relaxation: {flow}")
     stock: StockMoves | None = None
     if pruning.stock:
         draws = stock_moves(game)
@@ -191,7 +239,9 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             notes.append(f"no stock moves: {draws}")
         else:
             stock = draws
-    plan = Plan(canonical_key_function(game, pruning.symmetry), safe, stock, tuple(notes))
+    chain_key = canonical_key_function(game, pruning.symmetry)
+    key_of = canonical_key_function(game, pruning.symmetry, stock.normalize) if stock is not None else chain_key
+    plan = Plan(key_of, chain_key, safe, stock, tuple(notes))
     if len(_PLANS) >= 8:
         _PLANS.pop(next(iter(_PLANS)))
     _PLANS[(id(game), pruning)] = (game, plan)
@@ -228,7 +278,7 @@ class _Search:
         self.budget = budget
         self.deadline = deadline
         self.progress = Progress(root.game, pruning.ordering)
-        self.dead = dead_card_check(root.game)
+        self.dead = dead_check(root, pruning.relaxation)
         self.taps = plan.stock.taps() if plan.stock is not None else frozenset()
         self.seen: set[Hashable] = set()
         self.cut = False
@@ -242,7 +292,7 @@ class _Search:
             move = safe.safe_move(state)
             if move is None:
                 return
-            state.apply(move)
+            state.apply(move, checked=True)  # safe_move found it legal
             moves.append(move)
             self.tick()
         if ended(state) is None:
@@ -259,7 +309,7 @@ class _Search:
             legal = state.legal_moves()
             if len(legal) != 1:
                 return state, moves
-            key = self.plan.key_of(state)
+            key = self.plan.chain_key(state)
             if key in chain:
                 return None
             chain.add(key)
@@ -445,8 +495,10 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
 
     if not pruning.quick:
         return [member("search", 1, pruning, first=False)]
+    # Without stock moves the best-first pass earns a second share (module doc, QUICK_WEIGHTS).
+    quick = QUICK_WEIGHTS[plan_for(game, pruning).stock is not None]
     members = [
-        member("quick", 1, pruning, first=True, cap=min(budget, QUICK_POSITIONS)),
+        member("quick", quick, pruning, first=True, cap=min(budget, QUICK_POSITIONS)),
         member("search", 2, pruning, first=False),
     ]
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
@@ -465,7 +517,7 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
     """
     if root.is_terminal():
         return SearchResult("won" if root.outcome().won else "lost", [], 1, "search")
-    dead = dead_card_check(root.game)
+    dead = dead_check(root, pruning.relaxation)
     if dead is not None and dead(root):
         return SearchResult("lost", [], 1, "proof")
     members = _portfolio(root, pruning, budget, deadline)

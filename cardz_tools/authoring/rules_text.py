@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..diagnostics import Severity
 from ..fmt import format_text, write_atomic
 from ..model import build_design
 from ..todos import find_todos
@@ -134,17 +135,15 @@ def compare_with(conversion: Conversion, reference: str | Path, deals: int = DEF
 
     0: plays the same game on the deals compared; 1: plays differently; 2: ``reference`` cannot be played.
     """
-    from ..lint import LintPathError
-    from ..loading import DesignError, open_design
+    from ..loading import OpenDesign, open_or_report
 
-    try:
-        opened = open_design(Path(reference))
-    except LintPathError as exc:
-        return f"cardz: {exc}\n", 2
-    except DesignError as exc:
-        first = next((d for d in exc.result.diagnostics if d.severity.value == "error"), None)
+    opened = open_or_report(Path(reference))
+    if not isinstance(opened, OpenDesign):
+        if opened.result is None:
+            return f"cardz: {opened.message}\n", 2
+        first = next((d for d in opened.result.diagnostics if d.severity is Severity.ERROR), None)
         detail = f": {first.code} {first.message}" if first is not None else ""
-        return f"cardz: {reference} cannot be played ({exc}){detail}\n", 2
+        return f"cardz: {reference} cannot be played ({opened.result.errors} error(s) in the design){detail}\n", 2
     comparison = compare_designs(build_design(conversion.design), opened.design, deals=deals)
     return format_comparison(comparison, "the design from the text", str(reference)), 0 if comparison.same else 1
 

@@ -11,6 +11,7 @@ import collections
 import dataclasses
 import functools
 from collections.abc import Sequence
+from typing import SupportsInt
 
 from ..cards import FACE_UP, Card, Suit, card_str, identity, shuffle, standard_deck
 from ..model import DepotType, Design
@@ -54,9 +55,9 @@ def _listed(cards: Sequence[Card]) -> str:
     return shown + (f" ... and {len(cards) - LISTED_CARDS} more" if len(cards) > LISTED_CARDS else "")
 
 
-def _clamp(count: object, most: int) -> int:
-    """A deal count as a number of cards: at least 0 and at most ``most``."""
-    return max(0, min(int(count), most))  # type: ignore[call-overload]
+def _clamp(count: SupportsInt, most: int) -> int:
+    """A deal count (an Int expression's value) as a number of cards: at least 0 and at most ``most``."""
+    return max(0, min(int(count), most))
 
 
 @functools.lru_cache(maxsize=8)

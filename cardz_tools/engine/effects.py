@@ -141,11 +141,15 @@ class MoveFromGroup(_RunOnly):
 
 
 class Compact(_RunOnly):
-    """``{"kind": "compact"}``: slide the group's piles together in reading order, refill the gaps."""
+    """``{"kind": "compact"}``: slide the group's piles together in reading order, refill the gaps.
+
+    ``source`` is the depot that refills them (-1: the owner), or None when the effect has no
+    ``from``: then the piles only slide together.
+    """
 
     __slots__ = ("members", "member_set", "source", "piles_of", "start")
 
-    def __init__(self, members: tuple[int, ...], source: int) -> None:
+    def __init__(self, members: tuple[int, ...], source: int | None) -> None:
         self.members = members
         self.member_set = frozenset(members)
         self.source = source
@@ -160,19 +164,28 @@ class Compact(_RunOnly):
     def run(self, state: EffectState, owner: int) -> None:
         piles = state.piles
         members = self.members
+        if self.source is None:
+            self._slide(state)
+            return
         source = owner if self.source < 0 else self.source
         if source not in self.member_set and not state.game.auto_flip[source]:
             self._run_apart(state, source)
             return
-        kept = [piles[m] for m in members if piles[m]]
-        for i, member in enumerate(members):
-            pile = kept[i] if i < len(kept) else ()
-            if piles[member] != pile:
-                state.set_pile(member, pile)
-        for member in members[len(kept) :]:
+        kept = self._slide(state)
+        for member in members[kept:]:
             if not piles[source] or member == source:
                 continue
             state.transfer(source, member, 1, True)
+
+    def _slide(self, state: EffectState) -> int:
+        """Slide the members' piles to the lowest members, order kept; how many piles there are."""
+        piles = state.piles
+        kept = [piles[m] for m in self.members if piles[m]]
+        for i, member in enumerate(self.members):
+            pile = kept[i] if i < len(kept) else ()
+            if piles[member] != pile:
+                state.set_pile(member, pile)
+        return len(kept)
 
     def _run_apart(self, state: EffectState, source: int) -> None:
         """The same when ``source`` is outside the group and turns no card up, without transfers.
@@ -382,7 +395,8 @@ def compile_effect(effect: Effect, design: Design) -> CompiledEffect:
         members = design.resolve(effect.group or "")
         if not members:
             raise RuleError(f"'{effect.group}' names no group", f"{effect.pointer}/group")
-        return Compact(members, _one_depot(design, effect.source, effect.pointer, "from"))
+        refill = None if effect.source is None else _one_depot(design, effect.source, effect.pointer, "from")
+        return Compact(members, refill)
     if effect.kind == "flip":
         return Flip(_one_depot(design, effect.depot or SELF, effect.pointer, "depot"))
     raise RuleError(f"the engine does not know the effect kind {effect.kind!r}", f"{effect.pointer}/kind")

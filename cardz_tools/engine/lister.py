@@ -23,7 +23,6 @@ a depot's draw before its actions, each action's ``when`` inline too.
 
 from __future__ import annotations
 
-import re
 from typing import Any, NamedTuple
 
 from ..cards import FACE_UP, NO_CARD, RANK_OF, SUIT_OF
@@ -44,16 +43,6 @@ _UNROLL_LIMIT = 512
 it lists about twice as fast, but its source grows with the pairs and so do the audit and
 compile() when the game is built (0.12 s at 512 pairs, against 0.01 s for the loops)."""
 _TARGET_SIDE = frozenset({"depot", "top"})
-_PD = re.compile(r"\b_pd\b")
-_DEPOT = re.compile(r"\b_depot\b")
-
-
-def _at_target(line: str, target: int, local_names: dict[str, str]) -> str:
-    """``line`` for one target: ``_depot`` its number, its own names for per-target locals."""
-    line = _DEPOT.sub(str(target), line)
-    for local, name in local_names.items():
-        line = re.sub(rf"\b{local}\b", name, line)
-    return line
 
 
 class _Run(NamedTuple):
@@ -72,12 +61,15 @@ class _Accept(NamedTuple):
     """Tests any of which refuses the cards."""
     accepts: list[str]
     """Their negations: tests all of which let the cards in."""
-    actions: list[str]
-    """Lines that append the move(s) once accepted."""
+    wild_declares: int
+    """The rank of a wild card that names a suit here, or -1: what :meth:`_Writer.action_lines` appends."""
     hoisted: list[tuple[str, str]]
     """Assignments to run once per source (or run length), before the targets."""
     per_target: list[tuple[str, str]]
-    """Assignments that read only the target (``_depot``, its pile ``_pd``): once per target and call."""
+    """Assignments that read only the target (its pile ``_pd``): once per target and call. Written
+    out, the target's number is in them and their locals are the target's own (``_f1_7``)."""
+    reads: frozenset[str]
+    """The locals the tests, the appended moves and the hoisted assignments read, as written."""
 
 
 class _Writer:
@@ -95,13 +87,17 @@ class _Writer:
         self.uses_declared = False
         self.targets: dict[int, list[tuple[str, str]]] = {}
         """Per target of a written-out pair, its per-target assignments (see :class:`_Accept`)."""
+        self.eject_reads: dict[str, frozenset[str]] = {"": frozenset()}
+        """Per eject test (as text), the locals it reads."""
 
     def eject_test(self, source: int) -> tuple[EjectKind, str]:
         """The eject kind and, for ``when``, the rule as inline text over the run's locals."""
         kind = self.game.eject_kind[source]
         rule = self.game.eject_rules[source]
         if kind is EjectKind.WHEN and rule.when is not None:
-            return kind, inline_rule(self.code, rule.when, Site.EJECT, self.design, _EJECT_NAMES, "_ps")[0]
+            test = inline_rule(self.code, rule.when, Site.EJECT, self.design, _EJECT_NAMES, "_ps")
+            self.eject_reads[test.text] = frozenset(test.reads)
+            return kind, test.text
         return (EjectKind.FACE_UP if kind is EjectKind.WHEN else kind), ""
 
     def residual(self, target: int) -> Hoisted:
@@ -119,92 +115,149 @@ class _Writer:
         return self.residuals[when.text]
 
     def accept_parts(self, target: int, runs: bool) -> _Accept:
-        """``target``'s accept rule as tests that refuse the cards and lines that append the move(s)."""
+        """``target``'s accept rule as tests that refuse the cards, and what the move(s) to append are.
+
+        In the loop over targets the tests read the target as ``_depot``; written out, as its number,
+        with locals of its own for the parts that read only the target."""
         rule = self.game.accept_rules[target]
         rank, suit = self.rank, self.suit
+        depot = str(target) if self.unrolled else "_depot"
         rejects: list[str] = []
+        reads: set[str] = set()
         if runs and rule.single:
             rejects.append("_count > 1")
+            reads.add("_count")
         residual = self.residual(target)
+        if self.unrolled:
+            residual = residual.at({"_depot": depot, **{local: f"{local}_{target}" for local, _ in residual.target}})
         checks_pile = rule.follow or rule.wild_rank is not None
         engine_side: list[tuple[str, str]] = []
         if checks_pile:
             wild = int(rule.wild_rank) if rule.wild_rank is not None else -1
             if self.unrolled:  # the target's top, worked out once per call
+                nonempty, top_rank, top_suit = (f"_f{n}_{target}" for n in (1, 2, 3))
                 engine_side = [
-                    ("_f1", "(not (not _pd))"),
-                    ("_f2", f"{rank}[(_pd[-1] if _pd else {NO_CARD})]"),
-                    ("_f3", f"{suit}[(_pd[-1] if _pd else {NO_CARD})]"),
+                    (nonempty, "(not (not _pd))"),
+                    (top_rank, f"{rank}[(_pd[-1] if _pd else {NO_CARD})]"),
+                    (top_suit, f"{suit}[(_pd[-1] if _pd else {NO_CARD})]"),
                 ]
-                nonempty, top_rank, top_suit = "_f1", "_f2", "_f3"
             else:
                 nonempty, top_rank, top_suit = "_pd", f"{rank}[_pd[-1]]", f"{suit}[_pd[-1]]"
             guard = nonempty if wild < 0 else f"{nonempty} and _card_rank != {wild}"
+            guard_reads = {nonempty, "_card_rank"} if wild >= 0 else {nonempty}
             follows = f"_card_rank != {top_rank} and _card_suit != {top_suit}"
+            follows_reads = {"_card_rank", top_rank, "_card_suit", top_suit}
             if rule.wild_declares == "suit":
                 self.uses_declared = True
-                named = "_declared[_depot]"
+                named = f"_declared[{depot}]"
                 if self.unrolled:
-                    engine_side.append(("_f4", named))
-                    named = "_f4"
+                    engine_side.append((f"_f4_{target}", named))
+                    named = f"_f4_{target}"
                 if rule.follow:
                     rejects.append(f"{guard} and (_card_suit != {named} if {named} >= 0 else {follows})")
+                    reads |= guard_reads | follows_reads | {named}
                 else:
                     rejects.append(f"{guard} and {named} >= 0 and _card_suit != {named}")
+                    reads |= guard_reads | {named, "_card_suit"}
             elif rule.follow:
                 rejects.append(f"{guard} and {follows}")
+                reads |= guard_reads | follows_reads
         accepts = [f"not ({reject})" for reject in rejects]
         if residual.text != "True":
             rejects.append(f"not {residual.text}")
             accepts.append(residual.text)
+        pile = (checks_pile and not engine_side) or residual.reads.get("_pd", 0) > 0
         wild_declares = self.game.wild_declares[target]
-        plain = (
-            "_append(_moves_to[_depot] if _count == 1 else _run_move(_source, _count, _depot, None))"
-            if runs
-            else "_append(_moves_to[_depot])"
+        reads |= {*residual.reads, *residual.outer_reads}
+        return _Accept(
+            pile, rejects, accepts, wild_declares, residual.outer, engine_side + residual.target, frozenset(reads)
         )
-        if wild_declares >= 0:
-            declarations = "_declarations(_source, _count, _depot)" if runs else "_declarations(_source, 1, _depot)"
-            actions = [f"if _card_rank == {wild_declares}: _extend({declarations})", f"else: {plain}"]
-        else:
-            actions = [plain]
-        pile = (checks_pile and not engine_side) or _PD.search(residual.text) is not None
-        return _Accept(pile, rejects, accepts, actions, residual.outer, engine_side + residual.target)
 
-    def accept_block(self, target: int, runs: bool) -> tuple[list[str], list[tuple[str, str]]]:
+    @staticmethod
+    def action_lines(
+        runs: bool, wild_declares: int, depot: str, move: str, declarations: tuple[str, frozenset[str]]
+    ) -> tuple[list[str], frozenset[str]]:
+        """Appending the move(s) onto ``depot``: ``move`` for one card, else the run's; a wild card
+        that names a suit appends ``declarations`` (its text, the locals it reads) instead.
+        Returns the lines and the locals they read."""
+        run = f"_append({move} if _count == 1 else _run_move(_source, _count, {depot}, None))"
+        plain = run if runs else f"_append({move})"
+        reads = {"_append", *(("_count", "_run_move", "_source") if runs else ())}
+        if wild_declares >= 0:
+            text, declaration_reads = declarations
+            lines = [f"if _card_rank == {wild_declares}: _extend({text})", f"else: {plain}"]
+            return lines, frozenset({*reads, "_card_rank", "_extend", *declaration_reads})
+        return [plain], frozenset(reads)
+
+    def accept_block(self, target: int, runs: bool) -> tuple[list[str], list[tuple[str, str]], frozenset[str]]:
         """Lines that ``continue`` when ``target`` refuses the cards, else append the move(s);
-        and the assignments they need before the loop over targets."""
+        the assignments they need before the loop over targets; and the locals they read."""
         parts = self.accept_parts(target, runs)
         lines = ["_pd = P[_depot]"] if parts.pile else []
         lines += [f"if {reject}: continue" for reject in parts.rejects]
-        return lines + parts.actions, parts.hoisted
+        count = "_count" if runs else "1"
+        declarations = (f"_declarations(_source, {count}, _depot)", frozenset({"_declarations", "_source", count}))
+        actions, reads = self.action_lines(runs, parts.wild_declares, "_depot", "_moves_to[_depot]", declarations)
+        return lines + actions, parts.hoisted, parts.reads | reads
 
-    def pair_lines(self, source: int, target: int, runs: bool, move: str) -> tuple[list[str], list[tuple[str, str]]]:
+    def pair_lines(
+        self, source: int, target: int, runs: bool, move: str
+    ) -> tuple[list[str], list[tuple[str, str]], frozenset[str]]:
         """The lines that append the moves onto ``target`` if it accepts the cards, written out
         for it (``_depot`` the number, target-only parts its own locals, ``move`` the name of its
-        one-card move); and the assignments they need before the targets."""
+        one-card move); the assignments they need before the targets; and the locals they read."""
         parts = self.accept_parts(target, runs)
-        local_names = {local: f"{local}_{target}" for local, _ in parts.per_target}
         if parts.per_target:
             self.targets.setdefault(target, [])
             for local, text in parts.per_target:
                 if (local, text) not in self.targets[target]:
                     self.targets[target].append((local, text))
-        lines = ["_pd = P[_depot]"] if parts.pile else []
+        lines = [f"_pd = P[{target}]"] if parts.pile else []
         test = " and ".join(parts.accepts) or "True"
-        actions = [action.replace("_moves_to[_depot]", move) for action in parts.actions]
-        if not runs:  # the suits a wild card may name here, as one constant
-            declarations = self.code.constant(self.game.declarations(source, 1, target))
-            actions = [action.replace("_declarations(_source, 1, _depot)", declarations) for action in actions]
+        if runs:
+            declarations = (f"_declarations(_source, _count, {target})", frozenset({"_declarations", "_source"}))
+        else:  # the suits a wild card may name here, as one constant
+            declarations = (self.code.constant(self.game.declarations(source, 1, target)), frozenset())
+        actions, reads = self.action_lines(runs, parts.wild_declares, str(target), move, declarations)
         lines += [f"if {test}:", *("    " + action for action in actions)]
-        return [_at_target(line, target, local_names) for line in lines], parts.hoisted
+        return lines, parts.hoisted, parts.reads | reads
 
     def target_lines(self) -> list[str]:
         """The per-target assignments of the written-out pairs, for the top of the lister."""
         lines: list[str] = []
         for target, assignments in sorted(self.targets.items()):
             lines.append(f"_pd = P[{target}]")
-            lines += [f"{local}_{target} = {_at_target(text, target, {})}" for local, text in assignments]
+            lines += [f"{local} = {text}" for local, text in assignments]
+        return lines
+
+    # The setup of one source's cards, shared by the loop over a run (:meth:`run_lines`) and the
+    # run written out (:meth:`unrolled_lines`); both have ``_ps``, the source's pile, in scope.
+
+    @staticmethod
+    def top_card_lines(reads: frozenset[str]) -> list[str]:
+        """For a top-only source whose top card ``_card`` is face up: ``_cards`` when the tests read it."""
+        return ["_cards = _ps[-1:]"] if "_cards" in reads else []
+
+    def run_length_lines(self) -> list[str]:
+        """The length ``_up`` of the source's face-up run, and the loop over the lengths ``_count`` that move."""
+        return [
+            "_up = 1",
+            "_size = len(_ps)",
+            f"while _up < _size and _ps[-1 - _up] & {FACE_UP}: _up += 1",
+            f"for _count in {self.code.constant(range)}(1, _up + 1):",
+        ]
+
+    @staticmethod
+    def run_cards_lines(eject: str) -> list[str]:
+        """Inside the loop over lengths: the cards moved, the first of them, and the eject rule's test."""
+        return ["_cards = _ps[-_count:]", "_card = _cards[0]", *([f"if not {eject}: continue"] if eject else [])]
+
+    def card_locals(self, hoisted: dict[str, str], reads: frozenset[str]) -> list[str]:
+        """The parts of the rules hoisted out of the targets, and the moved card's rank and suit where read."""
+        lines = [f"{local} = {code}" for local, code in hoisted.items()]
+        for local, lookup in (("_card_rank", self.rank), ("_card_suit", self.suit)):
+            if local in reads:
+                lines.append(f"{local} = {lookup}[_card]")
         return lines
 
     def run_lines(self, run: _Run) -> list[str]:
@@ -213,15 +266,17 @@ class _Writer:
         runs = kind is not EjectKind.TOP_ONLY
         blocks: dict[tuple[str, ...], int] = {}
         hoisted: dict[str, str] = {}
+        reads = set(self.eject_reads[eject])
         table: list[tuple[int, list[tuple[int, int]], Any]] = []
         size = len(self.game.names)
         for entry in run.entries:
             targets = []
             moves_to: list[Move | None] = [None] * size
             for target in entry.targets:
-                block_lines, needs = self.accept_block(target.depot, runs)
+                block_lines, needs, block_reads = self.accept_block(target.depot, runs)
                 block = tuple(block_lines)
                 hoisted.update(needs)
+                reads |= block_reads
                 targets.append((target.depot, blocks.setdefault(block, len(blocks))))
                 moves_to[target.depot] = target.move
             if size <= _DENSE_LIMIT:
@@ -236,30 +291,19 @@ class _Writer:
             for source, targets, moves_to in table
         )
         face_up = FACE_UP
-        text_of_blocks = "\n".join(line for block in blocks for line in block) + eject + "\n".join(hoisted.values())
+        read = frozenset(reads)
         lines = [f"for _source, _targets, _moves_to in {self.code.constant(data)}:", "    _ps = P[_source]"]
         if not runs:
             lines += ["    if not _ps: continue", "    _card = _ps[-1]", f"    if not _card & {face_up}: continue"]
-            if "_cards" in text_of_blocks:
-                lines.append("    _cards = _ps[-1:]")
             indent = "    "
+            setup = self.top_card_lines(read)
         else:
-            lines += [
-                f"    if not _ps or not _ps[-1] & {face_up}: continue",
-                "    _up = 1",
-                "    _size = len(_ps)",
-                f"    while _up < _size and _ps[-1 - _up] & {face_up}: _up += 1",
-                f"    for _count in {self.code.constant(range)}(1, _up + 1):",
-                "        _cards = _ps[-_count:]",
-                "        _card = _cards[0]",
-            ]
-            if eject:
-                lines.append(f"        if not {eject}: continue")
+            lines.append(f"    if not _ps or not _ps[-1] & {face_up}: continue")
+            lines += ["    " + line for line in self.run_length_lines()]
             indent = "        "
-        lines += [f"{indent}{local} = {code}" for local, code in hoisted.items()]
-        for local, lookup in (("_card_rank", self.rank), ("_card_suit", self.suit)):
-            if local in text_of_blocks:
-                lines.append(f"{indent}{local} = {lookup}[_card]")
+            setup = self.run_cards_lines(eject)
+        setup += self.card_locals(hoisted, read)
+        lines += [indent + line for line in setup]
         lines.append(f"{indent}for {fields} in _targets:")
         inner = indent + "    "
         if not dispatch:
@@ -280,33 +324,26 @@ class _Writer:
         for entry in run.entries:
             pairs: list[str] = []
             hoisted: dict[str, str] = {}
+            reads = set(self.eject_reads[eject])
             for target in entry.targets:
-                pair, needs = self.pair_lines(entry.source, target.depot, runs, self.code.constant(target.move))
+                move = self.code.constant(target.move)
+                pair, needs, pair_reads = self.pair_lines(entry.source, target.depot, runs, move)
                 pairs += pair
                 hoisted.update(needs)
-            text = "\n".join(pairs) + eject + "\n".join(hoisted.values())
-            if "_source" in text:
+                reads |= pair_reads
+            read = frozenset(reads)
+            if "_source" in read:
                 lines.append(f"_source = {entry.source}")
             lines.append(f"_ps = P[{entry.source}]")
             outer: list[str] = []
             if not runs:
                 lines += ["if _ps:", "    _card = _ps[-1]", f"    if _card & {face_up}:"]
-                inner = ["_cards = _ps[-1:]"] if "_cards" in text else []
+                inner = self.top_card_lines(read)
             else:
                 lines.append(f"if _ps and _ps[-1] & {face_up}:")
-                outer += [
-                    "_up = 1",
-                    "_size = len(_ps)",
-                    f"while _up < _size and _ps[-1 - _up] & {face_up}: _up += 1",
-                    f"for _count in {self.code.constant(range)}(1, _up + 1):",
-                ]
-                inner = ["_cards = _ps[-_count:]", "_card = _cards[0]"]
-                if eject:
-                    inner.append(f"if not {eject}: continue")
-            inner += [f"{local} = {code}" for local, code in hoisted.items()]
-            for local, lookup in (("_card_rank", self.rank), ("_card_suit", self.suit)):
-                if local in text:
-                    inner.append(f"{local} = {lookup}[_card]")
+                outer = self.run_length_lines()
+                inner = self.run_cards_lines(eject)
+            inner += self.card_locals(hoisted, read)
             inner += pairs
             lines += ["    " + line for line in outer]
             lines += ["        " + line for line in inner]
@@ -332,11 +369,11 @@ def _tap_lines(game: GamePlan, design: Design, code: InlineCode) -> list[str]:
             continue
         tests = [] if tap.limit is None else [f"_uses[{tap.slot}] < {int(tap.limit)}"]
         if when is not None:
-            test, _ = inline_rule(code, when, Site.ACTION, design, {"depot": "_depot"}, "_pd")
+            rule = inline_rule(code, when, Site.ACTION, design, {"depot": "_depot"}, "_pd")
             lines.append(f"_depot = {tap.depot}")
-            if "_pd" in test:
+            if rule.reads.get("_pd"):
                 lines.append(f"_pd = P[{tap.depot}]")
-            tests.append(test)
+            tests.append(rule.text)
         lines.append(f"if {' and '.join(tests) or 'True'}: _append({move})")
     return lines
 

@@ -204,17 +204,20 @@ def inline_rule(
     pile: str,
     residual: bool = False,
     outer: frozenset[str] = frozenset(),
-) -> tuple[str, list[tuple[str, str]]]:
-    """A condition of ``design`` as a Python expression over the caller's locals, and the
-    assignments to hoist out of the loop in which the ``outer`` site arguments stay the same
-    (see :meth:`InlineCode.hoisting`); with ``residual``, without its static part.
+    pile_once: str | None = None,
+) -> Hoisted:
+    """A condition of ``design`` as a Python expression over the caller's locals, the locals it
+    reads, and the assignments to hoist out of the loop in which the ``outer`` site arguments stay
+    the same (see :meth:`InlineCode.hoisting_both`); with ``residual``, without its static part;
+    with ``pile_once``, the pile read only once is read as that text, not as the local ``pile``.
 
     :raises RuleError: when the text does not compile.
     """
     value = constant_of(expr.text)
     if value is not None:
-        return ("True" if value else "False"), []
-    return code.hoisting(_checked(expr, site, _environment(design)), names, pile, outer, residual)
+        return Hoisted("True" if value else "False", [], [])
+    checked = _checked(expr, site, _environment(design))
+    return code.hoisting_both(checked, names, pile, outer, frozenset(), residual, pile_once)
 
 
 def inline_rule_by_side(

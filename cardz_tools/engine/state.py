@@ -256,6 +256,11 @@ class State:
             return f"{move.depot} has no action named {move.action!r}"
         return self.tap_refusal(action)
 
+    def drag_refusal(self, move: Drag) -> str | None:
+        """:meth:`why_illegal` of a drag without the game-over test (which lists every move), for a
+        caller that knows the game goes on."""
+        return self._drag_refusal(move)
+
     def _drag_refusal(self, move: Drag) -> str | None:
         game = self.game
         source, target = game.index.get(move.source), game.index.get(move.target)
@@ -325,8 +330,9 @@ class State:
 
     # ------------------------------------------------------------ playing
 
-    def apply(self, move: Move) -> None:
-        """Play ``move``, then let triggers settle.
+    def apply(self, move: Move, checked: bool = False) -> None:
+        """Play ``move``, then let triggers settle; ``checked``: the caller found the drag legal
+        (:meth:`drag_refusal`), so it is not checked again.
 
         :raises IllegalMoveError: with the reason the rules give, when ``move`` is not legal.
         """
@@ -341,7 +347,8 @@ class State:
                         indexes = game.drag_indexes.get(id(move))
                         break
             if indexes is None:
-                self._refuse_illegal(move)
+                if not checked:
+                    self._refuse_illegal(move)
                 source, target = game.index[move.source], game.index[move.target]
                 self.transfer(source, target, move.count)
                 if move.declare is not None:

@@ -18,7 +18,6 @@ The piles are copied for that comparison only when a trigger first fires in a pa
 
 from __future__ import annotations
 
-import re
 from bisect import insort
 
 from ..model import Design
@@ -35,6 +34,7 @@ def build_settle(game: GamePlan, design: Design, limit: int) -> tuple[Settle, st
     """The generated settling of ``game`` and its source; ``limit`` is the cascade bound."""
     code = inline_code(design)
     blocks: dict[tuple[str, ...], int] = {}
+    makes_due = False  # whether a firing may make later depots due (its lines then call _insort)
     specs = [-1] * len(game.names)
     effects = code.constant(tuple(tuple(t.effects for t in triggers) for triggers in game.triggers_of))
     stats = code.constant(tuple(tuple(t.stat for t in triggers) for triggers in game.triggers_of))
@@ -47,12 +47,10 @@ def build_settle(game: GamePlan, design: Design, limit: int) -> tuple[Settle, st
             continue
         lines: list[str] = []
         for number, (trigger, rule) in enumerate(zip(triggers, design.depots[depot].spec.triggers, strict=True)):
-            test, _ = inline_rule(code, rule.when, Site.TRIGGER, design, {"depot": "_depot"}, "_pd")
-            uses = len(re.findall(r"\b_pd\b", test))
-            if uses == 1:  # naming the pile would cost more than reading it once
-                test = re.sub(r"\b_pd\b", "P[_depot]", test)
-            fire = [f"if {test}:"]
-            if uses > 1:
+            # A pile read once is read in place: naming it would cost more than reading it.
+            test = inline_rule(code, rule.when, Site.TRIGGER, design, {"depot": "_depot"}, "_pd", pile_once="P[_depot]")
+            fire = [f"if {test.text}:"]
+            if test.reads.get("_pd"):
                 fire.insert(0, "_pd = P[_depot]")
             inline = [effect.inline("_depot") for effect in trigger.effects]
             reaches: set[int] | None
@@ -76,6 +74,7 @@ def build_settle(game: GamePlan, design: Design, limit: int) -> tuple[Settle, st
             ]
             if reaches is None or any(d >= 0 and game.has_trigger[d] for d in reaches):
                 # Depots after this one that it changed are due later in the pass.
+                makes_due = True
                 fire += [
                     "    for _later in _touched:",
                     "        if _later > _depot and _has[_later] and _later not in _due: _insort(_due, _later)",
@@ -132,7 +131,7 @@ def build_settle(game: GamePlan, design: Design, limit: int) -> tuple[Settle, st
     ]
     if not game.triggers:
         body = ["_recheck = S.touched", "_recheck.clear()"]
-    if any("_insort(" in line for block in blocks for line in block):  # a trigger may make later depots due
+    if makes_due:  # a trigger may make later depots due
         start_at = body.index("_fired = 0")
         body.insert(start_at, f"_insort = {code.constant(insort)}")
     return code.function("_settle", ["P", "S"], body, _ATTRIBUTES)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 __all__ = [
     "Node",
@@ -161,10 +161,16 @@ def walk(node: Node) -> Iterator[Node]:
         stack.extend(reversed(list(iter_child_nodes(current))))
 
 
-class NodeVisitor:
-    """Dispatches ``visit(node)`` to ``visit_<ClassName>`` (falling back to :meth:`generic_visit`)."""
+R = TypeVar("R")
 
-    def visit(self, node: Node, *args: Any) -> Any:
+
+class NodeVisitor(Generic[R]):
+    """Dispatches ``visit(node)`` to ``visit_<ClassName>`` (falling back to :meth:`generic_visit`).
+
+    ``R`` is what every ``visit_*`` method returns.
+    """
+
+    def visit(self, node: Node, *args: Any) -> R:
         """Visit one node and return what its visitor method returns."""
         method = getattr(self, "visit_" + type(node).__name__, None)
         if method is None:
@@ -172,7 +178,7 @@ class NodeVisitor:
         return method(node, *args)
 
     def generic_visit(self, node: Node, *args: Any) -> Any:
-        """Visit every child; returns None."""
+        """Visit every child; returns None (a visitor whose ``R`` is not None defines every method it meets)."""
         for child in iter_child_nodes(node):
             self.visit(child, *args)
         return None
@@ -192,7 +198,7 @@ def _looks_like_binder(node: Node) -> bool:
     return isinstance(node, Binary) and node.op == "in" and isinstance(node.left, Name)
 
 
-class _Printer(NodeVisitor):
+class _Printer(NodeVisitor[str]):
     def wrap(self, node: Node, minimum: int) -> str:
         text: str = self.visit(node)
         return f"({text})" if _precedence(node) < minimum else text
@@ -236,4 +242,4 @@ class _Printer(NodeVisitor):
 
 def to_source(node: Node) -> str:
     """Print ``node`` as expression text with the fewest parentheses; parsing it gives ``node`` back."""
-    return _Printer().visit(node)  # type: ignore[no-any-return]
+    return _Printer().visit(node)

@@ -154,7 +154,7 @@ def _mentions(key: str, name: str) -> bool:
     return re.search(rf"\b{re.escape(name)}\b", key) is not None
 
 
-class _Checker(NodeVisitor):
+class _Checker(NodeVisitor[NodeInfo]):
     def __init__(self, site: Site, env: DesignEnv) -> None:
         self.site = site
         self.env = env

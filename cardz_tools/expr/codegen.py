@@ -11,20 +11,11 @@ engine generates (:mod:`.inline`: the move lister and the settle pass).
   maker, the source audited (:func:`.sandbox.audit`), compiled, and run in a namespace
   whose ``__builtins__`` is :data:`SAFE_BUILTINS` only.
 
-Nothing from the design text reaches the source. The generated names, all of them:
-
-- ``P``, ``S``: the piles and the state, the first parameters of every generated function;
-- the site arguments, :data:`SITE_PARAMS`: ``_card``, ``_cards``, ``_source``, ``_depot``, ``_kept``;
-- ``_k0``, ``_k1`` ...: closure constants (groups, tables, the helpers below, engine values);
-- ``_v1``, ``_v2`` ...: quantifier variables; ``_q1``, ``_q2`` ...: quantifier functions;
-  ``_p1`` ...: a chain's previous item; ``_x1`` ...: parts of a quantifier's body worked out
-  before its loop (one counter per emitter or :class:`~.inline.InlineCode`, never reused);
-- ``_pd``: the pile of the site's ``depot`` when it is read more than once (:data:`PILE`
-  stands for it while a rule is written);
-- ``_h1`` ...: parts of a rule hoisted out of the engine's loop over targets, ``_g1`` ...:
-  parts read only per target (:mod:`.inline`);
-- the engine's own locals (``_ps``, ``_count``, ``_f1`` ..., ``_moves``): see
-  ``engine/lister.py`` and ``engine/triggers.py``.
+Nothing from the design text reaches the source. Every name generated code uses is in
+:data:`GENERATED_NAMES`, with what it holds: the expressions' own (``_k1`` closure constants,
+``_q1`` quantifier functions ...), the site arguments (:data:`SITE_PARAMS`), and the locals of
+the functions the engine generates (``engine/lister.py``, ``engine/triggers.py``); a test reads
+the generated code of the shipped games and finds no other.
 """
 
 from __future__ import annotations
@@ -160,6 +151,78 @@ SAFE_BUILTINS: dict[str, Any] = {  # the only builtins generated code may call
 SITE_PARAMS: dict[str, str] = {
     "card": "_card", "cards": "_cards", "source": "_source", "depot": "_depot", "kept": "_kept",
 }
+GENERATED_NAMES: dict[str, str] = {
+    # Every generated function.
+    "P": "the piles: the first parameter of every generated function",
+    "S": "the state: the second parameter",
+    "_make": "the closure maker that build() wraps the functions in",
+    # The site arguments (SITE_PARAMS).
+    "_card": "the card moved (the first of a run)",
+    "_cards": "the cards moved",
+    "_source": "the depot the cards leave",
+    "_depot": "the depot of the rule (the target of a drag, the depot of a trigger or action)",
+    "_kept": "the cards a deal rule keeps",
+    # Expressions, numbered by one counter per emitter or InlineCode and never reused.
+    "_k#": "a closure constant: a group, a table, a helper below, an engine value",
+    "_v#": "a quantifier's variable",
+    "_q#": "a quantifier's function",
+    "_p#": "a chain's previous item",
+    "_x#": "a part of a quantifier's body worked out before its loop",
+    "_h#": "a part of a rule hoisted out of the engine's loop over targets (inline.py)",
+    "_g#": "a part of a rule that reads only the target, worked out once per target (inline.py; _g#_T for target T)",
+    "_pd": "the pile of the site's depot, when it is read more than once (PILE stands for it while a rule is written)",
+    "_items": "what a quantifier iterates",
+    "_n": "a quantifier's count or sum",
+    "_m": "a quantifier's minimum or maximum so far",
+    "_x": "a quantifier's current value",
+    # The move lister (engine/lister.py).
+    "_list_moves": "the lister",
+    "_moves": "the moves listed",
+    "_append": "_moves.append",
+    "_extend": "_moves.extend",
+    "_declarations": "the drags that name a suit for a wild card",
+    "_declared": "S.declared, the named suits",
+    "_run_move": "the interned drag of a run",
+    "_targets": "a source's targets in the loop over a run of sources",
+    "_moves_to": "a source's one-card moves, by target",
+    "_spec": "which accept block a target uses",
+    "_ps": "the source's pile",
+    "_up": "the length of the source's face-up run",
+    "_size": "the length of the source's pile",
+    "_count": "how many cards move",
+    "_card_rank": "the moved card's rank",
+    "_card_suit": "the moved card's suit",
+    "_f#": "the target's top worked out once per call (_f#_T for target T)",
+    "_redeals": "S.redeals",
+    "_uses": "S.uses",
+    # The settle pass (engine/triggers.py).
+    "_settle": "the settle pass",
+    "_recheck": "the depots changed before the pass",
+    "_touched": "the depots changed in the pass",
+    "_has": "which depots have a trigger",
+    "_due": "the depots to visit in the pass, sorted",
+    "_new_list": "list",
+    "_new_set": "set",
+    "_insort": "bisect.insort",
+    "_stats": "S.stats, the rule-use counters (None when not counted)",
+    "_fired": "triggers fired so far",
+    "_fired_before": "triggers fired before the pass",
+    "_before": "the piles before the pass's first firing",
+    "_declared_before": "the named suits before it",
+    "_effect": "an effect that is not written out",
+    "_later": "a depot a firing changed after the one visited",
+}
+"""Every name generated code uses, and what it holds; ``#`` stands for a number."""
+
+
+def generated_name_key(name: str) -> str:
+    """The key of ``name`` in :data:`GENERATED_NAMES`: its numbers (``_g3_12``: ``_g#``) as ``#``."""
+    stem = name.rstrip("0123456789")
+    if stem.endswith("_") and stem[:-1].rstrip("0123456789") != stem[:-1]:  # _g3_12, _f1_4
+        stem = stem[:-1].rstrip("0123456789")
+    return stem + "#" if stem != name else name
+
+
 _FIELD_TABLES: dict[tuple[Kind, str], str] = {
     (Kind.CARD, "rank"): "_RANK", (Kind.CARD, "value"): "_RANK", (Kind.CARD, "suit"): "_SUIT",
     (Kind.CARD, "color"): "_COLOR", (Kind.CARD, "faceUp"): "_FACEUP", (Kind.SUIT, "color"): "_SUIT_COLOR",
@@ -191,7 +254,7 @@ def _writes(*impls: str) -> Callable[[CallWriter], CallWriter]:
     return register
 
 
-class Emitter(NodeVisitor):
+class Emitter(NodeVisitor[str]):
     """Writes one Python expression per node. Statics (tables, groups) become closure constants."""
 
     def __init__(self, checked: Checked, env: DesignEnv, constants: dict[object, tuple[str, Any]]) -> None:
@@ -256,7 +319,7 @@ class Emitter(NodeVisitor):
             return repr(value) if not isinstance(value, bool) else ("True" if value else "False")
         if info.const is not NOT_CONST and info.type.kind is Kind.GROUP:
             return self.group(info.const)
-        return self.visit(node)  # type: ignore[no-any-return]
+        return self.visit(node)
 
     def pile(self, node: Node) -> str:
         """A Python expression for the pile of a Depot-typed node."""

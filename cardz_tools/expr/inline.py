@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -45,6 +46,30 @@ class Hoisted(NamedTuple):
     target: list[tuple[str, str]]
     """``(local, text)`` that read only the target (``depot``, its pile as the pile local), to
     assign once per target."""
+    reads: Mapping[str, int] = {}
+    """How many times :attr:`text` reads each of the caller's locals (the site arguments' and
+    the pile's), counted as the emitter's names were bound to them: what the caller must assign."""
+    names: tuple[tuple[str, ...], ...] = ()
+    """:attr:`text`, then each :attr:`target` assignment's text, as the emitter wrote it: literal
+    text at even places and at odd places a name it wrote (a caller's local, a per-target local),
+    which :meth:`at` binds without searching the text."""
+
+    outer_reads: frozenset[str] = frozenset()
+    """The caller's locals the :attr:`outer` assignments read."""
+
+    def at(self, bindings: Mapping[str, str]) -> Hoisted:
+        """The test and its per-target assignments with the names in ``bindings`` written as their
+        values (for one target: ``_depot`` its number, each per-target local a name of its own)."""
+        if not self.names:
+            return self
+
+        def bound(parts: tuple[str, ...]) -> str:
+            return "".join(bindings.get(part, part) if odd else part for odd, part in _alternating(parts))
+
+        text, *assignments = self.names
+        pairs = zip(self.target, assignments, strict=True)
+        target = [(bindings.get(local, local), bound(parts)) for (local, _), parts in pairs]
+        return Hoisted(bound(text), self.outer, target, self.reads, (), self.outer_reads)
 
 
 class InlineCode:
@@ -100,6 +125,7 @@ class InlineCode:
         outer: frozenset[str],
         inner: frozenset[str],
         residual: bool = False,
+        pile_once: str | None = None,
     ) -> Hoisted:
         """:meth:`hoisting`, and besides the largest remaining parts that read only the
         ``inner`` site arguments (``depot`` and its ``top``), the piles and constants: values
@@ -108,6 +134,9 @@ class InlineCode:
         Those are written without the guards that let a rule read ``top`` as ``pile[-1]``
         (``top`` of an empty pile is :data:`~cardz_tools.cards.NO_CARD`, as everywhere),
         so they are safe to evaluate before the rule would reach them; no quantifier.
+
+        With ``pile_once`` (``P[_depot]``), a text that reads the pile only once reads it as that
+        instead of the local ``pile`` (as :func:`.codegen.with_pile` decides for a compiled rule).
         """
         if not checked.ok or checked.node is None:
             raise ExprCompileError(f"cannot compile {checked.text!r}: it has errors")
@@ -151,19 +180,40 @@ class InlineCode:
         text = texts[0] if len(texts) == 1 else "(" + " and ".join(texts) + ")"
         locals_by_param = {SITE_PARAMS[arg]: local for arg, local in names.items() if arg in SITE_PARAMS}
 
-        def rename(match: re.Match[str]) -> str:
-            local = locals_by_param.get(match.group(1))
-            if local is None:
-                raise ValueError(f"the rule reads {match.group(1)[1:]!r}, which has no local name")
-            return local
+        target_locals = {local for local, _ in target_assignments}
+        # The names the emitter wrote: the site arguments' (bound to the caller's locals here) and
+        # the per-target locals' (bound per target by Hoisted.at).
+        tokens = sorted({*SITE_PARAMS.values(), *target_locals}, key=len, reverse=True)
+        written = _PARAM if not target_locals else re.compile(r"\b(" + "|".join(tokens) + r")\b")
+        reads: Counter[str] = Counter()
 
-        def resolve(code: str) -> str:
-            return _PARAM.sub(rename, code).replace(PILE, pile)
+        def named(code: str, pile_text: str = pile) -> tuple[str, ...]:
+            parts: list[str] = []
+            last = 0
+            for match in written.finditer(code):
+                token = match.group(1)
+                local = token if token in target_locals else locals_by_param.get(token)
+                if local is None:
+                    raise ValueError(f"the rule reads {token[1:]!r}, which has no local name")
+                parts += [*_with_pile(code[last : match.start()], pile_text), local]
+                last = match.end()
+            return (*parts, *_with_pile(code[last:], pile_text))
 
+        pile_reads = text.count(PILE)  # the emitter's own placeholder, never in the design's text
+        once = pile_once is not None and pile_reads == 1
+        test = named(text, pile_once if once and pile_once is not None else pile)
+        for odd, part in _alternating(test):
+            if odd and part not in target_locals:
+                reads[part] += 1
+        targets = [named(code) for _, code in target_assignments]
+        outer_parts = [(local, named(code)) for local, code in assignments]
         return Hoisted(
-            resolve(text),
-            [(local, resolve(code)) for local, code in assignments],
-            [(local, resolve(code)) for local, code in target_assignments],
+            "".join(test),
+            [(local, "".join(parts)) for local, parts in outer_parts],
+            [(local, "".join(parts)) for (local, _), parts in zip(target_assignments, targets, strict=True)],
+            dict(reads),
+            (test, *targets),
+            frozenset(part for _, parts in outer_parts for odd, part in _alternating(parts) if odd),
         )
 
     def _find_invariants(
@@ -212,6 +262,24 @@ class InlineCode:
         closure = list(self._constants.values())
         allowed = SAFE_ATTRIBUTES | frozenset(attributes)
         return build([*self._functions, definition], name, closure, "<cardz engine>", allowed)
+
+
+def _with_pile(literal: str, pile: str) -> list[str]:
+    """Literal text as parts (literal, name, literal ...): the pile placeholder is the name ``pile``.
+
+    With ``pile`` not a name (``P[_depot]``, a pile read once in place) it stays literal text."""
+    pieces = literal.split(PILE)
+    if len(pieces) == 1 or not _IDENTIFIER.match(pile):
+        return [pile.join(pieces)]
+    parts = [pieces[0]]
+    for piece in pieces[1:]:
+        parts += [pile, piece]
+    return parts
+
+
+def _alternating(parts: Sequence[str]) -> Iterable[tuple[bool, str]]:
+    """(is a name, part) for parts that alternate literal text and names, literal first."""
+    return ((index % 2 == 1, part) for index, part in enumerate(parts))
 
 
 class _HoistingEmitter(Emitter):

@@ -12,7 +12,7 @@ import dataclasses
 import functools
 import importlib.resources
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
 import lark
 from lark import Token
@@ -82,31 +82,36 @@ def _deeper(*children: Node) -> int:
     return depth
 
 
-class _Builder(lark.Transformer):  # type: ignore[type-arg]
+_Children = list[Any]
+"""A grammar rule's children as lark hands them over: tokens, and the nodes the callbacks below built.
+Which is which at each place is fixed by ``grammar.lark``, not by a type mypy could check."""
+
+
+class _Builder(lark.Transformer[Token, Node]):
     """Inline callbacks of the LALR parser: each grammar rule becomes one node."""
 
-    def conditional(self, items: list) -> Node:  # type: ignore[type-arg]
+    def conditional(self, items: _Children) -> Node:
         test, _, then, _, otherwise = items
         return Conditional(test, then, otherwise, start=test.start, end=otherwise.end,
                            depth=_deeper(test, then, otherwise))
 
-    def binary(self, items: list) -> Node:  # type: ignore[type-arg]
+    def binary(self, items: _Children) -> Node:
         left, op, right = items
         return Binary(str(op), left, right, start=left.start, end=right.end, depth=_deeper(left, right))
 
-    def unary(self, items: list) -> Node:  # type: ignore[type-arg]
+    def unary(self, items: _Children) -> Node:
         op, operand = items
         return Unary(str(op), operand, start=op.start_pos, end=operand.end, depth=_deeper(operand))
 
-    def field(self, items: list) -> Node:  # type: ignore[type-arg]
+    def field(self, items: _Children) -> Node:
         value, _, name = items
         return Field(value, str(name), start=value.start, end=name.end_pos, depth=_deeper(value))
 
-    def index(self, items: list) -> Node:  # type: ignore[type-arg]
+    def index(self, items: _Children) -> Node:
         value, _, index, close = items
         return Index(value, index, start=value.start, end=close.end_pos, depth=_deeper(value, index))
 
-    def call(self, items: list) -> Node:  # type: ignore[type-arg]
+    def call(self, items: _Children) -> Node:
         name, _, arguments, close = items
         args: tuple[Node, ...] = tuple(arguments or ())
         var = None
@@ -120,29 +125,29 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
         depth = _deeper(*args) if args else 1
         return Call(str(name), args, var, start=name.start_pos, end=close.end_pos, depth=depth)
 
-    def arguments(self, items: list) -> list[Node]:  # type: ignore[type-arg]
+    def arguments(self, items: _Children) -> list[Node]:
         return [item for item in items if isinstance(item, Node)]
 
-    def int_lit(self, items: list) -> Node:  # type: ignore[type-arg]
+    def int_lit(self, items: _Children) -> Node:
         (token,) = items
         if len(token) > 10 or int(token) > MAX_INT:
             raise ExprSyntaxError(f"the number {token} is too large (at most {MAX_INT})",
                                   token.start_pos, token.end_pos)
         return IntLit(int(token), start=token.start_pos, end=token.end_pos)
 
-    def true_lit(self, items: list) -> Node:  # type: ignore[type-arg]
+    def true_lit(self, items: _Children) -> Node:
         (token,) = items
         return BoolLit(True, start=token.start_pos, end=token.end_pos)
 
-    def false_lit(self, items: list) -> Node:  # type: ignore[type-arg]
+    def false_lit(self, items: _Children) -> Node:
         (token,) = items
         return BoolLit(False, start=token.start_pos, end=token.end_pos)
 
-    def name(self, items: list) -> Node:  # type: ignore[type-arg]
+    def name(self, items: _Children) -> Node:
         (token,) = items
         return Name(str(token), start=token.start_pos, end=token.end_pos)
 
-    def paren(self, items: list) -> Node:  # type: ignore[type-arg]
+    def paren(self, items: _Children) -> Node:
         open_, inner, close = items
         # The span grows to cover the parentheses; the tree does not change.
         return dataclasses.replace(inner, start=open_.start_pos, end=close.end_pos, depth=_deeper(inner))

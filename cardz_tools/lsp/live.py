@@ -39,7 +39,7 @@ from ..variants import EXTENDS, VariantError, flatten_file
 
 __all__ = [
     "LiveStatus", "LiveResult", "LiveOptions", "ResultStore", "MemoryStore", "design_json_of", "analyse",
-    "LiveAnalysis", "exit_with_parent",
+    "LiveAnalysis", "exit_with_parent", "limit_memory",
 ]
 
 
@@ -237,13 +237,14 @@ MEMORY_LIMIT_BYTES = 2 * 1024**3
 """The address space an analysis process may use (the solver's own bound keeps it far below)."""
 
 
-def _limit_memory() -> None:
+def limit_memory(limit_bytes: int = MEMORY_LIMIT_BYTES) -> None:
+    """In a child process: bound its address space to ``limit_bytes`` (where the platform allows)."""
     try:
         import resource
     except ImportError:  # not on this platform: the solver's position bound still holds
         return
     try:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, MEMORY_LIMIT_BYTES))
+        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
     except (ValueError, OSError):
         pass  # a lower hard limit is already in force
 
@@ -268,7 +269,7 @@ def exit_with_parent(poll_seconds: float = 1.0) -> None:
 def _analyse_in_child(conn: Connection, design_json: str, options: LiveOptions) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server's to handle
     exit_with_parent()
-    _limit_memory()
+    limit_memory()
     try:
         try:
             result = analyse(design_json, options, conn.send)

@@ -9,6 +9,10 @@ binder variable is another thing, even when it is spelt the same).
 Both features need a design that parses as strict JSON and models (they work on
 its tree and its checked expressions). A variant (``extends``) is refused: its
 names are shared with the design it extends, and a rename must happen there.
+Renaming in that design renames the name in the variants of it that are given
+(the server gives the open ones): in their depot entries that name it, their
+references and their expressions, so that no variant is left naming a depot
+that is gone (:func:`rename_with_variants`).
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from __future__ import annotations
 import dataclasses
 import enum
 import re
+from collections.abc import Sequence
+from pathlib import Path
 
 from .. import jsoncst
 from ..expr import ExprSyntaxError, parse
@@ -24,13 +30,15 @@ from ..expr.env import DEPOT_TYPE_NAMES
 from ..expr.sites import Site
 from ..model import SELF
 from ..source import decoded_offsets, join_pointer
+from ..variants import EXTENDS
 from .document import DesignContext, Snapshot, design_context, json_tree
 from .expressions import NameKind, name_bindings, name_kind, word_at
 from .locate import Where, locate
 from .positions import Position, Range
 from .schemadoc import schema_root
 
-__all__ = ["Place", "Occurrence", "RenameRefused", "symbol_at", "occurrences", "references", "prepare_rename", "rename"]
+__all__ = ["Place", "Occurrence", "RenameRefused", "symbol_at", "occurrences", "references", "prepare_rename", "rename",
+           "rename_with_variants", "references_with_variants", "extends_path"]
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 """What a depot or group name may be (the schema's ``Identifier``)."""
@@ -201,7 +209,8 @@ def prepare_rename(snapshot: Snapshot, position: Position) -> Range:
     if design is None:
         raise RenameRefused("rename needs a design that is valid JSON and loads: fix its errors first")
     if design.context.origins is not None:
-        raise RenameRefused("this design extends another: rename the depot in the design that defines it")
+        raise RenameRefused("this design extends another: rename the depot in the design that defines it"
+                            " (with this variant open, that renames it here too)")
     location = locate(snapshot.text, snapshot.index.offset(position))
     found = _symbol_at(snapshot, design, snapshot.index.offset(position))
     if found is None:
@@ -235,6 +244,86 @@ def rename(snapshot: Snapshot, position: Position, new_name: str) -> list[tuple[
     _check_new_name(new_name, design.context)
     return [(snapshot.index.offset_range(o.start, o.end), new_name)
             for o in _occurrences(snapshot.text, design, old)]
+
+
+def extends_path(context: DesignContext, path: Path) -> bool:
+    """Whether the design of ``context`` is a variant of the design in ``path`` (directly or through a chain)."""
+    if context.origins is None or context.path is None:
+        return False
+    base = path.resolve()
+    own = context.path.resolve()
+    return any(origin.file.resolve() == base for origin in context.origins.values() if origin.file != own) \
+        and own != base
+
+
+def rename_with_variants(snapshot: Snapshot, position: Position, new_name: str,
+                         variants: Sequence[Snapshot]) -> tuple[list[tuple[Range, str]], list[list[tuple[Range, str]]]]:
+    """The edits of :func:`rename` in this document, and for each of ``variants`` the edits that keep it in step.
+
+    A variant of this design (its ``extends`` chain reaches :attr:`Snapshot.path`, as it is on disk)
+    gets the name renamed where it writes it; a variant of another design, none.
+
+    :raises RenameRefused: as :func:`rename` does, and when a variant of this design does not load
+        (its edits could not be found) or already has a depot or group named ``new_name``.
+    """
+    edits = rename(snapshot, position, new_name)
+    if not edits or snapshot.path is None:
+        return edits, [[] for _ in variants]
+    design = _design(snapshot)
+    found = _symbol_at(snapshot, design, snapshot.index.offset(position)) if design is not None else None
+    assert found is not None  # rename() checked it
+    old = found[0]
+    in_variants: list[list[tuple[Range, str]]] = []
+    for variant in variants:
+        where = variant.path
+        variant_design = _design(variant) if where is not None and where != snapshot.path else None
+        if where is None or variant_design is None:
+            if where is not None and _names_as_base(variant.text, where, snapshot.path):
+                raise RenameRefused(f"the open variant {where.name} does not load, so it cannot be renamed in step:"
+                                    " fix or close it first")
+            in_variants.append([])
+            continue
+        if not extends_path(variant_design.context, snapshot.path):
+            in_variants.append([])
+            continue
+        try:
+            _check_new_name(new_name, variant_design.context)
+        except RenameRefused as refused:
+            raise RenameRefused(f"in the variant {where.name}: {refused}") from None
+        in_variants.append([(variant.index.offset_range(o.start, o.end), new_name)
+                            for o in _occurrences(variant.text, variant_design, old)])
+    return edits, in_variants
+
+
+def references_with_variants(snapshot: Snapshot, position: Position, include_declaration: bool,
+                             variants: Sequence[Snapshot]) -> tuple[list[Range], list[list[Range]]]:
+    """:func:`references` in this document, and for each of ``variants`` where it writes the same depot or group.
+
+    A variant of another design, or one that does not load, has none.
+    """
+    found = references(snapshot, position, include_declaration)
+    design = _design(snapshot) if found and snapshot.path is not None else None
+    symbol = _symbol_at(snapshot, design, snapshot.index.offset(position)) if design is not None else None
+    in_variants: list[list[Range]] = []
+    for variant in variants:
+        variant_design = _design(variant) if symbol is not None and variant.path not in (None, snapshot.path) else None
+        if variant_design is None or symbol is None or snapshot.path is None \
+                or not extends_path(variant_design.context, snapshot.path):
+            in_variants.append([])
+            continue
+        in_variants.append([variant.index.offset_range(o.start, o.end)
+                            for o in _occurrences(variant.text, variant_design, symbol[0])
+                            if include_declaration or o.place is not Place.DEFINITION])
+    return found, in_variants
+
+
+_EXTENDS_VALUE = re.compile(rf'"{EXTENDS}"\s*:\s*"([^"\\]+)"')
+
+
+def _names_as_base(text: str, path: Path, base: Path) -> bool:
+    """Whether a text that does not load says it extends ``base`` (read without parsing it: it may not parse)."""
+    written = _EXTENDS_VALUE.search(text)
+    return written is not None and (path.parent / written.group(1)).resolve() == base.resolve()
 
 
 def _check_new_name(new_name: str, context: DesignContext) -> None:

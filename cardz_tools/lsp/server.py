@@ -4,27 +4,26 @@ Everything a request answers is computed by the pure feature modules; this
 module converts their results to LSP types, debounces linting while the
 designer types, and remembers the last design that could be modelled.
 
-Nothing heavy runs on the request loop, so typing never waits: linting runs in
-a process of its own (:class:`Linter`; the linted text is modelled meanwhile in a
-worker thread), the requests that walk a
-whole design (formatting, outline, folding, references, rename, semantic
-tokens, the lens) in pygls's worker threads, and the live analysis of a save
-in a child process (:mod:`.live`). Hover, completion, definition and quick
-fixes answer on the loop; ``bench/bench_lsp.py`` measures all of them.
+Nothing heavy runs in the server's interpreter, so typing never waits: linting,
+modelling the linted text and the requests that walk a whole design (formatting,
+outline, folding, references, rename, semantic tokens, the lens's place) run in
+worker processes (:mod:`.workers`, :mod:`.jobs`), and the live analysis of a save
+in a child process of its own (:mod:`.live`). A request's result for a text that
+changed while it ran is dropped (``ContentModified``: the client asks again).
+Hover, completion, definition and quick fixes answer on the loop;
+``bench/bench_lsp.py`` measures all of them.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import concurrent.futures.process
 import dataclasses
-import multiprocessing
-import signal
+import gc
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, ParamSpec, TypeVar
 from urllib.parse import urlparse
 
 from lsprotocol import types
@@ -32,22 +31,35 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from .. import __version__, jsoncst
+from .. import __version__
 from ..diagnostics import Severity
 from ..lint import SUFFIX
 from .actions import quick_fixes
 from .completion import ItemKind, complete
 from .definition import definition
-from .document import DesignContext, EditorDiagnostic, Snapshot, design_context, json_tree, lint_document
-from .formatting import Edit, NotFormatted, format_document, format_range
+from .document import DesignContext, EditorDiagnostic, Snapshot, design_context, lint_document
+from .formatting import NotFormatted
 from .hover import hover
-from .live import LiveAnalysis, LiveOptions, LiveResult, exit_with_parent
-from .outline import Symbol, SymbolKind, folding_ranges, outline
+from .jobs import (
+    context_job,
+    folding_job,
+    format_job,
+    hints_job,
+    name_range_job,
+    outline_job,
+    prepare_rename_job,
+    references_job,
+    rename_job,
+    tokens_job,
+)
+from .live import LiveAnalysis, LiveOptions, LiveResult
+from .outline import Symbol, SymbolKind
 from .positions import Encoding, Position, Range, TextIndex
-from .rename import RenameRefused, prepare_rename, references, rename
-from .tokens import TOKEN_MODIFIERS, TOKEN_TYPES, encode, semantic_tokens
+from .rename import RenameRefused
+from .tokens import TOKEN_MODIFIERS, TOKEN_TYPES
+from .workers import WORKER_PROCESSES, JobFailed, Workers
 
-__all__ = ["CardzLanguageServer", "build_server", "run"]
+__all__ = ["CardzLanguageServer", "build_server", "run", "settle_heap"]
 
 DEBOUNCE_SECONDS = 0.15
 """How long typing must pause before a document is linted again."""
@@ -87,6 +99,16 @@ class _Refused(JsonRpcException):
     CODE = int(types.LSPErrorCodes.RequestFailed)
 
 
+class _ContentModified(JsonRpcException):
+    """The document changed while the request ran: its answer would be for an older text."""
+
+    CODE = int(types.LSPErrorCodes.ContentModified)
+
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
 @dataclasses.dataclass
 class _Known:
     """The last design context of a document that could be modelled, and the text it came from."""
@@ -103,14 +125,21 @@ class CardzLanguageServer(LanguageServer):
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.known: dict[str, _Known] = {}
         self.live = LiveAnalysis(self._analysed)
-        self.linter = Linter()
+        self.workers = Workers()
         self.live_enabled = True
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def configure(self, options: object) -> None:
-        """Apply the client's ``initializationOptions``: ``{"liveAnalysis": false}`` or ``{"liveAnalysis": {...}}``."""
+        """Apply the client's ``initializationOptions``.
+
+        ``{"liveAnalysis": false}`` or ``{"liveAnalysis": {...}}``; ``{"workerProcesses": n}``
+        (0 runs the heavy work in the server's threads, which slows typing down while it runs).
+        """
         if not isinstance(options, dict):
             return
+        processes = options.get("workerProcesses", WORKER_PROCESSES)
+        if isinstance(processes, int) and not isinstance(processes, bool) and 0 <= processes <= 8:
+            self.workers = Workers(processes)
         live = options.get("liveAnalysis")
         if live is False:
             self.live_enabled = False
@@ -193,16 +222,15 @@ class CardzLanguageServer(LanguageServer):
 
         Linting a large design takes longer than a keystroke may wait, so it never runs on
         the request loop, nor in a thread that would share the interpreter with it; the
-        design context of the same text is built meanwhile in a worker thread.
+        design context of the same text is built meanwhile in another worker process.
         """
         if not self.is_design(uri):
             return
         document = self.workspace.get_text_document(uri)
         text, version, path, encoding = document.source, document.version, self.document_path(uri), self.encoding
-        loop = asyncio.get_running_loop()
-        linted = asyncio.ensure_future(self.linter.lint(text, path, encoding))
+        linted = asyncio.ensure_future(self.workers.run(lint_document, text, path, encoding))
         try:
-            context = await loop.run_in_executor(None, design_context, text, path)
+            context = await self.workers.run(context_job, text, path)
             found = await linted
         except asyncio.CancelledError:
             linted.cancel()  # a newer text is on its way
@@ -234,46 +262,54 @@ class CardzLanguageServer(LanguageServer):
         if self.pending.get(uri) is asyncio.current_task():
             del self.pending[uri]
 
+    async def job(self, uri: str, job: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        """A request's result computed in a worker from the document's current text.
 
-class Linter:
-    """Lints in a process of its own (started on first use, restarted if it dies), in a thread when it cannot run."""
-
-    def __init__(self) -> None:
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
-        self._lock = threading.Lock()
-
-    def _executor(self) -> concurrent.futures.ProcessPoolExecutor:
-        with self._lock:
-            if self._pool is None:
-                self._pool = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet_worker)
-            return self._pool
-
-    def start(self) -> None:
-        """Start the process now, so that the first lint does not wait for it."""
-        self._executor().submit(int)
-
-    async def lint(self, text: str, path: Path | None, encoding: Encoding) -> list[EditorDiagnostic]:
-        """The diagnostics of ``text`` (see :func:`.document.lint_document`)."""
-        loop = asyncio.get_running_loop()
+        :raises _ContentModified: when the document changed (or closed) meanwhile: the result is dropped.
+        :raises _Refused: when the job did not finish (past its time bound).
+        """
+        version = self.workspace.get_text_document(uri).version
         try:
-            return await loop.run_in_executor(self._executor(), lint_document, text, path, encoding)
-        except concurrent.futures.process.BrokenProcessPool:
-            with self._lock:
-                self._pool = None  # the next lint starts a new process
-            return await loop.run_in_executor(None, lint_document, text, path, encoding)
+            result = await self.workers.run(job, *args, **kwargs)
+        except JobFailed as failed:
+            raise _Refused(f"cardz: this request {failed}") from None
+        if uri not in self.workspace.text_documents or self.workspace.get_text_document(uri).version != version:
+            raise _ContentModified("the document changed while the request ran")
+        return result
 
-    def close(self) -> None:
-        """Stop the process (a lint under way is abandoned)."""
-        with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+    def open_variants(self, uri: str) -> list[tuple[str, Path, str]]:
+        """The other open designs that may extend ``uri`` (uri, path, text): those on disk that say ``extends``."""
+        found = []
+        for other, document in list(self.workspace.text_documents.items()):
+            path = self.document_path(other)
+            if other != uri and path is not None and self.is_design(other) and '"extends"' in document.source:
+                found.append((other, path, document.source))
+        return found
+
+    def text_of(self, uri: str) -> str:
+        """The document's current text."""
+        return self.workspace.get_text_document(uri).source
 
 
-def _quiet_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in the editor's terminal is the server's to handle
-    exit_with_parent()
+_WARM_UP = (
+    '{"name": "w", "depots": [{"type": "Foundation", "col": 0, "row": 0, "name": "f", "acceptRule": {"when":'
+    ' "empty(depot)"}}], "dealRules": [], "winCondition": {"kind": "allCardsIn", "depots": "Foundation"}}'
+)
+
+
+def settle_heap() -> None:
+    """Load what the request loop's handlers load on first use, then exempt it all from garbage collection.
+
+    The modules, the schema and the expression grammar are never garbage, yet every full collection
+    walks them again: 40-60 ms on the request loop, in the middle of a keystroke's completion.
+    Frozen (:func:`gc.freeze`), a full collection walks only what the open documents made.
+    """
+    snapshot = Snapshot.of(_WARM_UP)
+    at_rule = snapshot.index.position(_WARM_UP.index("empty(") + 3)
+    complete(snapshot, at_rule)
+    hover(snapshot, at_rule)
+    gc.collect()
+    gc.freeze()
 
 
 def _position(position: Position) -> types.Position:
@@ -312,12 +348,13 @@ def build_server() -> CardzLanguageServer:
     @server.feature(types.INITIALIZE)
     def on_initialize(ls: CardzLanguageServer, params: types.InitializeParams) -> None:
         ls.configure(params.initialization_options)
-        ls.linter.start()
+        ls.workers.start()
+        settle_heap()
 
     @server.feature(types.SHUTDOWN)
     def on_shutdown(ls: CardzLanguageServer, params: None) -> None:
         ls.live.close()  # terminate a running analysis with the server
-        ls.linter.close()
+        ls.workers.close()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: CardzLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -389,10 +426,6 @@ def build_server() -> CardzLanguageServer:
     return server
 
 
-def _edit(index: TextIndex, edit: Edit) -> types.TextEdit:
-    return types.TextEdit(range=_range(index.offset_range(edit.start, edit.end)), new_text=edit.new_text)
-
-
 def _symbol(symbol: Symbol) -> types.DocumentSymbol:
     return types.DocumentSymbol(
         name=symbol.name,
@@ -437,122 +470,140 @@ def _register_editing(server: CardzLanguageServer) -> None:
         return actions
 
     @server.feature(types.TEXT_DOCUMENT_FORMATTING)
-    @server.thread()
-    def on_formatting(ls: CardzLanguageServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
-        return _format(ls, params.text_document.uri, None)
+    async def on_formatting(
+        ls: CardzLanguageServer, params: types.DocumentFormattingParams
+    ) -> list[types.TextEdit] | None:
+        return await _format(ls, params.text_document.uri, None)
 
     @server.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
-    @server.thread()
-    def on_range_formatting(
+    async def on_range_formatting(
         ls: CardzLanguageServer, params: types.DocumentRangeFormattingParams
     ) -> list[types.TextEdit] | None:
-        return _format(ls, params.text_document.uri, params.range)
+        return await _format(ls, params.text_document.uri, params.range)
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    @server.thread()
-    def on_document_symbol(ls: CardzLanguageServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    async def on_document_symbol(
+        ls: CardzLanguageServer, params: types.DocumentSymbolParams
+    ) -> list[types.DocumentSymbol]:
         uri = params.text_document.uri
         if not ls.is_design(uri):
             return []
-        text = ls.workspace.get_text_document(uri).source
-        return [_symbol(symbol) for symbol in outline(text, TextIndex(text, ls.encoding))]
+        return [_symbol(symbol) for symbol in await ls.job(uri, outline_job, ls.text_of(uri), ls.encoding)]
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
-    @server.thread()
-    def on_folding_range(ls: CardzLanguageServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+    async def on_folding_range(ls: CardzLanguageServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
         uri = params.text_document.uri
         if not ls.is_design(uri):
             return []
         return [
             types.FoldingRange(start_line=fold.start_line, end_line=fold.end_line)
-            for fold in folding_ranges(ls.workspace.get_text_document(uri).source)
+            for fold in await ls.job(uri, folding_job, ls.text_of(uri))
         ]
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
-    @server.thread()
-    def on_references(ls: CardzLanguageServer, params: types.ReferenceParams) -> list[types.Location]:
+    async def on_references(ls: CardzLanguageServer, params: types.ReferenceParams) -> list[types.Location]:
         uri = params.text_document.uri
         if not ls.is_design(uri):
             return []
         position = Position(params.position.line, params.position.character)
-        found = references(ls.current(uri), position, params.context.include_declaration)
-        return [types.Location(uri=uri, range=_range(where)) for where in found]
+        others = ls.open_variants(uri)
+        found, in_variants = await ls.job(uri, references_job, ls.text_of(uri), ls.document_path(uri), ls.encoding,
+                                          position, params.context.include_declaration,
+                                          [(path, text) for _, path, text in others])
+        return [types.Location(uri=uri, range=_range(where)) for where in found] + [
+            types.Location(uri=other, range=_range(where))
+            for (other, _, _), places in zip(others, in_variants, strict=True) for where in places
+        ]
 
     @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
-    @server.thread()
-    def on_prepare_rename(ls: CardzLanguageServer, params: types.PrepareRenameParams) -> types.Range | None:
-        if not ls.is_design(params.text_document.uri):
+    async def on_prepare_rename(ls: CardzLanguageServer, params: types.PrepareRenameParams) -> types.Range | None:
+        uri = params.text_document.uri
+        if not ls.is_design(uri):
             return None
         position = Position(params.position.line, params.position.character)
         try:
-            return _range(prepare_rename(ls.current(params.text_document.uri), position))
+            return _range(await ls.job(uri, prepare_rename_job, ls.text_of(uri), ls.document_path(uri), ls.encoding,
+                                       position))
         except RenameRefused as refused:
             raise _Refused(str(refused)) from None
 
     @server.feature(types.TEXT_DOCUMENT_RENAME)
-    @server.thread()
-    def on_rename(ls: CardzLanguageServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
+    async def on_rename(ls: CardzLanguageServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
         uri = params.text_document.uri
         if not ls.is_design(uri):
             return None
         position = Position(params.position.line, params.position.character)
+        others = ls.open_variants(uri)
+        versions = [ls.workspace.get_text_document(other).version for other, _, _ in others]
         try:
-            edits = rename(ls.current(uri), position, params.new_name)
+            edits, in_variants = await ls.job(uri, rename_job, ls.text_of(uri), ls.document_path(uri), ls.encoding,
+                                              position, params.new_name, [(path, text) for _, path, text in others])
         except RenameRefused as refused:
             raise _Refused(str(refused)) from None
-        return types.WorkspaceEdit(changes={uri: [types.TextEdit(range=_range(r), new_text=t) for r, t in edits]})
+        if [ls.workspace.get_text_document(other).version for other, _, _ in others] != versions:
+            raise _ContentModified("a variant changed while the rename ran")
+        changes = {uri: [types.TextEdit(range=_range(r), new_text=t) for r, t in edits]}
+        for (other, _, _), other_edits in zip(others, in_variants, strict=True):
+            if other_edits:
+                changes[other] = [types.TextEdit(range=_range(r), new_text=t) for r, t in other_edits]
+        return types.WorkspaceEdit(changes=changes)
 
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, SEMANTIC_LEGEND)
-    @server.thread()
-    def on_semantic_tokens(ls: CardzLanguageServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
+    async def on_semantic_tokens(ls: CardzLanguageServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
         uri = params.text_document.uri
         if not ls.is_design(uri):
             return types.SemanticTokens(data=[])
-        snapshot = ls.snapshot(uri)
-        return types.SemanticTokens(data=encode(semantic_tokens(snapshot.text, snapshot.context), snapshot.index))
+        return types.SemanticTokens(data=await ls.job(uri, tokens_job, uri, ls.text_of(uri), ls.document_path(uri),
+                                                      ls.encoding))
+
+    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
+    async def on_inlay_hint(ls: CardzLanguageServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+        uri = params.text_document.uri
+        if not ls.is_design(uri) or '"extends"' not in ls.text_of(uri):
+            return []  # only a variant has hints: spare the worker
+        shown = params.range
+        return [
+            types.InlayHint(position=_position(hint.position), label=hint.label, padding_left=True,
+                            tooltip=hint.tooltip)
+            for hint in await ls.job(uri, hints_job, ls.text_of(uri), ls.document_path(uri), ls.encoding)
+            if (shown.start.line, shown.start.character) <= (hint.position.line, hint.position.character)
+            <= (shown.end.line, shown.end.character)
+        ]
 
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
-    @server.thread()
-    def on_code_lens(ls: CardzLanguageServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+    async def on_code_lens(ls: CardzLanguageServer, params: types.CodeLensParams) -> list[types.CodeLens]:
         uri = params.text_document.uri
         result = ls.live.latest(uri)
         if not ls.is_design(uri) or result is None:
             return []
-        text = ls.workspace.get_text_document(uri).source
-        root = json_tree(text)
-        name = jsoncst.node_at(root, "/name") if root is not None else None
-        index = TextIndex(text, ls.encoding)
-        where = index.offset_range(name.start, name.end) if name is not None else Range(Position(0, 0), Position(0, 0))
+        where = await ls.job(uri, name_range_job, ls.text_of(uri), ls.encoding)
         return [types.CodeLens(range=_range(where), command=types.Command(title=result.label(), command=""))]
 
 
-def _format(ls: CardzLanguageServer, uri: str, within: types.Range | None) -> list[types.TextEdit] | None:
+async def _format(ls: CardzLanguageServer, uri: str, within: types.Range | None) -> list[types.TextEdit] | None:
     if not ls.is_design(uri):
         return None
-    text = ls.workspace.get_text_document(uri).source
-    index = TextIndex(text, ls.encoding)
+    span = None if within is None else Range(
+        Position(within.start.line, within.start.character), Position(within.end.line, within.end.character))
     try:
-        if within is None:
-            edits = format_document(text)
-        else:
-            start = index.offset(Position(within.start.line, within.start.character))
-            end = index.offset(Position(within.end.line, within.end.character))
-            edits = format_range(text, start, end)
+        edits = await ls.job(uri, format_job, ls.text_of(uri), ls.encoding, span)
     except NotFormatted as refused:
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=f"cardz fmt: {refused}"))
         return None
-    return [_edit(index, edit) for edit in edits]
+    return [types.TextEdit(range=_range(where), new_text=new_text) for where, new_text in edits]
 
 
 SWITCH_INTERVAL_SECONDS = 0.001
-"""How often a busy worker thread hands the interpreter to the request loop (Python's default: 5 ms)."""
+"""How often a busy thread (the pool's result reader, or a job with ``workerProcesses`` 0) hands the interpreter
+to the request loop (Python's default: 5 ms)."""
 
 
 class _SerialisedOutput:
     """stdout for the server: one message is written whole before the next starts.
 
-    Responses of the handlers that run in worker threads are written from those threads;
-    without the lock two large ones could interleave on the pipe and corrupt both.
+    Every reply is written on the request loop today (the heavy work runs in worker processes,
+    the live analysis reports through the loop), but a message written from a thread would
+    otherwise interleave with one from the loop on the pipe and corrupt both.
     """
 
     def __init__(self, stream: BinaryIO) -> None:

@@ -13,6 +13,7 @@ from html import escape
 from pathlib import Path
 
 from ..config import LintConfig
+from ..diagnostics import Severity
 from ..engine import Game
 from ..model import Design
 from .board import Board, board_svg
@@ -190,7 +191,7 @@ def render_page(
         board_part = stale + board_svg(board)
     no_description = '<p class="muted">No description.</p>'
     rules = markdown_to_html(design.description) if design and design.description else no_description
-    errors = sum(1 for d in checked.diagnostics if d.severity.value == "error")
+    errors = sum(1 for d in checked.diagnostics if d.severity is Severity.ERROR)
     status = f"{errors} error{'s' if errors != 1 else ''}" if errors else "no errors"
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'

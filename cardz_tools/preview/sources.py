@@ -154,11 +154,20 @@ def sample_board(design: Design, seed: int) -> Piles:
 
     :raises BoardUnavailable: when the engine cannot build or deal the design.
     """
+    return sample_game_and_board(design, seed)[1]
+
+
+def sample_game_and_board(design: Design, seed: int) -> tuple[Game, Piles]:
+    """The compiled game and :func:`sample_board`'s piles (for a caller that plays the game too).
+
+    :raises BoardUnavailable: when the engine cannot build or deal the design.
+    """
     try:
-        state = Game(design).new_initial_state(seed=seed)
+        game = Game(design)
+        state = game.new_initial_state(seed=seed)
     except Exception as exc:  # RuleError, DeckError, or whatever a half-checked design trips on
         raise BoardUnavailable(f"the engine cannot deal this design: {exc}") from exc
-    return tuple(tuple(pile) for pile in state.piles)
+    return game, tuple(tuple(pile) for pile in state.piles)
 
 
 # ---------------------------------------------------------------- the quick simulation

@@ -18,6 +18,7 @@ from .. import diagnostics as dx
 from ..analysis.check import CheckOptions, PlaySummary, finding_diagnostic, play_summaries
 from ..analysis.deals import winnable_deals
 from ..analysis.findings import FindingKind
+from ..analysis.playable import DealError
 from ..analysis.playout import deal_seed
 from ..analysis.solve import DEFAULT_BUDGET
 from ..cache import Cache
@@ -25,10 +26,10 @@ from ..config import LintConfig
 from ..diagnostics import Diagnostic, Severity
 from ..engine import Game
 from ..lint import FileReport, LintResult, collect_files, lint_paths
-from ..model import Design, build_design
+from ..model import build_design
 from ..preview.board import Board, board_svg
 from ..preview.replay import Replay, line_replay
-from ..preview.sources import BoardUnavailable, sample_board
+from ..preview.sources import BoardUnavailable, sample_game_and_board
 from ..variants import VariantError, flatten_file
 from . import output
 from .facts import analysis_of, board_summary, decks_phrase, slugify, tagline
@@ -136,10 +137,10 @@ def _candidates(linted: LintResult) -> tuple[list[_Candidate], list[FileReport]]
 
 
 def _page_replay(
-    design: Design, played: PlaySummary, seed: int, winnable: Sequence[Mapping[str, Any]]
+    game: Game, played: PlaySummary, seed: int, winnable: Sequence[Mapping[str, Any]]
 ) -> tuple[Replay | None, int | None]:
     """The winning line a page replays: the first listed winnable deal's, else the first deal the check won."""
-    game = Game(design)
+    design = game.design
     if winnable:
         first = winnable[0]
         return line_replay(game.new_initial_state(seed=first["seed"]), first["line"], design.name), first["seed"]
@@ -154,11 +155,13 @@ def _game(
     options: CheckOptions,
     gate: frozenset[FindingKind],
     played: PlaySummary,
-    piles: Any,
+    dealt: tuple[Game, Any],
     winnable: int = 0,
 ) -> tuple[GameInfo, tuple[Diagnostic, ...]]:
-    """The page facts of one design (``piles``: the deal pictured), and the diagnostics of its gated findings."""
-    design = build_design(candidate.data)
+    """The page facts of one design (``dealt``: its compiled game and the deal pictured), and the
+    diagnostics of its gated findings."""
+    game, piles = dealt
+    design = game.design
     # A gated finding refuses the publication, so it is reported as an error whatever its usual severity.
     gated = tuple(
         dataclasses.replace(finding_diagnostic(finding, design, candidate.report.source), severity=Severity.ERROR)
@@ -191,7 +194,7 @@ def _game(
                 workers=options.workers,
             )
             deals = tuple(listed.to_dict()["deals"])
-        replay, replay_seed = _page_replay(design, played, options.seed, deals)
+        replay, replay_seed = _page_replay(game, played, options.seed, deals)
         info = dataclasses.replace(info, replay=replay, replay_seed=replay_seed, winnable=deals)
     return info, gated
 
@@ -286,7 +289,8 @@ def publish(
     boards = []
     for candidate in candidates:
         try:
-            boards.append(sample_board(build_design(candidate.data), options.seed))
+            # one compiled game per design here, for the board pictured and the replay both
+            boards.append(sample_game_and_board(build_design(candidate.data), options.seed))
         except BoardUnavailable as exc:  # before any play: a design that cannot be dealt stops the run at once
             raise PublishError(f"{candidate.report.path}: {exc}") from exc
         if on_design:
@@ -300,6 +304,8 @@ def publish(
 
     played = play_summaries([c.data for c in candidates], options, cache, workers, scheduler, advance)
     for candidate, summary, piles in zip(candidates, played, boards, strict=True):
+        if isinstance(summary, DealError):  # sample_board dealt it above: only a changed file gets here
+            raise PublishError(f"{candidate.report.path}: {summary.message}")
         info, gated = _game(candidate, options, gate, summary, piles, winnable)
         games.append(info)
         if gated:

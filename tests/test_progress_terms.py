@@ -1,0 +1,52 @@
+"""The search's ordering score: its kept per-pile terms (:data:`PILE_TERMS_KEPT`) change nothing, and a card
+built on one its pile will not let go of together with it counts as loose (:mod:`.joints`)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from cardz_tools.analysis import tableau_search
+from cardz_tools.analysis.dominance import build_table
+from cardz_tools.analysis.playout import deal_seed
+from cardz_tools.cards import FACE_UP, parse_deck
+from cardz_tools.engine import Game
+from cardz_tools.loading import open_design
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+
+
+@pytest.mark.parametrize("name", ["spider-one-suit", "freecell", "klondike"])
+def test_kept_pile_terms_give_the_score_a_fresh_count_gives(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game(open_design(GAMES / f"{name}.cardz").design)
+    monkeypatch.setattr(tableau_search, "PILE_TERMS_KEPT", 50)  # small: the forgetting is exercised too
+    kept = tableau_search.Progress(game)
+    counting = tableau_search.Progress(game)
+    rng = random.Random(2)
+    scores = set()
+    for deal in range(4):
+        state = game.new_initial_state(seed=deal_seed(3, deal))
+        for _ in range(60):
+            if state.is_terminal():
+                break
+            counting._terms.clear()
+            fresh = counting.heuristic(state)
+            assert kept.heuristic(state) == fresh
+            scores.add(fresh)
+            state.apply(rng.choice(state.legal_moves()))
+    assert len(scores) > 5  # the positions differ in score
+
+
+def test_a_card_built_on_one_it_cannot_move_with_counts_as_loose() -> None:
+    game = Game(open_design(GAMES / "spider.cardz").design)
+    progress = tableau_search.Progress(game)
+    six_spades, five_hearts, five_spades = (card | FACE_UP for card in parse_deck("6S 5H 5S"))
+    assert progress._pile_terms((six_spades, five_spades), 0)[0] == 0  # a run in one suit moves together
+    assert progress._pile_terms((six_spades, five_hearts), 0)[0] == 1  # built, but stuck there
+
+
+def test_rules_that_move_what_they_build_keep_the_ordering_they_had() -> None:
+    game = Game(open_design(GAMES / "freecell.cardz").design)
+    assert tableau_search.Progress(game)._table == build_table(game)

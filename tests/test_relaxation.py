@@ -1,0 +1,149 @@
+"""The dead-card relaxation (:mod:`cardz_tools.analysis.relaxation`) never turns a win into a loss.
+
+Small Baker's Dozen boards without the Kings moved to the bottom (so cards are often buried
+under a card they must precede, in a column that builds down only on a card) are searched
+exhaustively with every pruning piece off, and again with only the relaxation: the verdicts
+agree deal by deal. Every position the relaxation calls lost, on the search's roots and on
+random playouts, is proved lost by the plain exhaustive search, and the test fires often
+enough for that to mean something.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardz_tools.analysis.playout import deal_seed
+from cardz_tools.analysis.relaxation import card_flow, dead_check
+from cardz_tools.analysis.tableau_search import Pruning, plan_for, replays_to_a_win, search
+from cardz_tools.engine import Game
+from cardz_tools.loading import open_design
+from cardz_tools.model import build_design
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
+BUDGET = 300_000
+NONE = Pruning.none()
+RELAXED = Pruning(symmetry=False, safe_moves=False, forced=False, stock=False, ordering=False, quick=False)
+
+
+def bakers_dozen(edit: Callable[[dict[str, Any]], None]) -> Game:
+    """Baker's Dozen on three columns of four cards (three suits, Ace to Four), no Kings to the bottom."""
+    design = copy.deepcopy(open_design(GAMES / "bakers-dozen.cardz").data)
+    design["suits"] = ["Spades", "Hearts", "Clubs"]
+    design["depots"][0]["repeat"] = 3
+    design["depots"][1]["repeat"] = 3
+    design["dealRules"] = [
+        {"kind": "remove", "ranks": RANKS[4:]},
+        {"kind": "dealGroup", "to": "tab", "faceUp": 4, "roundRobin": True},
+    ]
+    edit(design)
+    return Game(build_design(design))
+
+
+def top_only(design: dict[str, Any]) -> None:
+    """The shipped rules: one card at a time."""
+
+
+def runs(design: dict[str, Any]) -> None:
+    """A column gives up any run, and takes one whose bottom card is one rank below its top."""
+    design["depots"][1]["ejectRule"] = "faceUp"
+    design["depots"][1]["acceptRule"]["single"] = False
+
+
+VARIANTS = {"top-only": top_only, "runs": runs}
+FIRES = {"top-only": True, "runs": False}
+"""Whether the relaxation proves losses on the variant: with runs, a mobile card carries every
+card above it, and only a Four buried under a Four (seldom) is dead; there it is checked for
+agreement only."""
+
+
+def random_positions(game: Game, count: int, seed: int) -> list[Any]:
+    rng = random.Random(seed)
+    found = []
+    deal = 0
+    while len(found) < count:
+        state = game.new_initial_state(seed=deal_seed(seed, deal))
+        deal += 1
+        for _ in range(rng.randrange(0, 12)):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_moves()))
+        if not state.is_terminal():
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_relaxation_agrees_with_the_plain_exhaustive_search(variant: str) -> None:
+    game = bakers_dozen(VARIANTS[variant])
+    assert not isinstance(card_flow(game), str), card_flow(game)
+    verdicts = {"won": 0, "lost": 0}
+    proofs = plain_nodes = relaxed_nodes = 0
+    for deal in range(30 if FIRES[variant] else 12):
+        root = game.new_initial_state(seed=deal_seed(11, deal))
+        plain = search(root, BUDGET, None, NONE)
+        assert plain.result != "unknown"
+        verdicts[plain.result] += 1
+        relaxed = search(root, BUDGET, None, RELAXED)
+        assert relaxed.result == plain.result, f"{variant} deal {deal}"
+        if relaxed.result == "won":
+            assert replays_to_a_win(root, relaxed.line)
+        proofs += relaxed.stage == "proof"
+        plain_nodes += plain.nodes
+        relaxed_nodes += relaxed.nodes
+    assert verdicts["won"] and verdicts["lost"], verdicts
+    if FIRES[variant]:
+        assert proofs >= 10, "the relaxation proves few deals lost before the search"
+        assert relaxed_nodes < plain_nodes / 4
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_position_the_relaxation_calls_lost_cannot_be_won(variant: str) -> None:
+    game = bakers_dozen(VARIANTS[variant])
+    called = won = 0
+    for state in random_positions(game, 150 if FIRES[variant] else 60, seed=4):
+        dead = dead_check(state)
+        assert dead is not None
+        plain = search(state, BUDGET, None, NONE).result
+        assert plain != "unknown"
+        if dead(state):
+            called += 1
+            assert plain == "lost", state
+        won += plain == "won"
+    assert won >= 10, won
+    if FIRES[variant]:
+        assert called >= 10, called
+
+
+def test_a_design_outside_the_shape_gets_no_relaxation_and_says_why() -> None:
+    game = Game(open_design(GAMES / "spider-one-suit.cardz").design)
+    why = card_flow(game)
+    assert isinstance(why, str) and "effect puts cards on its win depot" in why
+    assert any(note.startswith("no dead-card relaxation:") for note in plan_for(game, Pruning()).notes)
+    assert dead_check(game.new_initial_state(seed=1)) is None
+
+
+def test_a_check_that_never_fires_stops_being_paid_for_and_one_that_fires_does_not() -> None:
+    from cardz_tools.analysis import relaxation
+
+    calls: list[int] = []
+
+    def never(state: Any) -> bool:
+        calls.append(1)
+        return False
+
+    idle = relaxation._WhileItPays(never)
+    for _ in range(relaxation.TRIAL_CHECKS + 50):
+        assert idle(None) is False
+    assert len(calls) == relaxation.TRIAL_CHECKS
+    busy = relaxation._WhileItPays(lambda state: state == "dead")
+    assert busy("dead")
+    for _ in range(relaxation.TRIAL_CHECKS):
+        busy("alive")
+    assert busy("dead")  # it fired once, so it is still asked

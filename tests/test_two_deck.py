@@ -1,0 +1,132 @@
+"""Safe moves onto sinks with twins (:mod:`cardz_tools.analysis.two_deck`) never lead away from a win.
+
+A small Forty Thieves (two decks of two suits, Ace to Four, three columns) is solved
+exhaustively with every pruning piece off, with the safe moves alone and with every piece:
+the verdicts agree deal by deal. On random positions, a position that can be won can still be
+won after its safe move. The one-deck rule (a copy of each card built on the moved card in a
+sink, any sink that takes it) is checked the same way and found to lose wins: the two twin
+conditions are needed, and the test can tell.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardz_tools.analysis.dominance import SafeSinkMoves
+from cardz_tools.analysis.playout import deal_seed
+from cardz_tools.analysis.tableau_search import Pruning, replays_to_a_win, search
+from cardz_tools.analysis.two_deck import TwinSafeSinkMoves, safe_moves
+from cardz_tools.engine import Game
+from cardz_tools.loading import open_design
+from cardz_tools.model import build_design
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
+BUDGET = 300_000
+NONE = Pruning.none()
+SAFE_ONLY = Pruning(symmetry=False, forced=False, stock=False, ordering=False, quick=False, relaxation=False)
+
+
+def small_forty_thieves(ranks: int = 4, columns: int = 3) -> Game:
+    design: dict[str, Any] = copy.deepcopy(open_design(GAMES / "forty-thieves.cardz").data)
+    design["suits"] = ["Spades", "Hearts"]
+    design["depots"][2]["repeat"] = 4
+    design["depots"][3]["repeat"] = columns
+    design["dealRules"] = [
+        {"kind": "remove", "ranks": RANKS[ranks:]},
+        {"kind": "dealGroup", "to": "tab", "faceUp": 3, "roundRobin": True},
+    ]
+    return Game(build_design(design))
+
+
+def random_positions(game: Game, count: int, seed: int) -> list[Any]:
+    rng = random.Random(seed)
+    found = []
+    deal = 0
+    while len(found) < count:
+        state = game.new_initial_state(seed=deal_seed(seed, deal))
+        deal += 1
+        for _ in range(rng.randrange(0, 25)):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_moves()))
+        if not state.is_terminal():
+            found.append(state)
+    return found
+
+
+def test_two_deck_designs_get_the_twin_aware_dominance() -> None:
+    game = small_forty_thieves()
+    safe = safe_moves(game)
+    assert isinstance(safe, TwinSafeSinkMoves), safe
+    shipped = Game(open_design(GAMES / "forty-thieves.cardz").design)
+    assert isinstance(safe_moves(shipped), TwinSafeSinkMoves)
+    gargantua = Game(open_design(GAMES / "gargantua.cardz").design)
+    assert isinstance(safe_moves(gargantua), str)  # its foundations give cards back
+
+
+@pytest.mark.parametrize("pruning", [SAFE_ONLY, Pruning()], ids=["safe-moves", "all"])
+def test_the_twin_dominance_agrees_with_the_plain_exhaustive_search(pruning: Pruning) -> None:
+    game = small_forty_thieves()
+    verdicts = {"won": 0, "lost": 0}
+    plain_nodes = pruned_nodes = 0
+    for deal in range(10):
+        root = game.new_initial_state(seed=deal_seed(5, deal))
+        plain = search(root, BUDGET, None, NONE)
+        assert plain.result != "unknown"
+        verdicts[plain.result] += 1
+        pruned = search(root, BUDGET, None, pruning)
+        assert pruned.result == plain.result, f"deal {deal}"
+        if pruned.result == "won":
+            assert replays_to_a_win(root, pruned.line)
+        plain_nodes += plain.nodes
+        pruned_nodes += pruned.nodes
+    assert verdicts["won"] and verdicts["lost"], verdicts
+    assert pruned_nodes < plain_nodes
+
+
+def wins_lost_by(rule: SafeSinkMoves, positions: list[Any]) -> tuple[int, int, int]:
+    """(positions where ``rule`` moved, of those the won ones, of those the ones its move made lost)."""
+    moved = won = lost = 0
+    for state in positions:
+        move = rule.safe_move(state)
+        if move is None:
+            continue
+        assert move in state.legal_moves()
+        moved += 1
+        if search(state, BUDGET, None, NONE).result != "won":
+            continue
+        won += 1
+        after = state.clone()
+        after.apply(move)
+        lost += search(after, BUDGET, None, NONE).result != "won"
+    return moved, won, lost
+
+
+def test_a_twin_safe_move_never_leads_away_from_a_win() -> None:
+    game = small_forty_thieves()
+    safe = safe_moves(game)
+    assert isinstance(safe, TwinSafeSinkMoves)
+    moved, won, lost = wins_lost_by(safe, random_positions(game, 250, seed=9))
+    assert moved >= 20 and won >= 5, (moved, won)
+    assert lost == 0
+
+
+def test_the_one_deck_rule_would_lose_wins_with_twins() -> None:
+    game = small_forty_thieves(ranks=3)
+    safe = safe_moves(game)
+    assert isinstance(safe, TwinSafeSinkMoves)
+    one_deck = SafeSinkMoves(**{name: getattr(safe, name) for name in SafeSinkMoves.__dataclass_fields__})
+    assert lost_somewhere(one_deck, game)
+
+
+def lost_somewhere(rule: SafeSinkMoves, game: Game) -> bool:
+    for seed in range(6):
+        if wins_lost_by(rule, random_positions(game, 150, seed=seed))[2]:
+            return True
+    return False
