@@ -59,6 +59,9 @@ MAX_POSITIONS = 6_000_000
 CLOCK_EVERY = 4096
 """Positions between two reads of the clock."""
 
+COMPLETE_TURNS = 3
+"""Turns of the complete search for each turn of the quick pass (proofs of loss need the most positions)."""
+
 NEVER = 0xFF
 """In :attr:`GridShape.pred_code`: the card never enters a gap from that column."""
 
@@ -967,9 +970,10 @@ def _finish(run: SearchRun) -> tuple[str, list[Move], int]:
 def grid_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, list[Any], int] | None:
     """Solve ``state`` with the grid search, or None when the design does not fit it.
 
-    Two searches take turns, :data:`CLOCK_EVERY` positions at a time, within one budget of
-    positions: the streamlined best-first quick pass (:meth:`GridSearch.best_first`) and the
-    complete depth-first search. A win of either is the answer; only the complete one says "lost".
+    Two searches take turns within one budget of positions: the streamlined best-first quick
+    pass (:meth:`GridSearch.best_first`), :data:`CLOCK_EVERY` positions a turn, and the complete
+    depth-first search, :data:`COMPLETE_TURNS` times as many. A win of either is the answer;
+    only the complete one says "lost".
     """
     complete = GridSearch.of(state)
     if complete is None:
@@ -981,7 +985,8 @@ def grid_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, li
         while runs:
             for name, run in list(runs.items()):
                 try:
-                    nodes[name] = next(run)
+                    for _ in range(1 if name == "quick" else COMPLETE_TURNS):
+                        nodes[name] = next(run)
                 except StopIteration as done:
                     answer: tuple[str, list[Move], int] = done.value
                     result, line, nodes[name] = answer
