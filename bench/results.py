@@ -106,7 +106,7 @@ ENTRIES = [
     Entry("golf-queen-on-king", 2000, 120, 3_000_000, 6.0, plus_minus("45.109", "0.032"), playout_moves=60),
     Entry("golf-wrap", 2000, 100, 3_000_000, 6.0, measured(187, 200, "93.5% of 200 deals"), playout_moves=60),
     Entry("black-hole", 2000, 40, 4_000_000, 10.0, plus_minus("86.944", "0.022"), playout_moves=60),
-    Entry("worm-hole", 500, 20, 1_000_000, 5.0, playout_moves=60),
+    Entry("worm-hole", 500, 20, 1_000_000, 4.0, playout_moves=60),
     # Klondike and its relatives.
     Entry("klondike", deals=10, deal_seconds=20.0, published=plus_minus("81.945", "0.084")),
     Entry("klondike-draw-one", deals=10, deal_seconds=15.0, published=plus_minus("90.480", "0.116")),
