@@ -11,7 +11,6 @@ enough for that to mean something.
 from __future__ import annotations
 
 import copy
-import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from cardz_tools.analysis.tableau_search import Pruning, plan_for, replays_to_a_
 from cardz_tools.engine import Game
 from cardz_tools.loading import open_design
 from cardz_tools.model import build_design
+from tests.engine_support import random_positions
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
@@ -63,21 +63,6 @@ card above it, and only a Four buried under a Four (seldom) is dead; there it is
 agreement only."""
 
 
-def random_positions(game: Game, count: int, seed: int) -> list[Any]:
-    rng = random.Random(seed)
-    found = []
-    deal = 0
-    while len(found) < count:
-        state = game.new_initial_state(seed=deal_seed(seed, deal))
-        deal += 1
-        for _ in range(rng.randrange(0, 12)):
-            if state.is_terminal():
-                break
-            state.apply(rng.choice(state.legal_moves()))
-        if not state.is_terminal():
-            found.append(state)
-    return found
-
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_the_relaxation_agrees_with_the_plain_exhaustive_search(variant: str) -> None:
@@ -107,7 +92,7 @@ def test_the_relaxation_agrees_with_the_plain_exhaustive_search(variant: str) ->
 def test_a_position_the_relaxation_calls_lost_cannot_be_won(variant: str) -> None:
     game = bakers_dozen(VARIANTS[variant])
     called = won = 0
-    for state in random_positions(game, 150 if FIRES[variant] else 60, seed=4):
+    for state in random_positions(game, 150 if FIRES[variant] else 60, seed=4, max_moves=12):
         dead = dead_check(state)
         assert dead is not None
         plain = search(state, BUDGET, None, NONE).result

@@ -9,7 +9,6 @@ The dominances and the stock moves are also checked on random positions.
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from cardz_tools.analysis.tableau_search import Pruning, plan_for, replays_to_a_
 from cardz_tools.cards import FACE_UP, parse_deck, standard_deck
 from cardz_tools.engine import Game, State
 from cardz_tools.model import build_design
+from tests.engine_support import random_positions
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
@@ -121,22 +121,6 @@ def test_each_piece_agrees_with_the_plain_exhaustive_search(name: str) -> None:
     assert pruned_nodes < plain_nodes  # and the pieces prune
 
 
-def random_positions(game: Game, count: int, seed: int) -> list[Any]:
-    """Positions part way through random playouts of ``game``."""
-    rng = random.Random(seed)
-    found = []
-    deal = 0
-    while len(found) < count:
-        state = game.new_initial_state(seed=deal_seed(seed, deal))
-        deal += 1
-        for _ in range(rng.randrange(0, 30)):
-            if state.is_terminal():
-                break
-            state.apply(rng.choice(state.legal_moves()))
-        if not state.is_terminal():
-            found.append(state)
-    return found
-
 
 @pytest.mark.parametrize("name", ["freecell", "freecell-shipped", "klondike"])
 def test_a_safe_move_never_leads_away_from_a_win(name: str) -> None:
@@ -144,7 +128,7 @@ def test_a_safe_move_never_leads_away_from_a_win(name: str) -> None:
     safe = safe_sink_moves(game)
     assert not isinstance(safe, str), safe
     checked = won = 0
-    for state in random_positions(game, 200, seed=3):
+    for state in random_positions(game, 200, seed=3, max_moves=30):
         move = safe.safe_move(state)
         if move is None:
             continue
@@ -203,7 +187,7 @@ def test_the_key_tap_follows_the_engine() -> None:
         design["depots"][0]["draw"]["count"] = count
         game = Game(build_design(design))
         draw = game.draws[0]
-        for state in random_positions(game, 10, seed=count):
+        for state in random_positions(game, 10, seed=count, max_moves=30):
             stock, waste = state.piles[draw.depot], state.piles[draw.to]
             for _ in range(30):
                 if not stock and not waste:
@@ -241,7 +225,7 @@ def test_stock_moves_reach_what_single_taps_reach(count: int) -> None:
     game = small("klondike", ["Spades", "Hearts", "Clubs"], 6, edit)
     assert not isinstance(stock_moves(game), str)
     verdicts = {"won": 0, "lost": 0}
-    for state in random_positions(game, 25, seed=5):
+    for state in random_positions(game, 25, seed=5, max_moves=30):
         plain = search(state, BUDGET, None, Pruning.none()).result
         assert plain != "unknown"
         verdicts[plain] += 1

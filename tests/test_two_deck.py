@@ -11,7 +11,6 @@ conditions are needed, and the test can tell.
 from __future__ import annotations
 
 import copy
-import random
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from cardz_tools.analysis.two_deck import TwinSafeSinkMoves, safe_moves
 from cardz_tools.engine import Game
 from cardz_tools.loading import open_design
 from cardz_tools.model import build_design
+from tests.engine_support import random_positions
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
@@ -43,21 +43,6 @@ def small_forty_thieves(ranks: int = 4, columns: int = 3) -> Game:
     ]
     return Game(build_design(design))
 
-
-def random_positions(game: Game, count: int, seed: int) -> list[Any]:
-    rng = random.Random(seed)
-    found = []
-    deal = 0
-    while len(found) < count:
-        state = game.new_initial_state(seed=deal_seed(seed, deal))
-        deal += 1
-        for _ in range(rng.randrange(0, 25)):
-            if state.is_terminal():
-                break
-            state.apply(rng.choice(state.legal_moves()))
-        if not state.is_terminal():
-            found.append(state)
-    return found
 
 
 def test_two_deck_designs_get_the_twin_aware_dominance() -> None:
@@ -112,7 +97,7 @@ def test_a_twin_safe_move_never_leads_away_from_a_win() -> None:
     game = small_forty_thieves()
     safe = safe_moves(game)
     assert isinstance(safe, TwinSafeSinkMoves)
-    moved, won, lost = wins_lost_by(safe, random_positions(game, 250, seed=9))
+    moved, won, lost = wins_lost_by(safe, random_positions(game, 250, seed=9, max_moves=25))
     assert moved >= 20 and won >= 5, (moved, won)
     assert lost == 0
 
@@ -127,6 +112,6 @@ def test_the_one_deck_rule_would_lose_wins_with_twins() -> None:
 
 def lost_somewhere(rule: SafeSinkMoves, game: Game) -> bool:
     for seed in range(6):
-        if wins_lost_by(rule, random_positions(game, 150, seed=seed))[2]:
+        if wins_lost_by(rule, random_positions(game, 150, seed=seed, max_moves=25))[2]:
             return True
     return False
