@@ -39,7 +39,8 @@ class TwinSafeSinkMoves(SafeSinkMoves):
     """The depots other than the sinks."""
 
     def safe_move(self, state: Any) -> Any:
-        """A safe move of ``state`` onto a sink (legal there), or None."""
+        """A safe move of ``state`` onto a sink (legal there), or None; ``state`` must not have
+        ended, as for :meth:`.SafeSinkMoves.safe_move`."""
         piles = state.piles
         buildable = self.buildable
         others = [piles[d] for d in self.others]
@@ -74,7 +75,7 @@ class TwinSafeSinkMoves(SafeSinkMoves):
             if len(targets) < waiting:
                 continue
             move = state.game.drag_move(source, 1, targets[0], None)
-            if state.why_illegal(move) is None:
+            if state.drag_refusal(move) is None:  # not why_illegal: its game-over test lists every move
                 return move
         return None
 
