@@ -218,18 +218,20 @@ def canonical_key_function(
     if late == early:
         emptied = frozenset()
     declarations = game.has_declarations
-    forgotten: dict[tuple[int, ...], tuple[int, ...]] = {}
+    # A move changes one or two piles and the others stay the same tuples: a pile's forgetful form
+    # is looked up by identity (the entry holds the pile, so its id is not reused while it is kept).
+    forgotten: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def forget_order(piles: list[Any]) -> None:
         for sink in sinks:
             pile = piles[sink]
             if len(pile) > 1:
-                found = forgotten.get(pile)
-                if found is None:
+                found = forgotten.get(id(pile))
+                if found is None or found[0] is not pile:
                     if len(forgotten) >= SINK_PILES_KEPT:
                         forgotten.clear()
-                    found = forgotten[pile] = (pile[-1], *sorted(pile[:-1]))
-                piles[sink] = found
+                    found = forgotten[id(pile)] = (pile, (pile[-1], *sorted(pile[:-1])))
+                piles[sink] = found[1]
 
     if not declarations and normalize is None and not emptied:
         return _sorted_classes_key(len(game.names), early, forget_order if sinks else None)

@@ -145,7 +145,7 @@ class Progress:
             self._table = joints if built is None else {b: m & joints.get(b, everything) for b, m in built.items()}
         self._home_table = (build_table(game, home=True) if sinks else None) or {}
         self._bit = card_bits()
-        self._terms: dict[tuple[tuple[int, ...], int], tuple[int, int, int]] = {}
+        self._terms: dict[int, tuple[tuple[int, ...], int, tuple[int, int, int]]] = {}
 
     def heuristic(self, state: Any) -> int:
         """The weighted sum of :attr:`WEIGHTS` (higher is better)."""
@@ -161,14 +161,15 @@ class Progress:
         loose = hidden = buried = 0
         terms, cache = self._pile_terms, self._terms
         for d in self._open:
-            # a move changes one or two piles: the terms of the others are looked up, not counted again
+            # A move changes one or two piles and the others stay the same tuples: their terms are
+            # looked up by identity (an entry holds its pile, so the id is not reused while it is kept).
             pile = piles[d]
-            key = (pile, wanted)
-            found = cache.get(key)
-            if found is None:
+            entry = cache.get(id(pile))
+            if entry is None or entry[0] is not pile or entry[1] != wanted:
                 if len(cache) >= PILE_TERMS_KEPT:
                     cache.clear()
-                found = cache[key] = terms(pile, wanted)
+                entry = cache[id(pile)] = (pile, wanted, terms(pile, wanted))
+            found = entry[2]
             loose += found[0]
             hidden += found[1]
             buried += found[2]
