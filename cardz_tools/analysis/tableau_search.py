@@ -348,9 +348,9 @@ class _Search:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise _Budget
 
-    def expand(self, state: Any) -> tuple[list[Any] | None, list[tuple[tuple[Any, ...], Any]]]:
+    def expand(self, state: Any) -> tuple[list[Any] | None, list[tuple[tuple[Any, ...], Any, Any]]]:
         """(the moves of a win one choice away, or None; the new children worth searching, best
-        first, each with the moves that lead to it from ``state``)."""
+        first, each with the moves that lead to it from ``state`` and its :class:`Progress` score)."""
         forced = self.single_moves(state)
         if forced is None:
             return None, []
@@ -385,7 +385,7 @@ class _Search:
                 continue
             fresh.append((self.progress(child), -number, tuple(line), child if keep else None))
         fresh.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
-        return None, [(moves, child) for _, _, moves, child in fresh]
+        return None, [(moves, child, score) for score, _, moves, child in fresh]
 
     def run(self) -> Generator[None, None, tuple[str, list[Any]]]:
         """The depth-first search, yielding between two expansions (so that a portfolio can take
@@ -409,7 +409,7 @@ class _Search:
                 if path:
                     path.pop()
                 continue
-            moves, child = step
+            moves, child, _ = step
             if len(stack) >= MAX_LINE:
                 self.cut = True
                 continue
@@ -452,12 +452,11 @@ class _Search:
                     parts.append(link[0])
                     link = link[1]
                 return "won", [move for part in reversed(parts) for move in part]
-            for moves, child in options:
+            for moves, child, score in options:  # the score expand() gave it
                 if child is None:
                     child = state.clone()
                     for move in moves:
                         child.apply(move)
-                score = self.progress(child)
                 heapq.heappush(frontier, (tuple(-v for v in score), next(counter), child, (moves, link)))
             yield
         return ("unknown" if self.cut else "lost"), []
