@@ -145,7 +145,7 @@ class Progress:
             self._table = joints if built is None else {b: m & joints.get(b, everything) for b, m in built.items()}
         self._home_table = (build_table(game, home=True) if sinks else None) or {}
         self._bit = card_bits()
-        self._terms: dict[int, tuple[tuple[int, ...], int, tuple[int, int, int]]] = {}
+        self._terms: dict[int, tuple[tuple[int, ...], int, int]] = {}
 
     def heuristic(self, state: Any) -> int:
         """The weighted sum of :attr:`WEIGHTS` (higher is better)."""
@@ -158,8 +158,9 @@ class Progress:
             for d in self._homes:
                 pile = piles[d]
                 wanted |= home.get(pile[-1] & ~FACE_UP if pile else -1, 0)
-        loose = hidden = buried = 0
+        piled = 0  # the weighted sum of the piles' terms
         terms, cache = self._pile_terms, self._terms
+        w = self.WEIGHTS
         for d in self._open:
             # A move changes one or two piles and the others stay the same tuples: their terms are
             # looked up by identity (an entry holds its pile, so the id is not reused while it is kept).
@@ -168,13 +169,10 @@ class Progress:
             if entry is None or entry[0] is not pile or entry[1] != wanted:
                 if len(cache) >= PILE_TERMS_KEPT:
                     cache.clear()
-                entry = cache[id(pile)] = (pile, wanted, terms(pile, wanted))
-            found = entry[2]
-            loose += found[0]
-            hidden += found[1]
-            buried += found[2]
-        w = self.WEIGHTS
-        return w[0] * progress + w[1] * empty + w[2] * loose + w[3] * hidden + w[4] * buried
+                loose, hidden, buried = terms(pile, wanted)
+                entry = cache[id(pile)] = (pile, wanted, w[2] * loose + w[3] * hidden + w[4] * buried)
+            piled += entry[2]
+        return w[0] * progress + w[1] * empty + piled
 
     def _pile_terms(self, pile: tuple[int, ...], wanted: int) -> tuple[int, int, int]:
         """(loose, face-down, buried) cards of one pile, for :meth:`heuristic`."""
@@ -362,10 +360,10 @@ class _Search:
         seen, key_of, budget = self.seen, self.plan.key_of, self.budget
         for number, (moves, child) in enumerate(self.successors(state)):
             self.tick()  # one position of a hostile design can take long
-            line = prefix + list(moves)
             key = key_of(child)
             if key in seen:
                 continue  # stored positions are searched: whatever their safe moves lead to is searched too
+            line = prefix + list(moves)
             if self.plan.safe is not None:
                 before = len(line)
                 self.forced(child, line)
