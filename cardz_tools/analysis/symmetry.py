@@ -275,7 +275,8 @@ def _sorted_classes_key(
             piles = list(piles)
             forget_order(piles)
         parts = [tuple(sorted(get(piles))) for get in getters]
-        parts.append(tuple(piles[d] for d in alone))
+        if alone:
+            parts.append(tuple(piles[d] for d in alone))
         return (tuple(parts), tuple(state.redeals), tuple(state.uses), state.reshuffles, state.cascade)
 
     return key
