@@ -170,6 +170,8 @@ class _Writer:
         pile = (checks_pile and not engine_side) or residual.reads.get("_pd", 0) > 0
         wild_declares = self.game.wild_declares[target]
         reads |= {*residual.reads, *residual.outer_reads}
+        if self.unrolled:
+            reads.discard("_depot")  # written out, the target is its number
         return _Accept(
             pile, rejects, accepts, wild_declares, residual.outer, engine_side + residual.target, frozenset(reads)
         )
@@ -250,7 +252,7 @@ class _Writer:
         move, opened in ``block`` and returned."""
         block.assign("_up", "1").assign("_size", "len(_ps)")
         block.line(f"while _up < _size and _ps[-1 - _up] & {FACE_UP}: _up += 1")
-        return block.nest(f"for _count in {self.code.constant(range)}(1, _up + 1):")
+        return block.nest(f"for _count in {self.code.constant(range)}(1, _up + 1):", defines=("_count",))
 
     @staticmethod
     def run_cards(block: Block, eject: str) -> Block:
@@ -302,6 +304,7 @@ class _Writer:
         face_up = FACE_UP
         read = frozenset(reads)
         loop = Block(f"for _source, _targets, _moves_to in {self.code.constant(data)}:")
+        loop.defines |= {"_source", "_targets", "_moves_to"}
         loop.assign("_ps", "P[_source]")
         if not runs:
             loop.line("if not _ps: continue").assign("_card", "_ps[-1]").line(f"if not _card & {face_up}: continue")
@@ -310,7 +313,7 @@ class _Writer:
             loop.line(f"if not _ps or not _ps[-1] & {face_up}: continue")
             cards = self.run_cards(self.run_lengths(loop), eject)
         self.card_locals(cards, hoisted, read)
-        per_target = cards.nest(f"for {fields} in _targets:")
+        per_target = cards.nest(f"for {fields} in _targets:", {"_targets"}, fields.split(", "))
         if not dispatch:
             per_target.add(next(iter(blocks.values()))[1])
         else:
@@ -373,8 +376,8 @@ def _tap_block(game: GamePlan, design: Design, code: InlineCode) -> Block:
     return block
 
 
-def build_move_lister(game: GamePlan, design: Design) -> tuple[MoveLister, str]:
-    """The generated move lister of ``game`` and its Python source (for tests and debugging)."""
+def lister_block(game: GamePlan, design: Design) -> tuple[Block, InlineCode]:
+    """The body of the move lister of ``game``, and the code (its constants) it was written with."""
     pairs = sum(len(entry.targets) for entry in game.drag_plan)
     writer = _Writer(game, design, unrolled=pairs <= _UNROLL_LIMIT)
     runs: list[_Run] = []
@@ -396,5 +399,11 @@ def build_move_lister(game: GamePlan, design: Design) -> tuple[MoveLister, str]:
         head.assign("_declared", "S.declared")
     if any(run.eject[0] is not EjectKind.TOP_ONLY for run in runs):
         head.assign("_run_move", code.constant(game.drag_move))
-    head.add(writer.target_block()).add(body).line("return _moves")
-    return code.function("_list_moves", ["P", "S"], head.render(), _ATTRIBUTES)
+    head.add(writer.target_block()).add(body).line("return _moves", {"_moves"})
+    return head, code
+
+
+def build_move_lister(game: GamePlan, design: Design) -> tuple[MoveLister, str]:
+    """The generated move lister of ``game`` and its Python source (for tests and debugging)."""
+    block, code = lister_block(game, design)
+    return code.function("_list_moves", ["P", "S"], block.render(), _ATTRIBUTES)

@@ -672,9 +672,10 @@ class Block:
         """Append ``local = value``."""
         return self.line(f"{local} = {value}", reads, (local,))
 
-    def nest(self, header: str, reads: Iterable[str] = ()) -> Block:
-        """Append a block opened by ``header`` and return it, to fill."""
+    def nest(self, header: str, reads: Iterable[str] = (), defines: Iterable[str] = ()) -> Block:
+        """Append a block opened by ``header`` (``defines``: a loop's variables) and return it, to fill."""
         child = Block(header, reads)
+        child.defines.update(defines)
         self.items.append(child)
         return child
 
