@@ -689,21 +689,20 @@ class Block:
             self.defines |= block.defines
         return self
 
-    def all_reads(self) -> frozenset[str]:
-        """The locals this block and every block in it read."""
-        found = set(self.reads)
+    def walk(self) -> Iterator[Block]:
+        """This block and every block in it, outermost first."""
+        yield self
         for item in self.items:
             if isinstance(item, Block):
-                found |= item.all_reads()
-        return frozenset(found)
+                yield from item.walk()
+
+    def all_reads(self) -> frozenset[str]:
+        """The locals this block and every block in it read."""
+        return frozenset().union(*(block.reads for block in self.walk()))
 
     def all_defines(self) -> frozenset[str]:
         """The locals this block and every block in it assign."""
-        found = set(self.defines)
-        for item in self.items:
-            if isinstance(item, Block):
-                found |= item.all_defines()
-        return frozenset(found)
+        return frozenset().union(*(block.defines for block in self.walk()))
 
     def render(self, indent: str = "") -> list[str]:
         """The lines, indented: the header at ``indent``, its items four spaces in."""
