@@ -145,7 +145,7 @@ class Progress:
             self._table = joints if built is None else {b: m & joints.get(b, everything) for b, m in built.items()}
         self._home_table = (build_table(game, home=True) if sinks else None) or {}
         self._bit = card_bits()
-        self._terms: dict[tuple[tuple[int, ...], int], tuple[int, int, int]] = {}
+        self._terms: dict[int, tuple[tuple[int, ...], int, int]] = {}
 
     def heuristic(self, state: Any) -> int:
         """The weighted sum of :attr:`WEIGHTS` (higher is better)."""
@@ -158,22 +158,21 @@ class Progress:
             for d in self._homes:
                 pile = piles[d]
                 wanted |= home.get(pile[-1] & ~FACE_UP if pile else -1, 0)
-        loose = hidden = buried = 0
+        piled = 0  # the weighted sum of the piles' terms
         terms, cache = self._pile_terms, self._terms
+        w = self.WEIGHTS
         for d in self._open:
-            # a move changes one or two piles: the terms of the others are looked up, not counted again
+            # A move changes one or two piles and the others stay the same tuples: their terms are
+            # looked up by identity (an entry holds its pile, so the id is not reused while it is kept).
             pile = piles[d]
-            key = (pile, wanted)
-            found = cache.get(key)
-            if found is None:
+            entry = cache.get(id(pile))
+            if entry is None or entry[0] is not pile or entry[1] != wanted:
                 if len(cache) >= PILE_TERMS_KEPT:
                     cache.clear()
-                found = cache[key] = terms(pile, wanted)
-            loose += found[0]
-            hidden += found[1]
-            buried += found[2]
-        w = self.WEIGHTS
-        return w[0] * progress + w[1] * empty + w[2] * loose + w[3] * hidden + w[4] * buried
+                loose, hidden, buried = terms(pile, wanted)
+                entry = cache[id(pile)] = (pile, wanted, w[2] * loose + w[3] * hidden + w[4] * buried)
+            piled += entry[2]
+        return w[0] * progress + w[1] * empty + piled
 
     def _pile_terms(self, pile: tuple[int, ...], wanted: int) -> tuple[int, int, int]:
         """(loose, face-down, buried) cards of one pile, for :meth:`heuristic`."""
@@ -347,9 +346,9 @@ class _Search:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise _Budget
 
-    def expand(self, state: Any) -> tuple[list[Any] | None, list[tuple[tuple[Any, ...], Any]]]:
+    def expand(self, state: Any) -> tuple[list[Any] | None, list[tuple[tuple[Any, ...], Any, Any]]]:
         """(the moves of a win one choice away, or None; the new children worth searching, best
-        first, each with the moves that lead to it from ``state``)."""
+        first, each with the moves that lead to it from ``state`` and its :class:`Progress` score)."""
         forced = self.single_moves(state)
         if forced is None:
             return None, []
@@ -361,10 +360,10 @@ class _Search:
         seen, key_of, budget = self.seen, self.plan.key_of, self.budget
         for number, (moves, child) in enumerate(self.successors(state)):
             self.tick()  # one position of a hostile design can take long
-            line = prefix + list(moves)
             key = key_of(child)
             if key in seen:
                 continue  # stored positions are searched: whatever their safe moves lead to is searched too
+            line = prefix + list(moves)
             if self.plan.safe is not None:
                 before = len(line)
                 self.forced(child, line)
@@ -384,7 +383,7 @@ class _Search:
                 continue
             fresh.append((self.progress(child), -number, tuple(line), child if keep else None))
         fresh.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
-        return None, [(moves, child) for _, _, moves, child in fresh]
+        return None, [(moves, child, score) for score, _, moves, child in fresh]
 
     def run(self) -> Generator[None, None, tuple[str, list[Any]]]:
         """The depth-first search, yielding between two expansions (so that a portfolio can take
@@ -408,7 +407,7 @@ class _Search:
                 if path:
                     path.pop()
                 continue
-            moves, child = step
+            moves, child, _ = step
             if len(stack) >= MAX_LINE:
                 self.cut = True
                 continue
@@ -451,12 +450,11 @@ class _Search:
                     parts.append(link[0])
                     link = link[1]
                 return "won", [move for part in reversed(parts) for move in part]
-            for moves, child in options:
+            for moves, child, score in options:  # the score expand() gave it
                 if child is None:
                     child = state.clone()
                     for move in moves:
                         child.apply(move)
-                score = self.progress(child)
                 heapq.heappush(frontier, (tuple(-v for v in score), next(counter), child, (moves, link)))
             yield
         return ("unknown" if self.cut else "lost"), []
