@@ -150,3 +150,73 @@ def test_the_budget_bounds_the_compact_search() -> None:
     result, _, nodes = solve_state(state, budget=2_000)
     assert result == "unknown" and nodes <= 2_001
 
+
+
+def dead_card_by_card(search: CompactSearch, packed: int) -> bool:
+    """The one-sink dead-end test read card by card off the rules (the reference for the tabulated one)."""
+    bit = search.shape.bit
+    heights = [(packed >> s) & m for s, m in zip(search.pile_shift, search.pile_mask, strict=True)]
+    left = [cards[:h] for cards, h in zip(search.pile_cards, heights, strict=True)]
+    stock_fields = zip(search.stock_cards, search.stock_shift, search.stock_mask, strict=True)
+    stock = [cards[: (packed >> s) & m] for cards, s, m in stock_fields]
+    top = search.class_card[((packed >> search.top_shift[0]) & search.top_mask[0]) - 1]
+    on_top = search.shape.on_top[search.targets[0]]
+    successors = search.class_successors
+    draws_left = sum(-(-len(cards) // count) for cards, count in zip(stock, search.draw_count, strict=True))
+    in_stocks = {c for cards in stock for c in cards}
+    without_successor = 0
+    for i, cards in enumerate(left):
+        if not search.pending[i]:
+            continue
+        others = {c for j, pile in enumerate(left) if j != i for c in pile}
+        for j, card in enumerate(cards):
+            before = others | in_stocks | ({cards[j + 1]} if j + 1 < len(cards) else {top})
+            if not any(on_top[card] & bit[c] for c in before):
+                return True
+            after = others | ({cards[j - 1]} if j else set())
+            if not any(successors[search.top_class[card]] & bit[c] for c in after):
+                without_successor += 1
+    if without_successor > draws_left + 1:
+        return True
+    if not in_stocks:
+        pending = sum(bit[c] for i, cards in enumerate(left) if search.pending[i] for c in cards)
+        in_piles = sum(bit[c] for cards in left for c in cards)
+        if search._unreachable(in_piles, pending, top, packed):
+            return True
+    if not search.matching:
+        return False
+    need = [0] * search.need_classes
+    supply = [0] * len(search.class_card)
+    supply[search.top_class[top]] += 1
+    for i, cards in enumerate(left):
+        for card in cards:
+            supply[search.top_class[card]] += 1
+            if search.pending[i]:
+                need[search.need_class[card]] += 1
+    for cards in stock:
+        for card in cards:
+            supply[search.top_class[card]] += 1
+    return not sink_search._matching_exists(need, supply, search.feeders, search.fed)
+
+
+@pytest.mark.parametrize("name", SINK_GAMES)
+def test_the_tabulated_dead_end_test_reads_the_rules_card_by_card(name: str) -> None:
+    """On random positions (live and dead), the tables of the hot path give the card-by-card verdict."""
+    game = game_of(name)
+    rng = random.Random(name)
+    verdicts = {True: 0, False: 0}
+    for deal in range(20):
+        state = game.new_initial_state(seed=deal_seed(5, deal))
+        search = CompactSearch.of(state)
+        assert search is not None
+        packed = search.pack(state)
+        while True:
+            moves = search.moves(packed)
+            for position in [packed, *(child for _, child in moves)]:
+                expected = dead_card_by_card(search, position)
+                assert search.dead(position) == expected, f"{name} deal {deal}: {position:x}"
+                verdicts[expected] += 1
+            if not moves:
+                break
+            packed = moves[rng.randrange(len(moves))][1]
+    assert verdicts[True] >= 5 and verdicts[False] >= 5, verdicts  # both verdicts were exercised

@@ -53,6 +53,11 @@ CLOCK_EVERY = 4096
 MAX_FLOW_CLASSES = 16
 """The matching test runs when the cards fall into at most this many classes (13 ranks in Golf)."""
 
+COUNT_BITS = 8
+"""Bits of one class's count in the matching test's packed counts (a deck has fewer than 256 cards)."""
+
+COUNT_MASK = (1 << COUNT_BITS) - 1
+
 
 def _bit_fields(widths: Sequence[int]) -> tuple[list[int], list[int]]:
     """(shifts, masks) of consecutive bit fields of the given widths, the first at bit 0."""
@@ -152,6 +157,59 @@ class CompactSearch:
         self.needs = [[self.need_class.get(c, 0) for c in cards] for cards in self.pile_cards]
         self.successor_masks = [[self.class_accepts[self.top_class[c]][0] for c in cards] for cards in self.pile_cards]
         self._tie_break: list[int] = list(range(len(self.piles)))
+        self._tabulate_dead_ends()
+
+    def _tabulate_dead_ends(self) -> None:
+        """The tables of :meth:`_dead_one_sink`, per pile ``i`` and height ``h`` (the cards ``cards[:h]`` left).
+
+        * ``top_preceders[i][h]``: the cards the top card ``cards[h - 1]`` may be played on;
+        * ``foreign_preceders[i][h]``: for each card under the top that the card right above
+          it does not accept, the cards of other piles (or stocks) it may be played on;
+        * ``foreign_successors[i][h]``: for each card the card right under it (if any) may not
+          be played on, the cards of other piles that may be played on it;
+        * ``need_counts[i][h]`` and ``supply_counts[i][h]``: the matching test's counts of the
+          pile's cards by need class (pending piles only) and by class, a field of
+          :data:`COUNT_BITS` bits each.
+        """
+        self.pending_piles = [i for i in range(len(self.piles)) if self.pending[i]]
+        self.top_preceders: list[list[int]] = []
+        self.foreign_preceders: list[list[tuple[int, ...]]] = []
+        self.foreign_successors: list[list[tuple[int, ...]]] = []
+        self.need_counts: list[list[int]] = []
+        self.supply_counts: list[list[int]] = []
+        for i, cards in enumerate(self.pile_cards):
+            own = self.below[i][len(cards)]
+            bits, accepted_on, successors = self.card_bits[i], self.accepted_on[i], self.successor_masks[i]
+            pending = self.pending[i]
+            tops, needs, supplies = [0], [0], [0]
+            preceders: list[tuple[int, ...]] = [()]
+            following: list[tuple[int, ...]] = [()]
+            for h in range(1, len(cards) + 1):
+                j = h - 1  # the card that becomes the top at height h
+                tops.append(accepted_on[j])
+                under_top = preceders[-1]
+                if pending and j and not accepted_on[j - 1] & bits[j]:
+                    under_top = (*under_top, accepted_on[j - 1] & ~own)
+                preceders.append(under_top)
+                successor_free = following[-1]
+                if pending and not (j and successors[j] & bits[j - 1]):
+                    successor_free = (*successor_free, successors[j] & ~own)
+                following.append(successor_free)
+                needs.append(needs[-1] + (1 << COUNT_BITS * self.need_class.get(cards[j], 0) if pending else 0))
+                supplies.append(supplies[-1] + (1 << COUNT_BITS * self.classes[i][j]))
+            self.top_preceders.append(tops)
+            self.foreign_preceders.append(preceders)
+            self.foreign_successors.append(following)
+            self.need_counts.append(needs)
+            self.supply_counts.append(supplies)
+        self.stock_supply_counts: list[list[int]] = []
+        for cards in self.stock_cards:
+            counts = [0]
+            for card in cards:
+                counts.append(counts[-1] + (1 << COUNT_BITS * self.top_class[card]))
+            self.stock_supply_counts.append(counts)
+        self.need_count_shifts = [COUNT_BITS * n for n in range(self.need_classes)]
+        self.supply_count_shifts = [COUNT_BITS * k for k in range(len(self.class_card))]
 
     def _tabulate_reachability(self, shape: SinkShape, classes: int) -> None:
         """For the reachability test: per class, its cards as a mask and the cards the first sink
@@ -266,7 +324,13 @@ class CompactSearch:
         return in_stocks, draws_left
 
     def _dead_one_sink(self, packed: int) -> bool:
-        """:meth:`dead` for one sink that is not empty (Golf, Black Hole): the hot path."""
+        """:meth:`dead` for one sink that is not empty (Golf, Black Hole): the hot path.
+
+        Every per-card condition is read from tables made once per deal
+        (:meth:`_tabulate_dead_ends`): per pile and height, the masks of the cards whose
+        condition the pile itself cannot meet, and the class counts of the matching test as
+        one packed int (adding two adds every count).
+        """
         heights = [(packed >> s) & m for s, m in zip(self.pile_shift, self.pile_mask, strict=True)]
         below = self.below
         in_piles = 0
@@ -274,53 +338,46 @@ class CompactSearch:
             in_piles |= below[i][h]
         in_stocks, draws_left = self._stock_state(packed)
         outside = in_piles | in_stocks
-        top = self.class_card[((packed >> self.top_shift[0]) & self.top_mask[0]) - 1]
-        top_bit = self.shape.bit[top]
-        matching = self.matching
-        need = [0] * self.need_classes
-        supply = [0] * len(self.class_card)
-        supply[self.top_class[top]] += 1
+        top_class = ((packed >> self.top_shift[0]) & self.top_mask[0]) - 1
+        top_bit = self.shape.bit[self.class_card[top_class]]
         without_successor = pending_cards = 0
         allowance = draws_left + 1
-        for i, h in enumerate(heights):
+        top_preceders, preceders, successors = self.top_preceders, self.foreign_preceders, self.foreign_successors
+        for i in self.pending_piles:
+            h = heights[i]
             if not h:
                 continue
             mine = below[i][h]
-            others = outside & ~mine
-            other_piles = in_piles & ~mine
-            bits, accepted_on, classes = self.card_bits[i], self.accepted_on[i], self.classes[i]
-            if matching:
-                for j in range(h):
-                    supply[classes[j]] += 1
-            if not self.pending[i]:
-                continue
             pending_cards |= mine
-            needs, successors = self.needs[i], self.successor_masks[i]
             # The card played just before a pile's card is the card right above it, a card of
             # another pile or a stock, or (for the pile's top) the sink's top now.
-            if not accepted_on[h - 1] & (others | top_bit):
+            if not top_preceders[i][h] & ((outside ^ mine) | top_bit):
                 return True
-            for j in range(h - 1):
-                if not accepted_on[j] & (others | bits[j + 1]):
+            for mask in preceders[i][h]:
+                if not mask & outside:
                     return True
-            for j in range(h):
-                if matching:
-                    need[needs[j]] += 1
-                # The card played just after it: the card right under it or one of another pile,
-                # unless it is the last card or a draw follows.
-                if not successors[j] & (other_piles | bits[j - 1] if j else other_piles):
+            # The card played just after it: the card right under it or one of another pile,
+            # unless it is the last card or a draw follows.
+            for mask in successors[i][h]:
+                if not mask & in_piles:
                     without_successor += 1
-                    if without_successor > allowance:
-                        return True
+            if without_successor > allowance:
+                return True
         # Drawn cards restart the chain anywhere: with a stock left the test seldom cuts (Golf), and costs more
         # than it saves there (bench/bench_solve.py), so it runs once the stocks are empty.
-        if not in_stocks and self._unreachable(in_piles, pending_cards, top, packed):
+        if not in_stocks and self._unreachable(in_piles, pending_cards, self.class_card[top_class], packed):
             return True
-        if not matching:
+        if not self.matching:
             return False
-        for j, cards in enumerate(self.stock_cards):
-            for card in cards[: (packed >> self.stock_shift[j]) & self.stock_mask[j]]:
-                supply[self.top_class[card]] += 1
+        need_counts, supply_counts = 0, 1 << (COUNT_BITS * top_class)
+        need_tables, supply_tables = self.need_counts, self.supply_counts
+        for i, h in enumerate(heights):
+            supply_counts += supply_tables[i][h]
+            need_counts += need_tables[i][h]
+        for j, counts in enumerate(self.stock_supply_counts):
+            supply_counts += counts[(packed >> self.stock_shift[j]) & self.stock_mask[j]]
+        need = [(need_counts >> shift) & COUNT_MASK for shift in self.need_count_shifts]
+        supply = [(supply_counts >> shift) & COUNT_MASK for shift in self.supply_count_shifts]
         return not _matching_exists(need, supply, self.feeders, self.fed)
 
     def _unreachable(self, in_piles: int, pending: int, top: Card, packed: int) -> bool:
