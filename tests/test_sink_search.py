@@ -101,6 +101,8 @@ def test_the_dead_end_tests_never_cut_a_winnable_position(name: str, monkeypatch
     # With a free cell (Worm Hole) a random position a few moves in is too open for the plain search.
     # and its random moves seldom lose: so its lost positions are some random moves off winning lines.
     cell = name == "worm-hole"
+    # Winning lines found with first runs of 20,000 positions: a mix of won and lost positions that exercises both.
+    monkeypatch.setattr(sink_search, "FIRST_RUN", 20_000)
     positions = late_positions(game, rng, 40, (30, 45) if cell else (15, 35), 4 if cell else 1)
     monkeypatch.setattr(sink_search, "FIRST_RUN", 32)
     for state in positions:

@@ -48,8 +48,11 @@ from .sink_games import SinkShape, sink_shape
 MAX_POSITIONS = 8_000_000
 """The most positions one compact search holds (an int and a set slot each: about 0.5 GB)."""
 
-FIRST_RUN = 20_000
-"""Positions of the search's first run; each restart gets twice as many (see :meth:`CompactSearch.search`)."""
+FIRST_RUN = 2_000
+"""Positions of the search's first run; each restart gets twice as many (see :meth:`CompactSearch.search`).
+
+Black Hole's 40 deals of the results run: 0.62M positions with 2,000, 0.85M with 5,000, 2.1M with 20,000;
+Golf (Queen on a King), 60 deals: 1.75M with 2,000, 1.72M with 20,000 (bench/bench_sink.py)."""
 
 CLOCK_EVERY = 4096
 """Positions between two reads of the clock."""
