@@ -48,7 +48,7 @@ from collections.abc import Generator, Hashable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP
-from .dominance import SafeSinkMoves, build_table, card_bits
+from .dominance import SafeSinkMoves, build_table, card_bits, fixed_wastes
 from .joints import joint_table
 from .relaxation import card_flow, dead_check
 from .stock_moves import StockMoves, stock_moves
@@ -120,7 +120,9 @@ class Progress:
     """Of: cards in the win depots (minus, for a ``depotsEmpty`` win, cards left in them); empty
     depots that take cards; cards lying on a card no rule builds them on, or that their pile
     does not let go of together with it (:mod:`.joints`); face-down cards; and cards lying
-    above a card that a win depot takes now."""
+    above a card that a win depot takes now. The piles counted are those of the depots other
+    than the win depots and the stocks; a waste that is never turned back
+    (:func:`.dominance.fixed_wastes`) counts as a pile, since its cards come back only from its top."""
 
     def __init__(self, game: Any, heuristic: bool = True) -> None:
         design = game.design
@@ -132,7 +134,8 @@ class Progress:
             self._targets = design.resolve(win.depots) or ()
             self._sign = 1 if win.kind == "allCardsIn" else -1
         self._score_sign = -1 if design.scoring.better.value == "Low" else 1
-        stocks = {d for draw in game.draws for d in (draw.depot, draw.to)}
+        # A waste never turned back is scored as a pile: its cards come back only from its top.
+        stocks = {d for draw in game.draws for d in (draw.depot, draw.to)} - fixed_wastes(game)
         sinks = set(self._targets) if self._sign > 0 else set()
         self._homes = tuple(sorted(sinks))
         self._open = tuple(d for d in range(len(game.names)) if d not in sinks and d not in stocks)
