@@ -26,10 +26,16 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     most :data:`QUICK_POSITIONS`; one share, two without stock moves: :data:`QUICK_WEIGHTS`),
     the depth-first search with these pieces (two shares), and
     the depth-first search with ``ordering`` and ``stock`` off (one share: on some deals the
-    plain order finds a win in hundreds of positions where the others wander). A turn is
-    :data:`TURN` new positions per share. The first to decide
-    decides; only a complete search answers "lost": a depth-first one, or the best-first pass
-    when it runs out of positions to expand.
+    plain order finds a win in hundreds of positions where the others wander). Where a waste is
+    never turned back (:func:`.dominance.fixed_wastes`: the Forty Thieves family), a fourth
+    member (one share) runs depth-first searches one after another, each with a budget of
+    :data:`RESTART_POSITIONS` × the Luby sequence and its child order perturbed by a seeded
+    random term (:func:`_restarts`): there a deal's win is found in a few thousand positions or,
+    after a wrong early turn, not in a hundred thousand, and restarts leave the wrong turns
+    behind. A turn is :data:`TURN` new positions per share. The first to decide
+    decides; only a complete search answers "lost": a depth-first one (a restart only when it
+    ends without running out of positions), or the best-first pass when it runs out of
+    positions to expand.
 
 Never moving a card straight back where it came from needs no rule of its own: the
 position it would lead to is the parent, which is always in the transposition table.
@@ -43,6 +49,7 @@ import collections
 import dataclasses
 import heapq
 import itertools
+import random
 import time
 from collections.abc import Generator, Hashable, Iterator
 from typing import Any
@@ -79,6 +86,13 @@ the depth-first search, which also proves the losses)."""
 
 QUICK_POSITIONS = 200_000
 """The most positions the quick pass stores: it keeps every position it has not expanded yet."""
+
+RESTART_POSITIONS = 1_000
+"""The positions of a restarted depth-first search (:func:`_restarts`), times the Luby term of its number."""
+
+RESTART_NOISE = 8
+"""The random term of a restarted search's child order ranges over 0 .. this - 1 (a card to the
+foundations is worth 10 in :attr:`Progress.WEIGHTS`: the noise reorders close children only)."""
 
 
 
@@ -265,6 +279,10 @@ def ended(state: Any) -> str | None:
     if game.loss_when is not None and game.loss_when(state.piles, state):
         return "lost"
     return None
+
+
+Outcome = tuple[str, list[Any]]
+"""What a search generator returns: ("won", line), ("lost", []) or ("unknown", [])."""
 
 
 class _Budget(Exception):
@@ -486,6 +504,12 @@ class _Member:
     steps: Generator[None, None, tuple[str, list[Any]]]
     complete: bool
     """Whether its "lost" is a proof (a depth-first search, or a best-first pass that ran out)."""
+    spent: int = 0
+    """The positions of its earlier searches (:func:`_restarts` replaces ``search`` with a new one)."""
+
+    def stored(self) -> int:
+        """The positions it has stored so far, over all its searches."""
+        return self.spent + len(self.search.seen)
 
 
 def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None) -> list[_Member]:
@@ -507,7 +531,54 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
     if plain_order != pruning:
         members.append(member("search", 1, plain_order, first=False))
+    if pruning.ordering and fixed_wastes(game):
+        restarting = member("restarts", 1, pruning, first=False, cap=RESTART_POSITIONS)
+        restarting.steps = _restarts(root, pruning, deadline, restarting)
+        members.append(restarting)
     return members
+
+
+def luby(number: int) -> int:
+    """The ``number``-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ...: restart
+    budgets in these proportions are within a log factor of the best fixed budget (Luby et al., 1993)."""
+    while True:
+        k = number.bit_length()
+        if number == (1 << k) - 1:
+            return 1 << (k - 1)
+        number -= (1 << (k - 1)) - 1
+
+
+def _restarts(root: Any, pruning: Pruning, deadline: float | None, member: _Member) -> Generator[None, None, Outcome]:
+    """Depth-first searches from ``root`` one after another, each with :data:`RESTART_POSITIONS` ×
+    :func:`luby` positions and its children's order perturbed by a seeded random term
+    (:data:`RESTART_NOISE`), until one decides (module doc, ``quick``). Each replaces
+    ``member.search``; a search that runs out of positions adds them to ``member.spent``. One that
+    ends without running out searched every position, so its "lost" is a proof."""
+    plan = plan_for(root.game, pruning)
+    for attempt in itertools.count(1):
+        found = _Search(root, plan, pruning, RESTART_POSITIONS * luby(attempt), deadline)
+        found.progress = _Perturbed(found.progress, random.Random(attempt))
+        member.search = found
+        try:
+            outcome = yield from found.run()
+        except _Budget:
+            if deadline is not None and time.monotonic() > deadline:
+                raise
+            member.spent += len(found.seen)
+            continue
+        return outcome
+    raise AssertionError("unreachable")
+
+
+class _Perturbed(Progress):
+    """``progress`` with a random term of up to :data:`RESTART_NOISE` added to its heuristic."""
+
+    def __init__(self, progress: Progress, rng: random.Random) -> None:  # a copy of progress: no Progress.__init__
+        self.__dict__.update(progress.__dict__)
+        self._rng = rng
+
+    def heuristic(self, state: Any) -> int:
+        return super().heuristic(state) + self._rng.randrange(RESTART_NOISE)
 
 
 def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruning = Pruning()) -> SearchResult:
@@ -526,15 +597,15 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
     members = _portfolio(root, pruning, budget, deadline)
 
     def nodes() -> int:
-        return sum(len(m.search.seen) for m in everyone)
+        return sum(m.stored() for m in everyone)
 
     everyone = list(members)
     turn = TURN if len(members) > 1 else budget
     while members:
         for entry in list(members):
-            stop = len(entry.search.seen) + turn * entry.weight
+            stop = entry.stored() + turn * entry.weight
             try:
-                while len(entry.search.seen) < stop:
+                while entry.stored() < stop:
                     next(entry.steps)
                     if nodes() > budget:
                         return SearchResult("unknown", [], nodes(), None)
