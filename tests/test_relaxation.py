@@ -132,3 +132,76 @@ def test_a_check_that_never_fires_stops_being_paid_for_and_one_that_fires_does_n
     for _ in range(relaxation.TRIAL_CHECKS):
         busy("alive")
     assert busy("dead")  # it fired once, so it is still asked
+
+
+def castle(top: str, columns: int, per_column: int) -> Game:
+    """Beleaguered Castle with three suits, Ace to the rank below ``top``, on ``columns`` columns
+    (an empty column takes any card, so only the test "before any column is empty" applies)."""
+    design = copy.deepcopy(open_design(GAMES / "beleaguered-castle.cardz").data)
+    design["suits"] = ["Spades", "Hearts", "Clubs"]
+    design["depots"][0]["repeat"] = 3
+    design["depots"][1]["repeat"] = columns
+    design["dealRules"] = [
+        {"kind": "remove", "ranks": RANKS[RANKS.index(top):]},
+        design["dealRules"][0],
+        {"kind": "dealGroup", "to": "tab", "faceUp": per_column, "roundRobin": True},
+    ]
+    return Game(build_design(design))
+
+
+CASTLES = {"three columns of five": ("Seven", 3, 5), "three columns of four": ("Six", 3, 4)}
+
+
+@pytest.mark.parametrize("shape", sorted(CASTLES))
+def test_no_column_ever_emptied_agrees_with_the_plain_exhaustive_search(shape: str) -> None:
+    game = castle(*CASTLES[shape])
+    flow = card_flow(game)
+    assert not isinstance(flow, str) and flow.moves_onto_empty and flow.takers, flow
+    proofs = 0
+    for deal in range(30):
+        root = game.new_initial_state(seed=deal_seed(11, deal))
+        plain = search(root, BUDGET, None, NONE)
+        relaxed = search(root, BUDGET, None, RELAXED)
+        assert plain.result != "unknown" and relaxed.result == plain.result, f"{shape} deal {deal}"
+        proofs += relaxed.stage == "proof"
+    assert proofs >= 5, "the test proves few deals lost before the search"
+
+
+def test_a_castle_position_the_relaxation_calls_lost_cannot_be_won() -> None:
+    game = castle("Seven", 3, 5)
+    called = won = 0
+    for state in random_positions(game, 120, seed=4, max_moves=10):
+        dead = dead_check(state)
+        assert dead is not None
+        plain = search(state, BUDGET, None, NONE).result
+        assert plain != "unknown"
+        if dead(state):
+            called += 1
+            assert plain == "lost", state
+        won += plain == "won"
+    assert won >= 5 and called >= 10, (won, called)
+
+
+def test_a_column_empty_now_keeps_a_blocked_board_alive() -> None:
+    """Each Three lies on the Two of its suit: with no empty column nothing can move, but one
+    empty column takes a Three and the deal is won (the unsound test that ignores the empty
+    column calls it lost)."""
+    from cardz_tools.cards import FACE_UP, parse_card
+
+    def board(columns: int) -> Any:
+        game = castle("Four", columns, 2)
+        state = game.new_initial_state(seed=1)
+        tableau = [d for d in range(len(game.names)) if game.names[d].startswith("tab")]
+        for d in tableau:
+            state.piles[d] = ()
+        for d, suit in zip(tableau, "SHC", strict=False):
+            state.piles[d] = tuple(parse_card(f"{rank}{suit}") | FACE_UP for rank in "23")
+        return state
+
+    blocked, spare = board(3), board(4)
+    check = dead_check(blocked)
+    assert check is not None and check(blocked)
+    assert search(blocked, BUDGET, None, NONE).result == "lost"
+    check = dead_check(spare)
+    assert check is not None and not check(spare)
+    assert search(spare, BUDGET, None, NONE).result == "won"

@@ -28,6 +28,17 @@ another depot is mobile, or rides there on a mobile card below it in a run. A ca
 straight to a sink does so as its pile's top (the sinks take single cards), after a copy of
 each of its dominators entered a sink (settled, by induction).
 
+*Before any depot is empty.* When an empty depot takes cards (Beleaguered Castle's columns),
+every card is mobile and the test above seldom fires. A second test then applies to a position
+in which nothing lies outside the columns and the sinks (no stock, waste or depot an effect
+takes from) and no depot that takes cards is empty: it is lost when the fixed point above,
+computed with *no* card mobile by way of an empty depot, leaves a card unsettled in every depot
+that takes cards. Why that is sound: a winning line ends with those depots empty, so it has a
+first position with one of them empty, and every move before it is made with none empty: the
+argument above, applied to the moves before that position (a card that moves there goes onto a
+top, never into an empty depot), settles every card that moves before it, among them every card
+of the depot it empties.
+
 The shape it needs, or :func:`card_flow` says why not (and the search goes without):
 win ``allCardsIn`` depots that are all locked, take single cards, are no draw's and never
 receive cards from an effect; no effect takes cards from a sink; no jokers; every effect
@@ -118,6 +129,8 @@ class CardFlow:
     moves_onto_empty: int
     locked: frozenset[int]
     """The depots other than the sinks that give up no card by drag and none by effect."""
+    takers: frozenset[int] = frozenset()
+    """The depots other than the sinks and the free depots whose accept rule is not ``never``."""
 
     def check_for(self, root: Any) -> DeadCheck:
         """The check for the positions reachable from ``root`` (its sink tops start routes)."""
@@ -137,6 +150,79 @@ class CardFlow:
         pending = tuple(d for d in range(len(root.piles)) if d not in free and d not in sinks)
         onto = tuple((bit[top], mask) for top, mask in self.moves_onto.items() if mask)
         empty_mask = self.moves_onto_empty
+
+        def unsettled_piles(state: Any, empty: int) -> list[int] | None:
+            """The depots holding a card not settled when an empty depot takes the cards ``empty``
+            (module doc); None when a card has no route or a locked depot holds one."""
+            piles = state.piles
+            alive = 0  # identities with a copy known alive
+            for d in sinks:
+                for card in piles[d]:
+                    alive |= bit[card & ~FACE_UP]
+            outside = 0
+            for d in free:
+                for card in piles[d]:
+                    outside |= bit[card & ~FACE_UP]
+            alive |= outside
+            unsettled: list[tuple[int, list[int], list[bool]]] = []
+            carries: list[bool] = []
+            for d in pending:
+                pile = piles[d]
+                if not pile:
+                    continue
+                if d in locked:
+                    return None  # no drag and no effect ever takes these cards
+                cards = [bit[card & ~FACE_UP] for card in pile]
+                for b in cards:
+                    outside |= b
+                unsettled.append((d, cards, [False] * len(cards)))
+                carries.append(runs[d])
+            if outside & no_route:
+                return None
+            mobile = empty
+            for top_bit, mask in onto:
+                if outside & top_bit:
+                    mobile |= mask
+            for (_, cards, settled), gives_runs in zip(unsettled, carries, strict=True):
+                if not gives_runs:
+                    continue
+                carried = False  # in a pile that gives up runs, a mobile card carries the cards above it
+                for i, b in enumerate(cards):
+                    carried = carried or bool(b & mobile)
+                    if carried:
+                        settled[i] = True
+                        alive |= b
+            unsettled = [entry for entry in unsettled if not all(entry[2])]
+            changed = True
+            while changed and unsettled:
+                changed = False
+                for _, cards, settled in unsettled:
+                    clear = True  # every card above this one is alive or mobile
+                    for i in range(len(cards) - 1, -1, -1):
+                        b = cards[i]
+                        if not settled[i] and clear and (b & mobile or not required[b] & ~alive):
+                            settled[i] = True
+                            alive |= b
+                            changed = True
+                        clear = clear and (settled[i] or bool(b & mobile))
+                        if not clear:
+                            break
+                unsettled = [entry for entry in unsettled if not all(entry[2])]
+            return [d for d, _, _ in unsettled]
+
+        takers = self.takers
+        # Only when nothing but the columns holds cards: a stock or an effect might empty a depot.
+        never_emptied = bool(empty_mask) and not free and bool(takers)
+
+        def no_depot_emptied(state: Any) -> bool:
+            """Whether no depot that takes cards is empty or can be emptied (module doc, "before
+            any depot is empty")."""
+            piles = state.piles
+            if not never_emptied or any(not piles[d] for d in takers):
+                return False
+            stuck = unsettled_piles(state, 0)
+            return stuck is None or all(d in stuck for d in takers)
+
         if empty_mask & everything == everything:
             # every card is mobile (an empty depot takes it): only the two first tests can fire
             def quick(state: Any) -> bool:
@@ -152,66 +238,13 @@ class CardFlow:
                         for card in piles[d]:
                             if bit[card & ~FACE_UP] & no_route:
                                 return True
-                return False
+                return no_depot_emptied(state)
 
             return quick
 
         def dead(state: Any) -> bool:
-            piles = state.piles
-            alive = 0  # identities with a copy known alive
-            for d in sinks:
-                for card in piles[d]:
-                    alive |= bit[card & ~FACE_UP]
-            outside = 0
-            for d in free:
-                for card in piles[d]:
-                    outside |= bit[card & ~FACE_UP]
-            alive |= outside
-            unsettled: list[tuple[list[int], list[bool]]] = []
-            carries: list[bool] = []
-            for d in pending:
-                pile = piles[d]
-                if not pile:
-                    continue
-                if d in locked:
-                    return True  # no drag and no effect ever takes these cards
-                cards = [bit[card & ~FACE_UP] for card in pile]
-                for b in cards:
-                    outside |= b
-                unsettled.append((cards, [False] * len(cards)))
-                carries.append(runs[d])
-            if outside & no_route:
-                return True
-            mobile = empty_mask
-            for top_bit, mask in onto:
-                if outside & top_bit:
-                    mobile |= mask
-            for (cards, settled), gives_runs in zip(unsettled, carries, strict=True):
-                if not gives_runs:
-                    continue
-                carried = False  # in a pile that gives up runs, a mobile card carries the cards above it
-                for i, b in enumerate(cards):
-                    carried = carried or bool(b & mobile)
-                    if carried:
-                        settled[i] = True
-                        alive |= b
-            unsettled = [entry for entry in unsettled if not all(entry[1])]
-            changed = True
-            while changed and unsettled:
-                changed = False
-                for cards, settled in unsettled:
-                    clear = True  # every card above this one is alive or mobile
-                    for i in range(len(cards) - 1, -1, -1):
-                        b = cards[i]
-                        if not settled[i] and clear and (b & mobile or not required[b] & ~alive):
-                            settled[i] = True
-                            alive |= b
-                            changed = True
-                        clear = clear and (settled[i] or bool(b & mobile))
-                        if not clear:
-                            break
-                unsettled = [entry for entry in unsettled if not all(entry[1])]
-            return bool(unsettled)
+            stuck = unsettled_piles(state, empty_mask)
+            return stuck is None or bool(stuck) or no_depot_emptied(state)
 
         return dead
 
@@ -273,6 +306,10 @@ def card_flow(game: Any) -> CardFlow | str:
         moves_onto={card: elsewhere.get(card, 0) for card in cards},
         moves_onto_empty=elsewhere.get(-1, 0),
         locked=locked,
+        takers=frozenset(
+            d for d in range(len(game.names))
+            if d not in free and d not in sinks and not game.accept_rules[d].never
+        ),
     )
 
 
