@@ -39,7 +39,9 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     children jittered (:meth:`Progress.jitter`), the ``n``-th given :data:`RESTART_UNIT` × the
     ``n``-th term of the Luby sequence positions. Depth-first search times are heavy-tailed
     there: on 16 deals of Spider (one suit), seed 101, 30,000 positions each, one search won 10,
-    restarts of 5,000 jittered positions 15. Restarts do not change what is a proof: the order of the
+    restarts of 5,000 jittered positions 15. On an open board (:func:`open_board`: FreeCell, Beleaguered
+    Castle) the member joins once :data:`LATE_RESTARTS` positions are stored. Restarts do not change what
+    is a proof: the order of the
     children does not make a depth-first search less complete, so a restart that ends
     uncut answers "lost" soundly.
 
@@ -95,6 +97,11 @@ RESTART_UNIT = 2_500
 
 RESTART_WEIGHT = 4
 """The ``restarts`` member's share of the turns."""
+
+LATE_RESTARTS = 20_000
+"""On a design where every card is dealt face up and nothing is drawn (FreeCell, Beleaguered Castle,
+Streets and Alleys, Fan), the positions after which a deal still undecided gets the ``restarts``
+member too (module doc): most deals are decided before, at the cost they had without it."""
 
 QUICK_POSITIONS = 200_000
 """The most positions the quick pass stores: it keeps every position it has not expanded yet."""
@@ -586,9 +593,27 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
     if plain_order != pruning:
         members.append(member("search", 1, plain_order, first=False))
-    if pruning.restarts and (effect_filled_sinks(game) or fixed_wastes(game)):
+    if _restarts_from_the_start(game, pruning):
         members.append(member("search", RESTART_WEIGHT, pruning, first=False, again=True))
     return members
+
+
+def _restarts_from_the_start(game: Any, pruning: Pruning) -> bool:
+    """Whether the portfolio has the ``restarts`` member from the start (module doc)."""
+    return pruning.restarts and pruning.quick and bool(effect_filled_sinks(game) or fixed_wastes(game))
+
+
+def _restarts_member(root: Any, pruning: Pruning, budget: int, deadline: float | None) -> _Member:
+    """The ``restarts`` member joining late (:data:`LATE_RESTARTS`)."""
+    found = _Search(root, plan_for(root.game, pruning), pruning, max(1, budget), deadline)
+    return _Member("search", RESTART_WEIGHT, found, found.restarts(), True)
+
+
+def open_board(root: Any) -> bool:
+    """Whether every card of ``root`` is face up and its design draws nothing (:data:`LATE_RESTARTS`)."""
+    if root.game.draws:
+        return False
+    return all(card & FACE_UP for pile in root.piles for card in pile)
 
 
 def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruning = Pruning()) -> SearchResult:
@@ -611,7 +636,16 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
 
     everyone = list(members)
     turn = TURN if len(members) > 1 else budget
+    # Late restarts only where the portfolio has none (module doc, ``restarts``; LATE_RESTARTS).
+    late = (
+        pruning.restarts and pruning.quick and not _restarts_from_the_start(root.game, pruning)
+        and budget > LATE_RESTARTS and open_board(root)
+    )
     while members:
+        if late and nodes() >= LATE_RESTARTS:
+            late = False
+            members.append(_restarts_member(root, pruning, budget, deadline))
+            everyone.append(members[-1])
         for entry in list(members):
             stop = entry.search.positions() + turn * entry.weight
             try:

@@ -1,0 +1,59 @@
+"""The ``restarts`` member joining late on open boards (:data:`cardz_tools.analysis.tableau_search.LATE_RESTARTS`).
+
+Restarts change which positions are searched, never what is a proof: with the member joining
+after a few positions, small Beleaguered Castle boards get the verdicts of the plain exhaustive
+search deal by deal, and every win replays. A deal decided before the member joins costs what
+it cost without it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cardz_tools.analysis import tableau_search
+from cardz_tools.analysis.playout import deal_seed
+from cardz_tools.analysis.tableau_search import Pruning, open_board, replays_to_a_win, search
+from cardz_tools.engine import Game
+from cardz_tools.loading import open_design
+from tests.test_relaxation import GAMES, castle
+
+BUDGET = 300_000
+
+
+def test_only_boards_with_every_card_face_up_and_nothing_drawn_are_open() -> None:
+    assert open_board(castle("Six", 3, 4).new_initial_state(seed=1))
+    assert open_board(Game(open_design(GAMES / "freecell.cardz").design).new_initial_state(seed=1))
+    assert not open_board(Game(open_design(GAMES / "klondike.cardz").design).new_initial_state(seed=1))
+
+
+def test_late_restarts_agree_with_the_plain_exhaustive_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tableau_search, "LATE_RESTARTS", 3)
+    monkeypatch.setattr(tableau_search, "RESTART_UNIT", 4)  # restarts cut short and completed both
+    monkeypatch.setattr(tableau_search, "TURN", 5)
+    joined = []
+    real = tableau_search._restarts_member
+
+    def spy(*args: object) -> tableau_search._Member:
+        joined.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tableau_search, "_restarts_member", spy)
+    game = castle("Seven", 3, 5)
+    verdicts = {"won": 0, "lost": 0}
+    for deal in range(20):
+        root = game.new_initial_state(seed=deal_seed(11, deal))
+        plain = search(root, BUDGET, None, Pruning.none())
+        found = search(root, BUDGET, None, Pruning())
+        assert plain.result != "unknown" and found.result == plain.result, f"deal {deal}"
+        if found.result == "won":
+            assert replays_to_a_win(root, found.line)
+        verdicts[found.result] += 1
+    assert verdicts["won"] and verdicts["lost"] and joined, (verdicts, joined)
+
+
+def test_a_deal_decided_before_the_restarts_join_costs_what_it_did() -> None:
+    game = Game(open_design(GAMES / "freecell.cardz").design)
+    root = game.new_initial_state(seed=deal_seed(101, 0))
+    found = search(root, 100_000, None, Pruning())
+    assert found.result == "won" and found.nodes < tableau_search.LATE_RESTARTS
+    assert search(root, 100_000, None, Pruning(restarts=False)).nodes == found.nodes
