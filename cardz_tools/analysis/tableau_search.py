@@ -26,17 +26,22 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     most :data:`QUICK_POSITIONS`; one share, two without stock moves: :data:`QUICK_WEIGHTS`),
     the depth-first search with these pieces (two shares), and
     the depth-first search with ``ordering`` and ``stock`` off (one share: on some deals the
-    plain order finds a win in hundreds of positions where the others wander). Where a waste is
-    never turned back (:func:`.dominance.fixed_wastes`: the Forty Thieves family), a fourth
-    member (:data:`RESTART_WEIGHT` shares; the depth-first search then has one) runs depth-first
-    searches one after another, each with a budget of
-    :data:`RESTART_POSITIONS` × the Luby sequence and its child order perturbed by a seeded
-    random term (:func:`_restarts`): there a deal's win is found in a few thousand positions or,
-    after a wrong early turn, not in a hundred thousand, and restarts leave the wrong turns
-    behind. A turn is :data:`TURN` new positions per share. The first to decide
-    decides; only a complete search answers "lost": a depth-first one (a restart only when it
-    ends without running out of positions), or the best-first pass when it runs out of
-    positions to expand.
+    plain order finds a win in hundreds of positions where the others wander). A turn is
+    :data:`TURN` new positions per share. The first to decide
+    decides; only a complete search answers "lost": a depth-first one, or the best-first pass
+    when it runs out of positions to expand.
+``restarts``
+    on a design whose win depots are filled by a trigger or an action (Spider's completed runs:
+    no safe move applies, so no forced chains shorten its lines of hundreds of moves), or whose
+    waste is never turned back (:func:`.dominance.fixed_wastes`: the Forty Thieves family, where
+    a deal is won in a few thousand positions or, after a wrong early turn, not in a hundred
+    thousand), the portfolio has a fourth member: depth-first searches started afresh with the order of the
+    children jittered (:meth:`Progress.jitter`), the ``n``-th given :data:`RESTART_UNIT` × the
+    ``n``-th term of the Luby sequence positions. Depth-first search times are heavy-tailed
+    there: on 16 deals of Spider (one suit), seed 101, 30,000 positions each, one search won 10,
+    restarts of 5,000 jittered positions 15. Restarts do not change what is a proof: the order of the
+    children does not make a depth-first search less complete, so a restart that ends
+    uncut answers "lost" soundly.
 
 Never moving a card straight back where it came from needs no rule of its own: the
 position it would lead to is the parent, which is always in the transposition table.
@@ -58,7 +63,7 @@ from typing import Any
 from ..cards import FACE_UP
 from .dominance import SafeSinkMoves, build_table, card_bits, fixed_wastes
 from .joints import joint_table
-from .relaxation import card_flow, dead_check
+from .relaxation import card_flow, dead_check, effect_filled_sinks
 from .stock_moves import StockMoves, stock_moves
 from .symmetry import canonical_key_function
 from .two_deck import safe_moves
@@ -85,22 +90,14 @@ the deals of seed 101 with two shares against one: FreeCell (20 deals) 47k again
 (20) 44k against 48k; Klondike's 7 decided deals of 10, 22k against 17k (its wins are mostly found by
 the depth-first search, which also proves the losses)."""
 
+RESTART_UNIT = 2_500
+"""The positions of the shortest restart of the ``restarts`` member (module doc)."""
+
+RESTART_WEIGHT = 4
+"""The ``restarts`` member's share of the turns."""
+
 QUICK_POSITIONS = 200_000
 """The most positions the quick pass stores: it keeps every position it has not expanded yet."""
-
-RESTART_POSITIONS = 1_000
-"""The positions of a restarted depth-first search (:func:`_restarts`), times the Luby term of its number."""
-
-RESTART_WEIGHT = 3
-"""The restarts' shares, against one each for the other three members then. Deals decided of 6 (seed
-101, 30,000 positions each) with the restarts' shares 1 / 2 / 3 (the last with one share for the
-depth-first search): Limited 4 / 4 / 5, Forty Thieves 0 / 1 / 1, Duchess 2 / 2 / 2 (in 15k, 11k and 8k
-positions), Lucas 6 / 6 / 6 (in 6.6k, 7.6k and 11.7k positions a deal)."""
-
-RESTART_NOISE = 8
-"""The random term of a restarted search's child order ranges over 0 .. this - 1 (a card to the
-foundations is worth 10 in :attr:`Progress.WEIGHTS`: the noise reorders close children only)."""
-
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,12 +111,20 @@ class Pruning:
     ordering: bool = True
     quick: bool = True
     relaxation: bool = True
+    restarts: bool = True
 
     @classmethod
     def none(cls) -> Pruning:
         """The plain exhaustive search: every piece off (the search as it was before them)."""
         return cls(
-            symmetry=False, safe_moves=False, forced=False, stock=False, ordering=False, quick=False, relaxation=False
+            symmetry=False,
+            safe_moves=False,
+            forced=False,
+            stock=False,
+            ordering=False,
+            quick=False,
+            relaxation=False,
+            restarts=False,
         )
 
 
@@ -169,7 +174,13 @@ class Progress:
             self._table = joints if built is None else {b: m & joints.get(b, everything) for b, m in built.items()}
         self._home_table = (build_table(game, home=True) if sinks else None) or {}
         self._bit = card_bits()
-        self._terms: dict[tuple[tuple[int, ...], int], tuple[int, int, int]] = {}
+        self._terms: dict[int, tuple[tuple[int, ...], int, int]] = {}
+        self._noise: random.Random | None = None
+
+    def jitter(self, seed: int) -> None:
+        """From now on add to each :meth:`heuristic` a random 0 .. (the weight of one loose card),
+        drawn from a generator seeded with ``seed`` (the ``restarts`` member of the search)."""
+        self._noise = random.Random(seed)
 
     def heuristic(self, state: Any) -> int:
         """The weighted sum of :attr:`WEIGHTS` (higher is better)."""
@@ -182,22 +193,21 @@ class Progress:
             for d in self._homes:
                 pile = piles[d]
                 wanted |= home.get(pile[-1] & ~FACE_UP if pile else -1, 0)
-        loose = hidden = buried = 0
+        piled = 0  # the weighted sum of the piles' terms
         terms, cache = self._pile_terms, self._terms
+        w = self.WEIGHTS
         for d in self._open:
-            # a move changes one or two piles: the terms of the others are looked up, not counted again
+            # A move changes one or two piles and the others stay the same tuples: their terms are
+            # looked up by identity (an entry holds its pile, so the id is not reused while it is kept).
             pile = piles[d]
-            key = (pile, wanted)
-            found = cache.get(key)
-            if found is None:
+            entry = cache.get(id(pile))
+            if entry is None or entry[0] is not pile or entry[1] != wanted:
                 if len(cache) >= PILE_TERMS_KEPT:
                     cache.clear()
-                found = cache[key] = terms(pile, wanted)
-            loose += found[0]
-            hidden += found[1]
-            buried += found[2]
-        w = self.WEIGHTS
-        return w[0] * progress + w[1] * empty + w[2] * loose + w[3] * hidden + w[4] * buried
+                loose, hidden, buried = terms(pile, wanted)
+                entry = cache[id(pile)] = (pile, wanted, w[2] * loose + w[3] * hidden + w[4] * buried)
+            piled += entry[2]
+        return w[0] * progress + w[1] * empty + piled
 
     def _pile_terms(self, pile: tuple[int, ...], wanted: int) -> tuple[int, int, int]:
         """(loose, face-down, buried) cards of one pile, for :meth:`heuristic`."""
@@ -219,7 +229,10 @@ class Progress:
         if not self._heuristic:
             home = self._sign * sum(len(state.piles[i]) for i in self._targets)
             return (home, self._score_sign * state.score(), len(state.legal_moves()))
-        return (self.heuristic(state), self._score_sign * state.score(), 0)
+        score = self.heuristic(state)
+        if self._noise is not None:
+            score += self._noise.randint(0, -self.WEIGHTS[2])
+        return (score, self._score_sign * state.score(), 0)
 
 
 @dataclasses.dataclass
@@ -309,7 +322,13 @@ class _Search:
         self.dead = dead_check(root, pruning.relaxation)
         self.taps = plan.stock.taps() if plan.stock is not None else frozenset()
         self.seen: set[Hashable] = set()
+        self.spent = 0
+        """Positions stored by the earlier searches of :meth:`restarts` (their tables are dropped)."""
         self.cut = False
+
+    def positions(self) -> int:
+        """The positions this search has stored, over all its restarts."""
+        return self.spent + len(self.seen)
 
     def forced(self, state: Any, moves: list[Any]) -> None:
         """Play the safe moves of ``state`` one after another, appending them to ``moves``."""
@@ -375,9 +394,9 @@ class _Search:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise _Budget
 
-    def expand(self, state: Any) -> tuple[list[Any] | None, list[tuple[tuple[Any, ...], Any]]]:
+    def expand(self, state: Any) -> tuple[list[Any] | None, list[tuple[tuple[Any, ...], Any, Any]]]:
         """(the moves of a win one choice away, or None; the new children worth searching, best
-        first, each with the moves that lead to it from ``state``)."""
+        first, each with the moves that lead to it from ``state`` and its :class:`Progress` score)."""
         forced = self.single_moves(state)
         if forced is None:
             return None, []
@@ -389,10 +408,10 @@ class _Search:
         seen, key_of, budget = self.seen, self.plan.key_of, self.budget
         for number, (moves, child) in enumerate(self.successors(state)):
             self.tick()  # one position of a hostile design can take long
-            line = prefix + list(moves)
             key = key_of(child)
             if key in seen:
                 continue  # stored positions are searched: whatever their safe moves lead to is searched too
+            line = prefix + list(moves)
             if self.plan.safe is not None:
                 before = len(line)
                 self.forced(child, line)
@@ -412,7 +431,7 @@ class _Search:
                 continue
             fresh.append((self.progress(child), -number, tuple(line), child if keep else None))
         fresh.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
-        return None, [(moves, child) for _, _, moves, child in fresh]
+        return None, [(moves, child, score) for score, _, moves, child in fresh]
 
     def run(self) -> Generator[None, None, tuple[str, list[Any]]]:
         """The depth-first search, yielding between two expansions (so that a portfolio can take
@@ -436,7 +455,7 @@ class _Search:
                 if path:
                     path.pop()
                 continue
-            moves, child = step
+            moves, child, _ = step
             if len(stack) >= MAX_LINE:
                 self.cut = True
                 continue
@@ -453,6 +472,29 @@ class _Search:
             yield
         return ("unknown" if self.cut else "lost"), []
 
+
+    def restarts(self) -> Generator[None, None, tuple[str, list[Any]]]:
+        """Depth-first searches (:meth:`run`) started afresh, the children's order jittered by a
+        new seed each time, the ``n``-th given :data:`RESTART_UNIT` × ``luby(n)`` positions
+        (module doc, ``restarts``), until the budget is spent; returns as :meth:`run` does."""
+        total = self.budget
+        for number in itertools.count(1):
+            self.spent += len(self.seen)
+            self.seen = set()
+            self.cut = False
+            self.budget = min(RESTART_UNIT * luby(number), total - self.spent)
+            if self.budget <= 0:
+                return "unknown", []
+            self.progress.jitter(number)
+            try:
+                result, line = yield from self.run()
+            except _Budget:
+                if self.deadline is not None and time.monotonic() > self.deadline:
+                    raise
+                continue
+            if result != "unknown":
+                return result, line
+        raise AssertionError("unreachable")
 
     def best_first(self) -> Generator[None, None, tuple[str, list[Any]]]:
         """A greedy best-first pass: always expand the stored position with the best score,
@@ -479,15 +521,26 @@ class _Search:
                     parts.append(link[0])
                     link = link[1]
                 return "won", [move for part in reversed(parts) for move in part]
-            for moves, child in options:
+            for moves, child, score in options:  # the score expand() gave it
                 if child is None:
                     child = state.clone()
                     for move in moves:
                         child.apply(move)
-                score = self.progress(child)
                 heapq.heappush(frontier, (tuple(-v for v in score), next(counter), child, (moves, link)))
             yield
         return ("unknown" if self.cut else "lost"), []
+
+
+def luby(number: int) -> int:
+    """The ``number``-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ...: the restart
+    lengths that are within a log factor of the best fixed length on any run-time distribution."""
+    while True:
+        size = 1
+        while (1 << size) - 1 < number:
+            size += 1
+        if number == (1 << size) - 1:
+            return 1 << (size - 1)
+        number -= (1 << (size - 1)) - 1
 
 
 def replays_to_a_win(root: Any, line: list[Any]) -> bool:
@@ -511,21 +564,16 @@ class _Member:
     steps: Generator[None, None, tuple[str, list[Any]]]
     complete: bool
     """Whether its "lost" is a proof (a depth-first search, or a best-first pass that ran out)."""
-    spent: int = 0
-    """The positions of its earlier searches (:func:`_restarts` replaces ``search`` with a new one)."""
-
-    def stored(self) -> int:
-        """The positions it has stored so far, over all its searches."""
-        return self.spent + len(self.search.seen)
 
 
 def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None) -> list[_Member]:
     """The searches :func:`search` takes turns between (module doc, ``quick``)."""
     game = root.game
 
-    def member(stage: str, weight: int, use: Pruning, first: bool, cap: int = budget) -> _Member:
+    def member(stage: str, weight: int, use: Pruning, first: bool, cap: int = budget, again: bool = False) -> _Member:
         found = _Search(root, plan_for(game, use), use, max(1, cap), deadline)
-        return _Member(stage, weight, found, found.best_first() if first else found.run(), True)
+        steps = found.best_first() if first else found.restarts() if again else found.run()
+        return _Member(stage, weight, found, steps, True)
 
     if not pruning.quick:
         return [member("search", 1, pruning, first=False)]
@@ -538,56 +586,9 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
     if plain_order != pruning:
         members.append(member("search", 1, plain_order, first=False))
-    if pruning.ordering and fixed_wastes(game):
-        # The restarts take the depth-first search's second share and two more (RESTART_WEIGHT).
-        members[1].weight = 1
-        restarting = member("restarts", RESTART_WEIGHT, pruning, first=False, cap=RESTART_POSITIONS)
-        restarting.steps = _restarts(root, pruning, deadline, restarting)
-        members.append(restarting)
+    if pruning.restarts and (effect_filled_sinks(game) or fixed_wastes(game)):
+        members.append(member("search", RESTART_WEIGHT, pruning, first=False, again=True))
     return members
-
-
-def luby(number: int) -> int:
-    """The ``number``-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ...: restart
-    budgets in these proportions are within a log factor of the best fixed budget (Luby et al., 1993)."""
-    while True:
-        k = number.bit_length()
-        if number == (1 << k) - 1:
-            return 1 << (k - 1)
-        number -= (1 << (k - 1)) - 1
-
-
-def _restarts(root: Any, pruning: Pruning, deadline: float | None, member: _Member) -> Generator[None, None, Outcome]:
-    """Depth-first searches from ``root`` one after another, each with :data:`RESTART_POSITIONS` ×
-    :func:`luby` positions and its children's order perturbed by a seeded random term
-    (:data:`RESTART_NOISE`), until one decides (module doc, ``quick``). Each replaces
-    ``member.search``; a search that runs out of positions adds them to ``member.spent``. One that
-    ends without running out searched every position, so its "lost" is a proof."""
-    plan = plan_for(root.game, pruning)
-    for attempt in itertools.count(1):
-        found = _Search(root, plan, pruning, RESTART_POSITIONS * luby(attempt), deadline)
-        found.progress = _Perturbed(found.progress, random.Random(attempt))
-        member.search = found
-        try:
-            outcome = yield from found.run()
-        except _Budget:
-            if deadline is not None and time.monotonic() > deadline:
-                raise
-            member.spent += len(found.seen)
-            continue
-        return outcome
-    raise AssertionError("unreachable")
-
-
-class _Perturbed(Progress):
-    """``progress`` with a random term of up to :data:`RESTART_NOISE` added to its heuristic."""
-
-    def __init__(self, progress: Progress, rng: random.Random) -> None:  # a copy of progress: no Progress.__init__
-        self.__dict__.update(progress.__dict__)
-        self._rng = rng
-
-    def heuristic(self, state: Any) -> int:
-        return super().heuristic(state) + self._rng.randrange(RESTART_NOISE)
 
 
 def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruning = Pruning()) -> SearchResult:
@@ -606,15 +607,15 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
     members = _portfolio(root, pruning, budget, deadline)
 
     def nodes() -> int:
-        return sum(m.stored() for m in everyone)
+        return sum(m.search.positions() for m in everyone)
 
     everyone = list(members)
     turn = TURN if len(members) > 1 else budget
     while members:
         for entry in list(members):
-            stop = entry.stored() + turn * entry.weight
+            stop = entry.search.positions() + turn * entry.weight
             try:
-                while entry.stored() < stop:
+                while entry.search.positions() < stop:
                     next(entry.steps)
                     if nodes() > budget:
                         return SearchResult("unknown", [], nodes(), None)
