@@ -251,7 +251,6 @@ def solve(
     ] = False,
 ) -> None:
     """A solver that knows every card: won (with the line), lost (proven) or unknown, per deal."""
-    from .analysis.solve import solve as run_solve
     from .analysis.stored import cached_solve
     from .cache import Cache
     from .cards import CardSyntaxError, parse_deck
@@ -267,33 +266,10 @@ def solve(
     try:
         cache = Cache.for_paths(file, enabled=not no_cache)
         with _progress(1 if order else deals, "deals") as advance:
-            if verbose:  # the pruning notes are not kept in the cache
-                report = run_solve(
-                    opened.json_text,
-                    deals,
-                    seed,
-                    budget,
-                    order,
-                    workers,
-                    scheduler,
-                    on_progress=advance,
-                    deal_seconds=deal_seconds,
-                    verbose=verbose,
-                )
-            else:
-                report = cached_solve(
-                    cache,
-                    opened.data,
-                    opened.json_text,
-                    deals,
-                    seed,
-                    budget,
-                    order,
-                    workers,
-                    scheduler,
-                    on_progress=advance,
-                    deal_seconds=deal_seconds,
-                )
+            report = cached_solve(
+                cache, opened.data, opened.json_text, deals, seed, budget, order, workers, scheduler,
+                on_progress=advance, deal_seconds=deal_seconds, verbose=verbose,
+            )
     except (RuntimeError, OSError) as exc:
         raise fail(str(exc)) from None
     _finish_analysis(report, format)

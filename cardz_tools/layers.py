@@ -97,6 +97,7 @@ LAYERS: tuple[Layer, ...] = (
             "analysis.position_key",
             "analysis.symmetry",
             "analysis.pointless",
+            "analysis.repeats",
             "analysis.playout",
             "analysis.runner",
             "analysis.sink_games",

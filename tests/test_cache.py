@@ -186,6 +186,27 @@ def test_sim_and_solve_reports_come_back_from_the_cache_exactly(
         stored.cached_simulate(store, opened.data, opened.json_text, 31, seed=4, workers=1, max_moves=200)
 
 
+def test_a_verbose_solve_is_neither_answered_from_the_cache_nor_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardz_tools.analysis import stored
+    from cardz_tools.loading import open_design
+
+    opened = open_design(GAMES / "golf.cardz")
+    store = Cache(tmp_path)
+    calls: list[bool] = []
+    real_solve = stored.solve
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(bool(kwargs.get("verbose")))
+        return real_solve(*args, **kwargs)
+
+    monkeypatch.setattr(stored, "solve", counted)
+    for verbose in (False, True, True, False):
+        stored.cached_solve(store, opened.data, opened.json_text, 1, seed=4, budget=200, workers=1, verbose=verbose)
+    assert calls == [False, True, True]  # the plain run is kept; each verbose one runs, and is not kept
+
+
 def test_check_in_parallel_gives_the_same_report_in_file_order() -> None:
     files = [GAMES / "weathervane.cardz", GAMES / "golf.cardz", GAMES / "monte-carlo.cardz"]
     alone = check_paths(files, options=SMALL, workers=1)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import SplitMix64
 from ..engine.progress import can_end
 from .pointless import PointlessMoves
+from .repeats import AllPositions, RunPositions, positions_tracker
 
 __all__ = ["Aggregate", "can_end", "deal_seed", "play_random", "play_range", "play_seed", "position_at_bound"]
 
@@ -125,7 +126,8 @@ def play_random(
     game: Game, index: int, base_seed: int, aggregate: Aggregate, max_moves: int = DEFAULT_MAX_MOVES
 ) -> None:
     """Play playout ``index`` of a run and add it to ``aggregate``."""
-    state = game.new_initial_state(seed=deal_seed(base_seed, index))
+    dealt = deal_seed(base_seed, index)
+    state = game.new_initial_state(seed=dealt)
     state.stats = aggregate.rule_fires
     rng = SplitMix64(play_seed(base_seed, index))
     moves = 0
@@ -133,14 +135,15 @@ def play_random(
     pointless = PointlessMoves.of(game)
     candidates = pointless.candidates if pointless is not None else {}
     met: set[str] = set()
-    # CZ505 asks whether the player has choices; once play returns to a position it has met, the
-    # rest of the playout (a lost game shuttling one card to and fro) says nothing new about that.
-    seen: set[Any] | None = set()
-    fresh = True
     # A noProgress game is lost where no sequence of moves ends it any more (docs/format.md). A playout
     # going round a few positions is searched there, and ends as soon as the search proves it; a search
     # that does not (a way out, or too many positions) waits twice as long before the next one.
     stuck = _Stuck() if game.loss_no_progress else None
+    # CZ505 asks whether the player has choices; once play returns to a position it has met, the
+    # rest of the playout (a lost game shuttling one card to and fro) says nothing new about that.
+    positions: AllPositions | RunPositions | None = positions_tracker(game, dealt, every=stuck is not None)
+    fresh = True
+    positions_met = branching = choices = fresh_positions = fresh_choices = 0
     if not state.non_terminating and not state.legal_moves() and not state.outcome().won:
         aggregate.stuck_at_deal += 1
     while not state.is_terminal():
@@ -150,25 +153,21 @@ def play_random(
         count = len(legal)
         if count == 0:
             break
-        aggregate.positions += 1
-        aggregate.branching_total += count
-        if count > 1:
-            aggregate.choice_positions += 1
-        if seen is not None:
-            key = state.key()
-            new = key not in seen
-            if new:
-                seen.add(key)
+        positions_met += 1
+        branching += count
+        choices += count > 1
+        move = legal[rng.below(count)]
+        if positions is not None:
+            new = positions.meet(state, move)
             if fresh and new:
-                aggregate.fresh_positions += 1
-                aggregate.fresh_choice_positions += count > 1
+                fresh_positions += 1
+                fresh_choices += count > 1
             elif fresh:
                 fresh = False
                 if stuck is None:
-                    seen = None
+                    positions = None
             if stuck is not None and stuck.going_round(new, moves) and _give_up(state, max_moves):
                 break
-        move = legal[rng.below(count)]
         if moves >= max_moves - 64:
             history.append(str(move))
         if pointless is not None:
@@ -200,6 +199,11 @@ def play_random(
         aggregate.cascades += int(cascade)
         if not aggregate.repeating_example:
             aggregate.repeating_example = _repeating_moves(history) if history else (outcome.reason,)
+    aggregate.positions += positions_met
+    aggregate.branching_total += branching
+    aggregate.choice_positions += choices
+    aggregate.fresh_positions += fresh_positions
+    aggregate.fresh_choice_positions += fresh_choices
     aggregate.playouts += 1
     aggregate.wins += int(outcome.won)
     aggregate.moves_total += moves

@@ -140,13 +140,15 @@ def cached_solve(
     scheduler: str | None = None,
     on_progress: Callable[[int], None] | None = None,
     deal_seconds: float | None = None,
+    verbose: bool = False,
 ) -> SolveReport:
-    """:func:`~.solve.solve`, answered from ``cache`` when it has the same run."""
+    """:func:`~.solve.solve`, answered from ``cache`` when it has the same run; a ``verbose`` run (its
+    report says which pruning does not apply) is neither answered from the cache nor kept there."""
     order = list(deck) if deck else None
     settings = {"deals": deals, "seed": seed, "budget": budget, "deck": order, "deal_seconds": deal_seconds}
     return _through(
-        cache, "solve", design, settings,
+        None if verbose else cache, "solve", design, settings,
         lambda: solve(design_json, deals, seed, budget, deck, workers, scheduler, on_progress=on_progress,
-                      deal_seconds=deal_seconds),
+                      deal_seconds=deal_seconds, verbose=verbose),
         solve_to_value, solve_from_value,
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..todos import todo
 from .draft import CONSOLIDATE_WHEN, MAX_REASON, PAIR_REASON, PAIR_WHEN, SCORE_WORDS, Draft
@@ -161,15 +161,55 @@ def _spread(total: int, piles: int) -> int | str:
 # ------------------------------------------------------------------ families
 
 
-def _pairing_grid(draft: Draft, design: Json) -> None:
+class _Grid(NamedTuple):
+    """A grid of one-card cells as the text asks for it, and the deck it is dealt from."""
+
+    decks: int
+    jokers: int
+    rows: int
+    cols: int
+
+    @property
+    def cards(self) -> int:
+        """How many cards the deck holds."""
+        return 52 * self.decks + self.jokers
+
+
+def _grid(
+    draft: Draft, usual: tuple[int, int], rows_fit: Callable[[int | str], bool], cols_fit: Callable[[int | str], bool]
+) -> _Grid:
+    """The decks and the grid's rows and columns the text asks for; the ``usual`` (rows, columns) when it does not
+    say, or when the deck is too small for the grid it asks for (then an open question)."""
     decks, jokers = _decks_and_jokers(draft)
-    size = 52 * decks + jokers
-    fits = _between(2, 13)  # noqa: E731
-    rows = int(draft.number(Quantity.GRID_ROWS, 5, "grid rows", valid=fits))
-    cols = int(draft.number(Quantity.GRID_COLUMNS, 5, "grid columns", valid=fits))
-    if rows * cols > size:
-        draft.open(f"a {rows}×{cols} grid needs more cards than the deck holds; 5×5 was used — decide.")
-        rows = cols = 5
+    rows = int(draft.number(Quantity.GRID_ROWS, usual[0], "grid rows", valid=rows_fit))
+    cols = int(draft.number(Quantity.GRID_COLUMNS, usual[1], "grid columns", valid=cols_fit))
+    grid = _Grid(decks, jokers, rows, cols)
+    if rows * cols > grid.cards:
+        used = f"{usual[0]}×{usual[1]}"
+        draft.open(f"a {rows}×{cols} grid needs more cards than the deck holds; {used} was used — decide.")
+        return grid._replace(rows=usual[0], cols=usual[1])
+    return grid
+
+
+def _grid_cells(grid: _Grid, accept: Json, **more: Any) -> Json:
+    """The depot of the grid's cells: one Tableau group, a row of ``cols`` cells per row, no fan."""
+    return {
+        "name": "cell",
+        "type": "Tableau",
+        "col": 0,
+        "row": 0,
+        "repeat": grid.rows * grid.cols,
+        "perRow": grid.cols,
+        "fanDirection": "None",
+        "acceptRule": accept,
+        **more,
+    }
+
+
+def _pairing_grid(draft: Draft, design: Json) -> None:
+    fits = _between(2, 13)
+    grid = _grid(draft, (5, 5), fits, fits)
+    decks, jokers, rows, cols = grid
     draft.notes.append("board: pairing grid like Monte Carlo (cells, stock, discard); filed as Pyramid like the seed")
     if draft.mechanism(Mechanism.PAIR_TOUCHING, f"cell acceptRule.when = {PAIR_WHEN}"):
         accept: Json = {"single": True, "when": PAIR_WHEN, "reason": PAIR_REASON[draft.language]}
@@ -196,20 +236,9 @@ def _pairing_grid(draft: Draft, design: Json) -> None:
             "a `compact` action)."
         )
     design["decks"], design["jokers"] = decks, jokers
+    pairs_off = {"when": "count(depot) == 2", "do": [{"kind": "move", "from": "@self", "to": "discard", "count": 2}]}
     design["depots"] = [
-        {
-            "name": "cell",
-            "type": "Tableau",
-            "col": 0,
-            "row": 0,
-            "repeat": rows * cols,
-            "perRow": cols,
-            "fanDirection": "None",
-            "acceptRule": accept,
-            "triggers": [
-                {"when": "count(depot) == 2", "do": [{"kind": "move", "from": "@self", "to": "discard", "count": 2}]}
-            ],
-        },
+        _grid_cells(grid, accept, triggers=[pairs_off]),
         stock,
         {
             "name": "discard",
@@ -222,35 +251,20 @@ def _pairing_grid(draft: Draft, design: Json) -> None:
     ]
     design["dealRules"] = [{"kind": "dealGroup", "to": "cell", "faceUp": 1}]
     design["winCondition"] = {"kind": "allCardsIn", "depots": "Foundation"}
-    _check_stock_count(draft, size - rows * cols)
+    _check_stock_count(draft, grid.cards - rows * cols)
 
 
 def _gaps(draft: Draft, design: Json) -> None:
-    decks, jokers = _decks_and_jokers(draft)
-    size = 52 * decks + jokers
-    rows = int(draft.number(Quantity.GRID_ROWS, 4, "grid rows", valid=_between(1, 16)))
-    cols = int(draft.number(Quantity.GRID_COLUMNS, 13, "grid columns", valid=_between(2, 26)))
-    if rows * cols > size:
-        draft.open(f"a {rows}×{cols} grid needs more cards than the deck holds; 4×13 was used — decide.")
-        rows, cols = 4, 13
+    grid = _grid(draft, (4, 13), _between(1, 16), _between(2, 26))
+    decks, jokers, rows, cols = grid
     draft.notes.append("board: gaps grid like Montana (one card per cell, gaps after the deal)")
     design["decks"], design["jokers"] = decks, jokers
-    design["depots"] = [
-        {
-            "name": "cell",
-            "type": "Tableau",
-            "col": 0,
-            "row": 0,
-            "repeat": rows * cols,
-            "perRow": cols,
-            "fanDirection": "None",
-            "acceptRule": {
-                "single": True,
-                "when": MONTANA_ACCEPT,
-                "reason": "A gap takes the same suit one higher than its left neighbour; the leftmost gap takes a Two",
-            },
-        },
-    ]
+    accept = {
+        "single": True,
+        "when": MONTANA_ACCEPT,
+        "reason": "A gap takes the same suit one higher than its left neighbour; the leftmost gap takes a Two",
+    }
+    design["depots"] = [_grid_cells(grid, accept)]
     deal: list[Json] = [{"kind": "dealGroup", "to": "cell", "faceUp": 1}]
     removed = list(dict.fromkeys(str(e.value) for e in draft.analysis.values(Quantity.REMOVED_RANK)))
     for fact in draft.analysis.values(Quantity.REMOVED_RANK):
@@ -262,7 +276,7 @@ def _gaps(draft: Draft, design: Json) -> None:
             "Montana rule (the four Aces) was written — confirm."
         )
     deal.append({"kind": "remove", "to": "aces", "ranks": removed})
-    if rows * cols < size:
+    if rows * cols < grid.cards:
         design["depots"].append(_stock(cols + 0.5, 1.5))
     design["dealRules"] = deal
     redeals = [e for e in draft.analysis.values(Quantity.REDEALS) if isinstance(e.value, int) and 0 <= e.value <= 1000]

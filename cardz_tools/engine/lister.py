@@ -26,6 +26,9 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..cards import FACE_UP, NO_CARD, RANK_OF, SUIT_OF
+from ..expr import ast as expr_ast
+from ..expr import parse
+from ..expr.codegen import Block
 from ..model import Design, EjectKind, Expr
 from .moves import Move
 from .plan import CompiledDraw, DragSource, GamePlan, MoveLister
@@ -43,6 +46,32 @@ _UNROLL_LIMIT = 512
 it lists about twice as fast, but its source grows with the pairs and so do the audit and
 compile() when the game is built (0.12 s at 512 pairs, against 0.01 s for the loops)."""
 _TARGET_SIDE = frozenset({"depot", "top"})
+_RUN_TESTS = frozenset({"descending", "ascending", "sameSuit", "alternating"})
+"""Calls on ``cards`` that hold of a run only when they hold of each pair of neighbours in it."""
+_PAIR_NODES = (expr_ast.Binary, expr_ast.Unary, expr_ast.Field, expr_ast.IntLit, expr_ast.BoolLit)
+
+
+def suffix_closed(tree: expr_ast.Node) -> bool:
+    """Whether an eject rule ``tree`` that refuses the top ``k`` cards surely refuses the top ``k + 1``:
+    a conjunction of tests each of which reads only the pairs of neighbours in ``cards``
+    (:data:`_RUN_TESTS`, or ``chain(cards, ...)`` over ``it`` and ``prev`` alone). The top ``k``
+    cards' pairs are some of the top ``k + 1`` cards' pairs, so the lister may stop at the first
+    run length the rule refuses (no longer run can move)."""
+    if isinstance(tree, expr_ast.Binary) and tree.op == "&&":
+        return suffix_closed(tree.left) and suffix_closed(tree.right)
+    if not isinstance(tree, expr_ast.Call) or not tree.args or tree.args[0] != expr_ast.Name("cards"):
+        return False
+    if tree.func in _RUN_TESTS:
+        return len(tree.args) == 1
+    if tree.func != "chain" or len(tree.args) != 2 or tree.var is not None:
+        return False
+    for node in expr_ast.walk(tree.args[1]):
+        if isinstance(node, expr_ast.Name):
+            if node.name not in ("it", "prev"):
+                return False
+        elif not isinstance(node, _PAIR_NODES):
+            return False
+    return True
 
 
 class _Run(NamedTuple):
@@ -62,7 +91,7 @@ class _Accept(NamedTuple):
     accepts: list[str]
     """Their negations: tests all of which let the cards in."""
     wild_declares: int
-    """The rank of a wild card that names a suit here, or -1: what :meth:`_Writer.action_lines` appends."""
+    """The rank of a wild card that names a suit here, or -1: what :meth:`_Writer.action_block` appends."""
     hoisted: list[tuple[str, str]]
     """Assignments to run once per source (or run length), before the targets."""
     per_target: list[tuple[str, str]]
@@ -89,6 +118,8 @@ class _Writer:
         """Per target of a written-out pair, its per-target assignments (see :class:`_Accept`)."""
         self.eject_reads: dict[str, frozenset[str]] = {"": frozenset()}
         """Per eject test (as text), the locals it reads."""
+        self.closed_ejects: set[str] = set()
+        """The eject tests (as text) that are :func:`suffix_closed`."""
 
     def eject_test(self, source: int) -> tuple[EjectKind, str]:
         """The eject kind and, for ``when``, the rule as inline text over the run's locals."""
@@ -97,6 +128,8 @@ class _Writer:
         if kind is EjectKind.WHEN and rule.when is not None:
             test = inline_rule(self.code, rule.when, Site.EJECT, self.design, _EJECT_NAMES, "_ps")
             self.eject_reads[test.text] = frozenset(test.reads)
+            if suffix_closed(parse(rule.when.text)):
+                self.closed_ejects.add(test.text)
             return kind, test.text
         return (EjectKind.FACE_UP if kind is EjectKind.WHEN else kind), ""
 
@@ -169,102 +202,113 @@ class _Writer:
         pile = (checks_pile and not engine_side) or residual.reads.get("_pd", 0) > 0
         wild_declares = self.game.wild_declares[target]
         reads |= {*residual.reads, *residual.outer_reads}
+        if self.unrolled:
+            reads.discard("_depot")  # written out, the target is its number
         return _Accept(
             pile, rejects, accepts, wild_declares, residual.outer, engine_side + residual.target, frozenset(reads)
         )
 
     @staticmethod
-    def action_lines(
+    def action_block(
         runs: bool, wild_declares: int, depot: str, move: str, declarations: tuple[str, frozenset[str]]
-    ) -> tuple[list[str], frozenset[str]]:
+    ) -> Block:
         """Appending the move(s) onto ``depot``: ``move`` for one card, else the run's; a wild card
-        that names a suit appends ``declarations`` (its text, the locals it reads) instead.
-        Returns the lines and the locals they read."""
+        that names a suit appends ``declarations`` (its text, the locals it reads) instead."""
         run = f"_append({move} if _count == 1 else _run_move(_source, _count, {depot}, None))"
         plain = run if runs else f"_append({move})"
         reads = {"_append", *(("_count", "_run_move", "_source") if runs else ())}
+        block = Block()
         if wild_declares >= 0:
             text, declaration_reads = declarations
-            lines = [f"if _card_rank == {wild_declares}: _extend({text})", f"else: {plain}"]
-            return lines, frozenset({*reads, "_card_rank", "_extend", *declaration_reads})
-        return [plain], frozenset(reads)
+            extend = f"if _card_rank == {wild_declares}: _extend({text})"
+            block.line(extend, {"_card_rank", "_extend", *declaration_reads})
+            return block.line(f"else: {plain}", reads)
+        return block.line(plain, reads)
 
-    def accept_block(self, target: int, runs: bool) -> tuple[list[str], list[tuple[str, str]], frozenset[str]]:
-        """Lines that ``continue`` when ``target`` refuses the cards, else append the move(s);
-        the assignments they need before the loop over targets; and the locals they read."""
+    def accept_block(self, target: int, runs: bool) -> tuple[Block, list[tuple[str, str]]]:
+        """Lines that ``continue`` when ``target`` refuses the cards, else append the move(s), with
+        the locals they read; and the assignments they need before the loop over targets."""
         parts = self.accept_parts(target, runs)
-        lines = ["_pd = P[_depot]"] if parts.pile else []
-        lines += [f"if {reject}: continue" for reject in parts.rejects]
+        block = Block(reads=parts.reads)
+        if parts.pile:
+            block.assign("_pd", "P[_depot]")
+        for reject in parts.rejects:
+            block.line(f"if {reject}: continue")
         count = "_count" if runs else "1"
         declarations = (f"_declarations(_source, {count}, _depot)", frozenset({"_declarations", "_source", count}))
-        actions, reads = self.action_lines(runs, parts.wild_declares, "_depot", "_moves_to[_depot]", declarations)
-        return lines + actions, parts.hoisted, parts.reads | reads
+        block.add(self.action_block(runs, parts.wild_declares, "_depot", "_moves_to[_depot]", declarations))
+        return block, parts.hoisted
 
-    def pair_lines(
-        self, source: int, target: int, runs: bool, move: str
-    ) -> tuple[list[str], list[tuple[str, str]], frozenset[str]]:
+    def pair_block(self, source: int, target: int, runs: bool, move: str) -> tuple[Block, list[tuple[str, str]]]:
         """The lines that append the moves onto ``target`` if it accepts the cards, written out
         for it (``_depot`` the number, target-only parts its own locals, ``move`` the name of its
-        one-card move); the assignments they need before the targets; and the locals they read."""
+        one-card move), with the locals they read; and the assignments they need before the targets."""
         parts = self.accept_parts(target, runs)
         if parts.per_target:
             self.targets.setdefault(target, [])
             for local, text in parts.per_target:
                 if (local, text) not in self.targets[target]:
                     self.targets[target].append((local, text))
-        lines = [f"_pd = P[{target}]"] if parts.pile else []
+        block = Block(reads=parts.reads)
+        if parts.pile:
+            block.assign("_pd", f"P[{target}]")
         test = " and ".join(parts.accepts) or "True"
         if runs:
             declarations = (f"_declarations(_source, _count, {target})", frozenset({"_declarations", "_source"}))
         else:  # the suits a wild card may name here, as one constant
             declarations = (self.code.constant(self.game.declarations(source, 1, target)), frozenset())
-        actions, reads = self.action_lines(runs, parts.wild_declares, str(target), move, declarations)
-        lines += [f"if {test}:", *("    " + action for action in actions)]
-        return lines, parts.hoisted, parts.reads | reads
+        block.nest(f"if {test}:").add(self.action_block(runs, parts.wild_declares, str(target), move, declarations))
+        return block, parts.hoisted
 
-    def target_lines(self) -> list[str]:
+    def target_block(self) -> Block:
         """The per-target assignments of the written-out pairs, for the top of the lister."""
-        lines: list[str] = []
+        block = Block()
         for target, assignments in sorted(self.targets.items()):
-            lines.append(f"_pd = P[{target}]")
-            lines += [f"{local} = {text}" for local, text in assignments]
-        return lines
+            block.assign("_pd", f"P[{target}]")
+            for local, text in assignments:
+                block.assign(local, text)
+        return block
 
-    # The setup of one source's cards, shared by the loop over a run (:meth:`run_lines`) and the
-    # run written out (:meth:`unrolled_lines`); both have ``_ps``, the source's pile, in scope.
+    # The setup of one source's cards, shared by the loop over a run (:meth:`run_block`) and the
+    # run written out (:meth:`unrolled_block`); both have ``_ps``, the source's pile, in scope.
 
     @staticmethod
-    def top_card_lines(reads: frozenset[str]) -> list[str]:
+    def top_card(block: Block, reads: frozenset[str]) -> Block:
         """For a top-only source whose top card ``_card`` is face up: ``_cards`` when the tests read it."""
-        return ["_cards = _ps[-1:]"] if "_cards" in reads else []
+        if "_cards" in reads:
+            block.assign("_cards", "_ps[-1:]")
+        return block
 
-    def run_length_lines(self) -> list[str]:
-        """The length ``_up`` of the source's face-up run, and the loop over the lengths ``_count`` that move."""
-        return [
-            "_up = 1",
-            "_size = len(_ps)",
-            f"while _up < _size and _ps[-1 - _up] & {FACE_UP}: _up += 1",
-            f"for _count in {self.code.constant(range)}(1, _up + 1):",
-        ]
+    def run_lengths(self, block: Block) -> Block:
+        """The length ``_up`` of the source's face-up run, then the loop over the lengths ``_count`` that
+        move, opened in ``block`` and returned."""
+        block.assign("_up", "1").assign("_size", "len(_ps)")
+        block.line(f"while _up < _size and _ps[-1 - _up] & {FACE_UP}: _up += 1")
+        return block.nest(f"for _count in {self.code.constant(range)}(1, _up + 1):", defines=("_count",))
 
-    @staticmethod
-    def run_cards_lines(eject: str) -> list[str]:
-        """Inside the loop over lengths: the cards moved, the first of them, and the eject rule's test."""
-        return ["_cards = _ps[-_count:]", "_card = _cards[0]", *([f"if not {eject}: continue"] if eject else [])]
+    def run_cards(self, block: Block, eject: str) -> Block:
+        """Inside the loop over lengths: the cards moved, the first of them, and the eject rule's test
+        (a :func:`suffix_closed` one ends the loop)."""
+        block.assign("_cards", "_ps[-_count:]").assign("_card", "_cards[0]")
+        if eject:
+            step = "break" if eject in self.closed_ejects else "continue"
+            block.line(f"if not {eject}: {step}")
+        return block
 
-    def card_locals(self, hoisted: dict[str, str], reads: frozenset[str]) -> list[str]:
+    def card_locals(self, block: Block, hoisted: dict[str, str], reads: frozenset[str]) -> Block:
         """The parts of the rules hoisted out of the targets, and the moved card's rank and suit where read."""
-        lines = [f"{local} = {code}" for local, code in hoisted.items()]
+        for local, code in hoisted.items():
+            block.assign(local, code)
         for local, lookup in (("_card_rank", self.rank), ("_card_suit", self.suit)):
             if local in reads:
-                lines.append(f"{local} = {lookup}[_card]")
-        return lines
+                block.assign(local, f"{lookup}[_card]")
+        return block
 
-    def run_lines(self, run: _Run) -> list[str]:
+    def run_block(self, run: _Run) -> Block:
         """The loop over one run of sources."""
         kind, eject = run.eject
         runs = kind is not EjectKind.TOP_ONLY
-        blocks: dict[tuple[str, ...], int] = {}
+        blocks: dict[tuple[str, ...], tuple[int, Block]] = {}
         hoisted: dict[str, str] = {}
         reads = set(self.eject_reads[eject])
         table: list[tuple[int, list[tuple[int, int]], Any]] = []
@@ -273,11 +317,11 @@ class _Writer:
             targets = []
             moves_to: list[Move | None] = [None] * size
             for target in entry.targets:
-                block_lines, needs, block_reads = self.accept_block(target.depot, runs)
-                block = tuple(block_lines)
+                block, needs = self.accept_block(target.depot, runs)
                 hoisted.update(needs)
-                reads |= block_reads
-                targets.append((target.depot, blocks.setdefault(block, len(blocks))))
+                reads |= block.all_reads()
+                number, _ = blocks.setdefault(block.key(), (len(blocks), block))
+                targets.append((target.depot, number))
                 moves_to[target.depot] = target.move
             if size <= _DENSE_LIMIT:
                 table.append((entry.source, targets, tuple(moves_to)))
@@ -292,94 +336,81 @@ class _Writer:
         )
         face_up = FACE_UP
         read = frozenset(reads)
-        lines = [f"for _source, _targets, _moves_to in {self.code.constant(data)}:", "    _ps = P[_source]"]
+        loop = Block(f"for _source, _targets, _moves_to in {self.code.constant(data)}:")
+        loop.defines |= {"_source", "_targets", "_moves_to"}
+        loop.assign("_ps", "P[_source]")
         if not runs:
-            lines += ["    if not _ps: continue", "    _card = _ps[-1]", f"    if not _card & {face_up}: continue"]
-            indent = "    "
-            setup = self.top_card_lines(read)
+            loop.line("if not _ps: continue").assign("_card", "_ps[-1]").line(f"if not _card & {face_up}: continue")
+            cards = self.top_card(loop, read)
         else:
-            lines.append(f"    if not _ps or not _ps[-1] & {face_up}: continue")
-            lines += ["    " + line for line in self.run_length_lines()]
-            indent = "        "
-            setup = self.run_cards_lines(eject)
-        setup += self.card_locals(hoisted, read)
-        lines += [indent + line for line in setup]
-        lines.append(f"{indent}for {fields} in _targets:")
-        inner = indent + "    "
+            loop.line(f"if not _ps or not _ps[-1] & {face_up}: continue")
+            cards = self.run_cards(self.run_lengths(loop), eject)
+        self.card_locals(cards, hoisted, read)
+        per_target = cards.nest(f"for {fields} in _targets:", {"_targets"}, fields.split(", "))
         if not dispatch:
-            lines += [inner + line for line in next(iter(blocks))]
+            per_target.add(next(iter(blocks.values()))[1])
         else:
-            for number, block in enumerate(blocks):
-                lines.append(f"{inner}{'if' if number == 0 else 'elif'} _spec == {number}:")
-                lines += [inner + "    " + line for line in block]
-        return lines
+            for number, block in blocks.values():
+                per_target.nest(f"{'if' if number == 0 else 'elif'} _spec == {number}:").add(block)
+        return loop
 
-
-    def unrolled_lines(self, run: _Run) -> list[str]:
+    def unrolled_block(self, run: _Run) -> Block:
         """One run of sources written out: per source its eject test, then every target's test."""
         kind, eject = run.eject
         runs = kind is not EjectKind.TOP_ONLY
         face_up = FACE_UP
-        lines: list[str] = []
+        written = Block()
         for entry in run.entries:
-            pairs: list[str] = []
+            pairs = Block()
             hoisted: dict[str, str] = {}
-            reads = set(self.eject_reads[eject])
             for target in entry.targets:
                 move = self.code.constant(target.move)
-                pair, needs, pair_reads = self.pair_lines(entry.source, target.depot, runs, move)
-                pairs += pair
+                pair, needs = self.pair_block(entry.source, target.depot, runs, move)
+                pairs.add(pair)
                 hoisted.update(needs)
-                reads |= pair_reads
-            read = frozenset(reads)
+            read = self.eject_reads[eject] | pairs.all_reads()
             if "_source" in read:
-                lines.append(f"_source = {entry.source}")
-            lines.append(f"_ps = P[{entry.source}]")
-            outer: list[str] = []
+                written.assign("_source", str(entry.source))
+            written.assign("_ps", f"P[{entry.source}]")
             if not runs:
-                lines += ["if _ps:", "    _card = _ps[-1]", f"    if _card & {face_up}:"]
-                inner = self.top_card_lines(read)
+                guard = written.nest("if _ps:").assign("_card", "_ps[-1]")
+                cards = self.top_card(guard.nest(f"if _card & {face_up}:"), read)
             else:
-                lines.append(f"if _ps and _ps[-1] & {face_up}:")
-                outer = self.run_length_lines()
-                inner = self.run_cards_lines(eject)
-            inner += self.card_locals(hoisted, read)
-            inner += pairs
-            lines += ["    " + line for line in outer]
-            lines += ["        " + line for line in inner]
-        return lines
+                cards = self.run_cards(self.run_lengths(written.nest(f"if _ps and _ps[-1] & {face_up}:")), eject)
+            self.card_locals(cards, hoisted, read).add(pairs)
+        return written
 
 
-def _tap_lines(game: GamePlan, design: Design, code: InlineCode) -> list[str]:
+def _tap_block(game: GamePlan, design: Design, code: InlineCode) -> Block:
     """The taps in order (depots in order, a depot's draw before its actions), each tested inline."""
     rules: list[Expr | None] = []
     for depot in design.depots:
         if depot.spec.draw is not None:
             rules.append(None)
         rules += [action.when for action in depot.spec.actions]
-    lines: list[str] = []
+    block = Block()
     if game.draws:
-        lines.append("_redeals = S.redeals")
+        block.assign("_redeals", "S.redeals")
     if any(action.limit is not None for action in game.actions):
-        lines.append("_uses = S.uses")
+        block.assign("_uses", "S.uses")
     for tap, when in zip(game.taps, rules, strict=True):
         move = code.constant(tap.move)
         if isinstance(tap, CompiledDraw):
-            lines.append(f"if P[{tap.depot}] or (_redeals[{tap.depot}] != 0 and P[{tap.to}]): _append({move})")
+            block.line(f"if P[{tap.depot}] or (_redeals[{tap.depot}] != 0 and P[{tap.to}]): _append({move})")
             continue
         tests = [] if tap.limit is None else [f"_uses[{tap.slot}] < {int(tap.limit)}"]
         if when is not None:
             rule = inline_rule(code, when, Site.ACTION, design, {"depot": "_depot"}, "_pd")
-            lines.append(f"_depot = {tap.depot}")
+            block.assign("_depot", str(tap.depot))
             if rule.reads.get("_pd"):
-                lines.append(f"_pd = P[{tap.depot}]")
+                block.assign("_pd", f"P[{tap.depot}]")
             tests.append(rule.text)
-        lines.append(f"if {' and '.join(tests) or 'True'}: _append({move})")
-    return lines
+        block.line(f"if {' and '.join(tests) or 'True'}: _append({move})")
+    return block
 
 
-def build_move_lister(game: GamePlan, design: Design) -> tuple[MoveLister, str]:
-    """The generated move lister of ``game`` and its Python source (for tests and debugging)."""
+def lister_block(game: GamePlan, design: Design) -> tuple[Block, InlineCode]:
+    """The body of the move lister of ``game``, and the code (its constants) it was written with."""
     pairs = sum(len(entry.targets) for entry in game.drag_plan)
     writer = _Writer(game, design, unrolled=pairs <= _UNROLL_LIMIT)
     runs: list[_Run] = []
@@ -389,17 +420,23 @@ def build_move_lister(game: GamePlan, design: Design) -> tuple[MoveLister, str]:
             runs[-1].entries.append(entry)
         else:
             runs.append(_Run(eject, [entry]))
-    body: list[str] = []
+    body = Block()
     for run in runs:
-        body += writer.unrolled_lines(run) if writer.unrolled else writer.run_lines(run)
+        body.add(writer.unrolled_block(run) if writer.unrolled else writer.run_block(run))
     code = writer.code
-    body += _tap_lines(game, design, code)
-    head = [f"_moves = {code.constant(list)}()", "_append = _moves.append"]
+    body.add(_tap_block(game, design, code))
+    head = Block().assign("_moves", f"{code.constant(list)}()").assign("_append", "_moves.append")
     if any(w >= 0 for w in game.wild_declares):
-        head += ["_extend = _moves.extend", f"_declarations = {code.constant(game.declarations)}"]
+        head.assign("_extend", "_moves.extend").assign("_declarations", code.constant(game.declarations))
     if writer.uses_declared:
-        head.append("_declared = S.declared")
+        head.assign("_declared", "S.declared")
     if any(run.eject[0] is not EjectKind.TOP_ONLY for run in runs):
-        head.append(f"_run_move = {code.constant(game.drag_move)}")
-    head += writer.target_lines()
-    return code.function("_list_moves", ["P", "S"], [*head, *body, "return _moves"], _ATTRIBUTES)
+        head.assign("_run_move", code.constant(game.drag_move))
+    head.add(writer.target_block()).add(body).line("return _moves", {"_moves"})
+    return head, code
+
+
+def build_move_lister(game: GamePlan, design: Design) -> tuple[MoveLister, str]:
+    """The generated move lister of ``game`` and its Python source (for tests and debugging)."""
+    block, code = lister_block(game, design)
+    return code.function("_list_moves", ["P", "S"], block.render(), _ATTRIBUTES)

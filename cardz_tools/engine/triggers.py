@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from bisect import insort
 
+from ..expr.codegen import Block
 from ..model import Design
 from .plan import GamePlan, Settle
 from .rules import Site, inline_code, inline_rule
@@ -33,105 +34,89 @@ _ATTRIBUTES = frozenset(
 def build_settle(game: GamePlan, design: Design, limit: int) -> tuple[Settle, str]:
     """The generated settling of ``game`` and its source; ``limit`` is the cascade bound."""
     code = inline_code(design)
-    blocks: dict[tuple[str, ...], int] = {}
+    blocks: dict[tuple[str, ...], tuple[int, Block]] = {}
     makes_due = False  # whether a firing may make later depots due (its lines then call _insort)
     specs = [-1] * len(game.names)
     effects = code.constant(tuple(tuple(t.effects for t in triggers) for triggers in game.triggers_of))
     stats = code.constant(tuple(tuple(t.stat for t in triggers) for triggers in game.triggers_of))
-    snapshot = ["    if _before is None:", "        _before = P[:]"]
-    start = "    _before = _declared_before = None" if game.has_declarations else "    _before = None"
-    if game.has_declarations:  # else every named suit stays -1 and needs no comparing
-        snapshot.append("        _declared_before = S.declared[:]")
     for depot, triggers in enumerate(game.triggers_of):
         if not triggers:
             continue
-        lines: list[str] = []
+        checks = Block()
         for number, (trigger, rule) in enumerate(zip(triggers, design.depots[depot].spec.triggers, strict=True)):
             # A pile read once is read in place: naming it would cost more than reading it.
             test = inline_rule(code, rule.when, Site.TRIGGER, design, {"depot": "_depot"}, "_pd", pile_once="P[_depot]")
-            fire = [f"if {test.text}:"]
+            check = Block()
             if test.reads.get("_pd"):
-                fire.insert(0, "_pd = P[_depot]")
+                check.assign("_pd", "P[_depot]")
+            fire = check.nest(f"if {test.text}:")
+            snapshot = fire.nest("if _before is None:").assign("_before", "P[:]")
+            if game.has_declarations:  # else every named suit stays -1 and needs no comparing
+                snapshot.assign("_declared_before", "S.declared[:]")
             inline = [effect.inline("_depot") for effect in trigger.effects]
             reaches: set[int] | None
             if all(written is not None for written in inline):  # written out: no call per effect
-                run = ["    " + line for written in inline if written is not None for line in written.lines]
+                fire.lines(line for written in inline if written is not None for line in written.lines)
                 # Written-out effects name the depots they change: -1 for the owner itself.
                 reaches = {d for written in inline if written is not None for d in written.depots}
             else:
-                run = [f"    for _effect in {effects}[_depot][{number}]: _effect.run(S, _depot)"]
+                fire.line(f"for _effect in {effects}[_depot][{number}]: _effect.run(S, _depot)")
                 reaches = None
-            fire += [
-                *snapshot,
-                *run,
-                # A depot that fired is checked again next pass, changed or not.
-                "    _touched.add(_depot)",
-                "    _fired += 1",
-                f"    if _stats is not None: _stats[{stats}[_depot][{number}]] += 1",
-                f"    if _fired > {int(limit)}:",
-                "        S.cascade = True",
-                "        return",
-            ]
+            # A depot that fired is checked again next pass, changed or not.
+            fire.line("_touched.add(_depot)").line("_fired += 1")
+            fire.line(f"if _stats is not None: _stats[{stats}[_depot][{number}]] += 1")
+            fire.nest(f"if _fired > {int(limit)}:").line("S.cascade = True").line("return")
             if reaches is None or any(d >= 0 and game.has_trigger[d] for d in reaches):
                 # Depots after this one that it changed are due later in the pass.
                 makes_due = True
-                fire += [
-                    "    for _later in _touched:",
-                    "        if _later > _depot and _has[_later] and _later not in _due: _insort(_due, _later)",
-                ]
+                fire.nest("for _later in _touched:").line(
+                    "if _later > _depot and _has[_later] and _later not in _due: _insort(_due, _later)"
+                )
             if trigger.local and depot in game.always_checked:
                 # Any other depot is due only while in recheck or touched: the test would always hold.
-                fire = ["if _depot in _recheck or _depot in _touched:", *("    " + line for line in fire)]
-            lines += fire
-        specs[depot] = blocks.setdefault(tuple(lines), len(blocks))
+                checks.nest("if _depot in _recheck or _depot in _touched:").add(check)
+            else:
+                checks.add(check)
+        specs[depot] = blocks.setdefault(checks.key(), (len(blocks), checks))[0]
+    # The constants in the order the closure has always listed them (the source stays byte for byte the same).
     has = code.constant(game.has_trigger)
-    # A pass's due depots: those changed (or fired) that have a trigger, and those always checked.
-    due = ["_due = _new_list()", "for _depot in _recheck:", "    if _has[_depot]: _due.append(_depot)"]
-    if game.always_checked:
-        always = code.constant(game.always_checked)
-        due += [f"for _depot in {always}:", "    if _depot not in _recheck: _due.append(_depot)"]
-    body = [
-        "_recheck = S.touched",
-        f"_has = {has}",
-        f"_new_list = {code.constant(list)}",
-        *due,
-        "if not _due:",
-        "    _recheck.clear()",
-        "    return",
-        "_due.sort()",
-        "_stats = S.stats",
-        f"_new_set = {code.constant(set)}",
-        "_fired = 0",
-        "while True:",
-        "    _touched = _new_set()",
-        "    S.touched = _touched",
-        start,
-        "    _fired_before = _fired",
-        # Depots join _due only after the one being visited: the list iterator sees them.
-        "    for _depot in _due:",
-    ]
-    if not blocks:
-        body.append("        pass")
-    elif len(blocks) == 1:
-        body += ["        " + line for line in next(iter(blocks))]
-    else:
-        body.append(f"        _spec = {code.constant(tuple(specs))}[_depot]")
-        for number, block in enumerate(blocks):
-            body.append(f"        {'if' if number == 0 else 'elif'} _spec == {number}:")
-            body += ["            " + line for line in block]
-    unchanged = "P == _before" + (" and S.declared == _declared_before" if game.has_declarations else "")
-    body += [
-        "    if _fired == _fired_before: return",
-        f"    if {unchanged}:",
-        "        S.cascade = True",
-        "        return",
-        "    _recheck = _touched",
-        *("    " + line for line in due),
-        "    _due.sort()",
-    ]
+    always = code.constant(game.always_checked) if game.always_checked else None
+    new_list, new_set = code.constant(list), code.constant(set)
+    spec_of = code.constant(tuple(specs)) if len(blocks) > 1 else None
+    insorts = code.constant(insort) if makes_due else None
     if not game.triggers:
-        body = ["_recheck = S.touched", "_recheck.clear()"]
-    if makes_due:  # a trigger may make later depots due
-        start_at = body.index("_fired = 0")
-        body.insert(start_at, f"_insort = {code.constant(insort)}")
-    return code.function("_settle", ["P", "S"], body, _ATTRIBUTES)
+        body = Block().assign("_recheck", "S.touched").line("_recheck.clear()")
+        return code.function("_settle", ["P", "S"], body.render(), _ATTRIBUTES)
+
+    def due(block: Block) -> Block:
+        """A pass's due depots: those changed (or fired) that have a trigger, and those always checked."""
+        block.assign("_due", "_new_list()")
+        block.nest("for _depot in _recheck:").line("if _has[_depot]: _due.append(_depot)")
+        if always is not None:
+            block.nest(f"for _depot in {always}:").line("if _depot not in _recheck: _due.append(_depot)")
+        return block
+
+    body = Block().assign("_recheck", "S.touched").assign("_has", has).assign("_new_list", new_list)
+    due(body).nest("if not _due:").line("_recheck.clear()").line("return")
+    body.line("_due.sort()").assign("_stats", "S.stats").assign("_new_set", new_set)
+    if insorts is not None:  # a trigger may make later depots due
+        body.assign("_insort", insorts)
+    body.assign("_fired", "0")
+    passes = body.nest("while True:")
+    passes.assign("_touched", "_new_set()").line("S.touched = _touched")
+    passes.line("_before = _declared_before = None" if game.has_declarations else "_before = None")
+    passes.assign("_fired_before", "_fired")
+    # Depots join _due only after the one being visited: the list iterator sees them.
+    visit = passes.nest("for _depot in _due:")
+    if len(blocks) == 1:
+        visit.add(next(iter(blocks.values()))[1])
+    else:
+        visit.assign("_spec", f"{spec_of}[_depot]")
+        for number, block in blocks.values():
+            visit.nest(f"{'if' if number == 0 else 'elif'} _spec == {number}:").add(block)
+    unchanged = "P == _before" + (" and S.declared == _declared_before" if game.has_declarations else "")
+    passes.line("if _fired == _fired_before: return")
+    passes.nest(f"if {unchanged}:").line("S.cascade = True").line("return")
+    passes.line("_recheck = _touched")
+    due(passes).line("_due.sort()")
+    return code.function("_settle", ["P", "S"], body.render(), _ATTRIBUTES)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from ..cards import COLOR_OF, FACE_UP_OF, NO_CARD, RANK_OF, SUIT_OF, Suit
@@ -47,7 +47,7 @@ from .env import DesignEnv
 from .sandbox import SAFE_ATTRIBUTES, audit
 from .types import ABSENT_DEPOT, ABSENT_SUIT, Kind
 
-__all__ = ["PILE", "SAFE_BUILTINS", "SITE_PARAMS", "Emitter", "ExprCompileError", "Rule", "build", "with_pile"]
+__all__ = ["PILE", "SAFE_BUILTINS", "SITE_PARAMS", "Block", "Emitter", "ExprCompileError", "Rule", "build", "with_pile"]
 
 _ADJACENCY_MATRIX_LIMIT = 300
 
@@ -114,23 +114,36 @@ def _covered(P: Sequence[Sequence[int]], later: tuple[int, ...]) -> bool:
     return False
 
 
+# The run tests below stop at the first pair that breaks the run: the move lister calls them for
+# every run length of every column, and most runs break at once.
+
+
 def _descending(cards: Sequence[int]) -> bool:
-    ranks = [RANK_OF[c] for c in cards]
-    return all(a == b + 1 for a, b in itertools.pairwise(ranks))
+    for a, b in itertools.pairwise(cards):
+        if RANK_OF[a] != RANK_OF[b] + 1:
+            return False
+    return True
 
 
 def _ascending(cards: Sequence[int]) -> bool:
-    ranks = [RANK_OF[c] for c in cards]
-    return all(a + 1 == b for a, b in itertools.pairwise(ranks))
+    for a, b in itertools.pairwise(cards):
+        if RANK_OF[a] + 1 != RANK_OF[b]:
+            return False
+    return True
 
 
 def _same_suit(cards: Sequence[int]) -> bool:
-    return len({SUIT_OF[c] for c in cards}) <= 1
+    for a, b in itertools.pairwise(cards):
+        if SUIT_OF[a] != SUIT_OF[b]:
+            return False
+    return True
 
 
 def _alternating(cards: Sequence[int]) -> bool:
-    colors = [COLOR_OF[c] for c in cards]
-    return all(a != b for a, b in itertools.pairwise(colors))
+    for a, b in itertools.pairwise(cards):
+        if COLOR_OF[a] == COLOR_OF[b]:
+            return False
+    return True
 
 
 def _declared(S: Any, depot: int) -> int:
@@ -633,6 +646,91 @@ class Emitter(NodeVisitor[str]):
                  "    return True"]
         self.functions.append(with_pile("\n".join(lines), 1, always=True))
         return f"{name}({', '.join(params[:-1])}, {items})"
+
+
+class Block:
+    """Generated statements: lines, and nested blocks under a header line, with the locals they read and define.
+
+    The functions the engine generates (the move lister, the settle pass) are written as blocks, not as
+    lists of indented strings: a block indents its children when it is rendered, so a writer nests
+    without counting spaces, and it answers what its lines read and define, so a writer asks it
+    instead of searching text. A block without a header is a plain sequence (its lines at the
+    indentation of where it is added).
+    """
+
+    __slots__ = ("header", "items", "reads", "defines")
+
+    def __init__(self, header: str | None = None, reads: Iterable[str] = ()) -> None:
+        self.header = header
+        """The line that opens the block (``for ...:``, ``if ...:``), or None."""
+        self.items: list[str | Block] = []
+        self.reads: set[str] = set(reads)
+        """The locals this block's own lines (its header included) read, as the writer declared them."""
+        self.defines: set[str] = set()
+        """The locals this block's own lines assign."""
+
+    def line(self, text: str, reads: Iterable[str] = (), defines: Iterable[str] = ()) -> Block:
+        """Append one line (it may hold a one-line suite: ``if x: continue``); returns the block."""
+        self.items.append(text)
+        self.reads.update(reads)
+        self.defines.update(defines)
+        return self
+
+    def lines(self, texts: Iterable[str]) -> Block:
+        """Append lines that read and define nothing the writer tracks."""
+        self.items.extend(texts)
+        return self
+
+    def assign(self, local: str, value: str, reads: Iterable[str] = ()) -> Block:
+        """Append ``local = value``."""
+        return self.line(f"{local} = {value}", reads, (local,))
+
+    def nest(self, header: str, reads: Iterable[str] = (), defines: Iterable[str] = ()) -> Block:
+        """Append a block opened by ``header`` (``defines``: a loop's variables) and return it, to fill."""
+        child = Block(header, reads)
+        child.defines.update(defines)
+        self.items.append(child)
+        return child
+
+    def add(self, block: Block) -> Block:
+        """Append ``block``: nested when it has a header, else its items in place; returns this block."""
+        if block.header is not None:
+            self.items.append(block)
+        else:
+            self.items.extend(block.items)
+            self.reads |= block.reads
+            self.defines |= block.defines
+        return self
+
+    def walk(self) -> Iterator[Block]:
+        """This block and every block in it, outermost first."""
+        yield self
+        for item in self.items:
+            if isinstance(item, Block):
+                yield from item.walk()
+
+    def all_reads(self) -> frozenset[str]:
+        """The locals this block and every block in it read."""
+        return frozenset().union(*(block.reads for block in self.walk()))
+
+    def all_defines(self) -> frozenset[str]:
+        """The locals this block and every block in it assign."""
+        return frozenset().union(*(block.defines for block in self.walk()))
+
+    def render(self, indent: str = "") -> list[str]:
+        """The lines, indented: the header at ``indent``, its items four spaces in."""
+        lines = [] if self.header is None else [indent + self.header]
+        inner = indent if self.header is None else indent + "    "
+        for item in self.items:
+            if isinstance(item, Block):
+                lines += item.render(inner)
+            else:
+                lines.append(inner + item)
+        return lines
+
+    def key(self) -> tuple[str, ...]:
+        """The rendered lines: equal for blocks that generate the same code."""
+        return tuple(self.render())
 
 
 PILE = "\x00pile\x00"
