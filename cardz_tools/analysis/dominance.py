@@ -82,6 +82,8 @@ _BOARD_NAMES = frozenset({"count", "empty", "all", "any", "it", "cards", "depot"
 """The board part is checked by evaluation (:func:`_board_part_is_monotone`): arithmetic on counts (``pow``) is fine."""
 _RUN_PREDICATES = frozenset({"descending", "ascending", "alternating", "sameSuit", "chain"})
 _EMPTINESS = frozenset({"empty", "it"})
+MASKS_KEPT = 100_000
+"""The most sink piles whose card bits :meth:`SafeSinkMoves.safe_move` keeps (then they are forgotten at once)."""
 MAX_BOARD_CASES = 20_000
 """The most evaluations the board-part check may spend on one rule; past that the design is not classified."""
 
@@ -105,12 +107,15 @@ class SafeSinkMoves:
     on_empty: frozenset[Card]
     required: dict[Card, int]
     gives_back: bool = False
+    masks: dict[int, tuple[tuple[Card, ...], int]] = dataclasses.field(default_factory=dict, compare=False, repr=False)
+    """Per sink pile, by its identity, the bits of its cards (a sink changes seldom: kept, not counted
+    again; an entry holds its pile, so the id is not reused while it is kept)."""
 
     def safe_move(self, state: Any) -> Any:
         """A safe move of ``state`` onto a sink (legal there), or None; ``state`` must not have
         ended (:func:`.tableau_search.ended`: then it is over only if it has no moves at all)."""
         piles = state.piles
-        bit, required = self.bit, self.required
+        bit, required, masks = self.bit, self.required, self.masks
         in_sinks = 0
         tops: dict[Card, int] = {}
         empty_sink = -1
@@ -121,8 +126,15 @@ class SafeSinkMoves:
                     empty_sink = sink
                 continue
             tops[pile[-1] & ~FACE_UP] = sink
-            for card in pile:
-                in_sinks |= bit[card & ~FACE_UP]
+            kept = masks.get(id(pile))
+            if kept is None or kept[0] is not pile:
+                if len(masks) >= MASKS_KEPT:
+                    masks.clear()
+                mask = 0
+                for card in pile:
+                    mask |= bit[card & ~FACE_UP]
+                kept = masks[id(pile)] = (pile, mask)
+            in_sinks |= kept[1]
         for source in self.sources:
             pile = piles[source]
             if not pile or not pile[-1] & FACE_UP:
