@@ -69,7 +69,7 @@ def test_only_designs_whose_sinks_a_trigger_fills_get_restarts() -> None:
     assert effect_filled_sinks(freecell) == frozenset()
     plan = plan_for(freecell, Pruning())
     assert not plan.restarts
-    assert "no restarts: no trigger or action fills its win depots" in plan.notes  # said in --verbose
+    assert any(note.startswith("no restarts:") for note in plan.notes)  # said in --verbose
 
 
 def test_each_piece_agrees_with_the_plain_exhaustive_search_on_a_small_spider() -> None:

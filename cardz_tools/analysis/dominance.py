@@ -36,7 +36,12 @@ without the moves of ``c``"; the conditions make ``L'`` a winning line too):
    conjunction of ``descending``, ``ascending``, ``alternating``, ``sameSuit`` and ``chain``
    of ``cards``;
 5. the moved card does not come from a stock or from a draw's target (the waste is turned
-   back into the stock, so the card's absence would shift every later draw).
+   back into the stock, so the card's absence would shift every later draw), unless that
+   waste is never turned back (:func:`fixed_wastes`: a draw with no redeal, onto a waste that
+   takes no dragged cards and no other draw touches) and the sinks are locked. Then a tap puts
+   the same card on the waste in ``L'`` as in ``L``, and the waste of ``L'`` is that of ``L``
+   without ``c``: whenever ``L`` plays another card from the waste's top, that card is the top
+   in ``L'`` too, and a tap's legality reads only the stock.
 
 Sinks that give cards back (Klondike's foundations, whose top card may return to a column:
 eject ``topOnly``) need a stronger condition, since a card of a sink can come back and be
@@ -77,6 +82,8 @@ _BOARD_NAMES = frozenset({"count", "empty", "all", "any", "it", "cards", "depot"
 """The board part is checked by evaluation (:func:`_board_part_is_monotone`): arithmetic on counts (``pow``) is fine."""
 _RUN_PREDICATES = frozenset({"descending", "ascending", "alternating", "sameSuit", "chain"})
 _EMPTINESS = frozenset({"empty", "it"})
+MASKS_KEPT = 100_000
+"""The most sink piles whose card bits :meth:`SafeSinkMoves.safe_move` keeps (then they are forgotten at once)."""
 MAX_BOARD_CASES = 20_000
 """The most evaluations the board-part check may spend on one rule; past that the design is not classified."""
 
@@ -100,12 +107,15 @@ class SafeSinkMoves:
     on_empty: frozenset[Card]
     required: dict[Card, int]
     gives_back: bool = False
+    masks: dict[int, tuple[tuple[Card, ...], int]] = dataclasses.field(default_factory=dict, compare=False, repr=False)
+    """Per sink pile, by its identity, the bits of its cards (a sink changes seldom: kept, not counted
+    again; an entry holds its pile, so the id is not reused while it is kept)."""
 
     def safe_move(self, state: Any) -> Any:
         """A safe move of ``state`` onto a sink (legal there), or None; ``state`` must not have
         ended (:func:`.tableau_search.ended`: then it is over only if it has no moves at all)."""
         piles = state.piles
-        bit, required = self.bit, self.required
+        bit, required, masks = self.bit, self.required, self.masks
         in_sinks = 0
         tops: dict[Card, int] = {}
         empty_sink = -1
@@ -116,8 +126,15 @@ class SafeSinkMoves:
                     empty_sink = sink
                 continue
             tops[pile[-1] & ~FACE_UP] = sink
-            for card in pile:
-                in_sinks |= bit[card & ~FACE_UP]
+            kept = masks.get(id(pile))
+            if kept is None or kept[0] is not pile:
+                if len(masks) >= MASKS_KEPT:
+                    masks.clear()
+                mask = 0
+                for card in pile:
+                    mask |= bit[card & ~FACE_UP]
+                kept = masks[id(pile)] = (pile, mask)
+            in_sinks |= kept[1]
         for source in self.sources:
             pile = piles[source]
             if not pile or not pile[-1] & FACE_UP:
@@ -497,7 +514,7 @@ def _classify(game: Any) -> SafeSinkMoves | str:
         for top in cards:
             for card in table[top]:
                 buildable[top] |= bit[card]
-    excluded = {d for draw in game.draws for d in (draw.depot, draw.to)}
+    excluded = {d for draw in game.draws for d in (draw.depot, draw.to)} - (set() if gives_back else fixed_wastes(game))
     sources = tuple(
         d for d in range(len(game.names))
         if d not in sinks and d not in excluded and game.eject_kind[d] is not EjectKind.LOCKED
@@ -507,6 +524,18 @@ def _classify(game: Any) -> SafeSinkMoves | str:
     return SafeSinkMoves(
         tuple(sorted(sinks)), sources, bit, buildable, predecessor, frozenset(empty_takes), required, gives_back
     )
+
+
+def fixed_wastes(game: Any) -> set[int]:
+    """The draw targets of ``game`` that are never turned back into their stock: the draw has no
+    redeal, the waste takes no dragged cards, and no other draw starts or ends on it (the order of
+    its cards is then fixed by the taps, and taking its top card away shifts no later draw)."""
+    found = set()
+    for draw in game.draws:
+        others = [d for d in game.draws if d is not draw and draw.to in (d.depot, d.to)]
+        if draw.redeals == 0 and game.accept_never[draw.to] and not others:
+            found.add(draw.to)
+    return found
 
 
 def _closures(

@@ -32,8 +32,10 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     when it runs out of positions to expand.
 ``restarts``
     on a design whose win depots are filled by a trigger or an action (Spider's completed runs:
-    no safe move applies, so no forced chains shorten its lines of hundreds of moves), the
-    portfolio has a fourth member: depth-first searches started afresh with the order of the
+    no safe move applies, so no forced chains shorten its lines of hundreds of moves), or whose
+    waste is never turned back (:func:`.dominance.fixed_wastes`: the Forty Thieves family, where
+    a deal is won in a few thousand positions or, after a wrong early turn, not in a hundred
+    thousand), the portfolio has a fourth member: depth-first searches started afresh with the order of the
     children jittered (:meth:`Progress.jitter`), the ``n``-th given :data:`RESTART_UNIT` × the
     ``n``-th term of the Luby sequence positions. Depth-first search times are heavy-tailed
     there: on 16 deals of Spider (one suit), seed 101, 30,000 positions each, one search won 10,
@@ -59,7 +61,7 @@ from collections.abc import Generator, Hashable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP
-from .dominance import SafeSinkMoves, build_table, card_bits
+from .dominance import SafeSinkMoves, build_table, card_bits, fixed_wastes
 from .joints import joint_table
 from .relaxation import card_flow, dead_check, effect_filled_sinks
 from .stock_moves import StockMoves, stock_moves
@@ -96,7 +98,6 @@ RESTART_WEIGHT = 4
 
 QUICK_POSITIONS = 200_000
 """The most positions the quick pass stores: it keeps every position it has not expanded yet."""
-
 
 
 @dataclasses.dataclass(frozen=True)
@@ -145,7 +146,9 @@ class Progress:
     """Of: cards in the win depots (minus, for a ``depotsEmpty`` win, cards left in them); empty
     depots that take cards; cards lying on a card no rule builds them on, or that their pile
     does not let go of together with it (:mod:`.joints`); face-down cards; and cards lying
-    above a card that a win depot takes now."""
+    above a card that a win depot takes now. The piles counted are those of the depots other
+    than the win depots and the stocks; a waste that is never turned back
+    (:func:`.dominance.fixed_wastes`) counts as a pile, since its cards come back only from its top."""
 
     def __init__(self, game: Any, heuristic: bool = True) -> None:
         design = game.design
@@ -157,7 +160,8 @@ class Progress:
             self._targets = design.resolve(win.depots) or ()
             self._sign = 1 if win.kind == "allCardsIn" else -1
         self._score_sign = -1 if design.scoring.better.value == "Low" else 1
-        stocks = {d for draw in game.draws for d in (draw.depot, draw.to)}
+        # A waste never turned back is scored as a pile: its cards come back only from its top.
+        stocks = {d for draw in game.draws for d in (draw.depot, draw.to)} - fixed_wastes(game)
         sinks = set(self._targets) if self._sign > 0 else set()
         self._homes = tuple(sorted(sinks))
         self._open = tuple(d for d in range(len(game.names)) if d not in sinks and d not in stocks)
@@ -276,9 +280,9 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             stock = draws
     chain_key = canonical_key_function(game, pruning.symmetry)
     key_of = canonical_key_function(game, pruning.symmetry, stock.normalize) if stock is not None else chain_key
-    restarts = pruning.restarts and bool(effect_filled_sinks(game))
+    restarts = pruning.restarts and bool(effect_filled_sinks(game) or fixed_wastes(game))
     if pruning.restarts and not restarts:
-        notes.append("no restarts: no trigger or action fills its win depots")
+        notes.append("no restarts: no trigger or action fills its win depots, and no waste stays unturned")
     plan = Plan(key_of, chain_key, safe, stock, tuple(notes), restarts)
     if len(_PLANS) >= 8:
         _PLANS.pop(next(iter(_PLANS)))
@@ -300,6 +304,10 @@ def ended(state: Any) -> str | None:
     if game.loss_when is not None and game.loss_when(state.piles, state):
         return "lost"
     return None
+
+
+Outcome = tuple[str, list[Any]]
+"""What a search generator returns: ("won", line), ("lost", []) or ("unknown", [])."""
 
 
 class _Budget(Exception):
