@@ -2,6 +2,7 @@
 then the pruned search over engine states against the plain one, and what each piece buys.
 
     python bench/bench_solve.py [--deals N] [--budget N] [--tableau-deals N] [--deal-seconds S] [--only sink|tableau]
+    python bench/bench_solve.py --only open [--baseline CHECKOUT] [--open-deals N] [--open-budget N] [--done-when]
 
 Both searches get the same deals and the same position budget. For each sink game it
 prints how many deals each decided (won or proved lost), their CPU time, positions per
@@ -20,13 +21,26 @@ rank-reachability test and restarts against the same search without them (Golf, 
 Hole), the pair search (Pyramid) and the row search (Accordion) against the plain
 engine-state search. It prints deals decided, CPU seconds, deals decided per CPU second and
 the ratio of the times.
+
+For the open tableau games (:data:`OPEN_GAMES`, ``--only open``) ``cardz solve`` runs as a
+command, in this tree and, with ``--baseline``, in another checkout (say one made with ``git
+archive``), on the same deals of seed 101 with the same fixed position budget and one worker,
+taking turns ``--repeat`` times: the node counts and verdicts must be identical deal by deal
+(a faster search must search the same positions), and it prints the least CPU seconds of each
+and their ratio (baseline / this).
+``--done-when`` adds issue 15's FreeCell measure: 20 deals of seed 101, ``--deal-seconds 10
+--workers 2``, every deal decided and a mean under 1 s per deal (wall clock: print the load).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
+import os
 import pathlib
+import resource
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -59,7 +73,13 @@ def main() -> None:
     parser.add_argument("--tableau-deals", type=int, default=3)
     parser.add_argument("--deal-seconds", type=float, default=5.0)
     parser.add_argument("--games", default=",".join(TABLEAU_GAMES), help="Tableau games, comma-separated.")
-    parser.add_argument("--only", choices=("sink", "tableau", "compact"))
+    parser.add_argument("--only", choices=("sink", "tableau", "compact", "open"))
+    parser.add_argument("--baseline", type=pathlib.Path, default=None, help="A checkout to compare open games with.")
+    parser.add_argument("--open-games", default=",".join(OPEN_GAMES), help="Open tableau games, comma-separated.")
+    parser.add_argument("--open-deals", type=int, default=5)
+    parser.add_argument("--open-budget", type=int, default=5_000)
+    parser.add_argument("--repeat", type=int, default=2, help="Runs of each side of the open games (least CPU).")
+    parser.add_argument("--done-when", action="store_true", help="Also FreeCell's done-when run (20 deals, 10 s).")
     args = parser.parse_args()
     if args.only in (None, "sink"):
         sink_games(args)
@@ -67,6 +87,8 @@ def main() -> None:
         tableau_games(args)
     if args.only in (None, "compact"):
         compact_games(args)
+    if args.only in (None, "open"):
+        open_games(args)
 
 
 def sink_games(args: argparse.Namespace) -> None:
@@ -198,6 +220,66 @@ def _within_cpu(solver: Solver, state: Any, budget: int, seconds: float) -> str:
     assert answer is not None
     result = answer[0]
     return "unknown" if time.process_time() - started > seconds else result
+
+
+OPEN_GAMES = ("freecell", "beleaguered-castle", "king-albert", "fan", "bakers-dozen", "flower-garden")
+"""Open tableau games (every card visible, no stock) of issue 15's node-rate work."""
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def _solve_command(checkout: pathlib.Path, game: str, options: list[str]) -> tuple[dict[str, Any], float, float]:
+    """(the JSON report, CPU seconds, wall seconds) of ``cardz solve`` run from ``checkout``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    command = [sys.executable, "-m", "cardz_tools", "solve", str(checkout / "games" / f"{game}.cardz"),
+               "--seed", "101", "--no-cache", "--format", "json", *options]
+    done = subprocess.run(command, cwd=checkout, capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return json.loads(done.stdout), cpu, wall
+
+
+def open_games(args: argparse.Namespace) -> None:
+    """This tree's search against ``--baseline``'s on the open tableau games (module doc)."""
+    sides = [("this", ROOT)] + ([("baseline", args.baseline.resolve())] if args.baseline is not None else [])
+    print(f"\nopen games: {args.open_deals} deals (seed 101), {args.open_budget:,} positions each, 1 worker; "
+          f"load {os.getloadavg()[0]:.1f}")
+    print(f"{'game':<20} {'decided':>8} {'positions':>10} {'CPU s (this)':>13} {'CPU s (base)':>13} {'ratio':>6}"
+          "  nodes")
+    fixed = ["-n", str(args.open_deals), "--budget", str(args.open_budget), "--workers", "1"]
+    for game in args.open_games.split(","):
+        reports: dict[str, dict[str, Any]] = {}
+        cpu: dict[str, float] = {}
+        for _ in range(args.repeat):  # the sides take turns; each keeps its least CPU (a shared machine)
+            for label, checkout in sides:
+                reports[label], spent, _ = _solve_command(checkout, game, fixed)
+                cpu[label] = min(spent, cpu.get(label, spent))
+        this = reports["this"]
+        runs = [(d["result"], d["nodes"]) for d in this["per_deal"]]
+        same = "" if "baseline" not in reports else (
+            "identical" if runs == [(d["result"], d["nodes"]) for d in reports["baseline"]["per_deal"]] else "DIFFER"
+        )
+        base = f"{cpu['baseline']:13.2f}" if "baseline" in cpu else f"{'-':>13}"
+        ratio = f"{cpu['baseline'] / cpu['this']:5.2f}x" if "baseline" in cpu else f"{'-':>6}"
+        decided = this["won"] + this["lost"]
+        positions = sum(n for _, n in runs)
+        print(f"{game:<20} {decided:>4}/{args.open_deals:<3} {positions:>10,} {cpu['this']:13.2f} {base} {ratio}"
+              f"  {same}")
+    if args.done_when:
+        load = os.getloadavg()[0]
+        print(f"\nFreeCell done-when: 20 deals of seed 101, --deal-seconds 10 --workers 2; load {load:.1f}")
+        for label, checkout in sides:
+            report, spent, wall = _solve_command(
+                checkout, "freecell", ["-n", "20", "--deal-seconds", "10", "--budget", "100000000", "--workers", "2"]
+            )
+            seconds = [d["seconds"] for d in report["per_deal"]]
+            mean = sum(seconds) / len(seconds)
+            verdict = "met" if report["unknown"] == 0 and mean < 1 else "not met"
+            decided = report["won"] + report["lost"]
+            print(f"  {label:<9} decided {decided}/20, mean {mean:.2f} s, max {max(seconds):.2f} s a deal, "
+                  f"{wall:.1f} s wall, {spent:.1f} CPU-s: {verdict}")
+        print(f"  load after {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

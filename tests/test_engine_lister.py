@@ -76,6 +76,28 @@ WILD_FOLLOW: dict[str, Any] = {
     "winCondition": {"kind": "depotsEmpty", "depots": "Tableau"},
 }
 
+RUN_EJECTS: dict[str, Any] = {
+    "name": "Run ejects",
+    "depots": [
+        _STOCK,
+        _WASTE,
+        {"name": "home", "type": "Foundation", "col": 2, "ejectRule": "locked", "acceptRule": {"single": True}},
+        # suffix-closed ejects: the lister stops at the first run length they refuse
+        {"name": "suit", "type": "Tableau", "col": 0, "row": 1, "repeat": 3,
+         "ejectRule": {"when": "sameSuit(cards) && descending(cards)"},
+         "acceptRule": {"when": "empty(depot) || card.rank + 1 == top.rank"}},
+        {"name": "link", "type": "Tableau", "col": 3, "row": 1, "repeat": 3,
+         "ejectRule": {"when": "chain(cards, it.color != prev.color && it.rank == prev.rank - 1)"},
+         "acceptRule": {"when": "empty(depot) || card.rank + 1 == top.rank || card.suit == top.suit"}},
+        # not suffix-closed: a whole column moves though its top two cards do not
+        {"name": "whole", "type": "Tableau", "col": 6, "row": 1, "repeat": 2,
+         "ejectRule": {"when": "count(cards) == 1 || count(cards) == count(depot)"},
+         "acceptRule": {"when": "empty(depot) || card.suit == top.suit"}},
+    ],
+    "dealRules": [{"kind": "dealGroup", "to": "Tableau", "faceUp": 4}],
+    "winCondition": {"kind": "allCardsIn", "depots": "Foundation"},
+}
+
 
 def _oracle_drags(state: State) -> list[Drag]:
     """Every drag ``why_illegal`` accepts, in the documented order."""
@@ -92,7 +114,7 @@ def _oracle_drags(state: State) -> list[Drag]:
 
 
 def _games() -> list[Game]:
-    designs = [build_design(data) for data in (KLONDIKE_LIKE, EJECT_WHEN, WILD_FOLLOW)]
+    designs = [build_design(data) for data in (KLONDIKE_LIKE, EJECT_WHEN, WILD_FOLLOW, RUN_EJECTS)]
     return [Game(design) for design in (*designs, load_design("monte-carlo"), load_design("weathervane"))]
 
 
@@ -120,6 +142,21 @@ def test_listed_drags_are_exactly_the_legal_drags_in_order(
             listed += len(drags)
             state.apply(legal[rng.below(len(legal))])
     assert compared > 20 and listed > 20, "the playouts exercised the lister"
+
+
+def test_only_ejects_that_read_neighbouring_pairs_of_the_run_end_the_loop_over_run_lengths() -> None:
+    from cardz_tools.engine.lister import suffix_closed
+    from cardz_tools.expr import parse
+
+    closed = ["descending(cards)", "sameSuit(cards) && alternating(cards) && ascending(cards)",
+              "chain(cards, it.suit == prev.suit && !(it.rank == prev.rank))"]
+    open_ = ["count(cards) == 1 || count(cards) == count(depot)", "descending(cards) || alternating(cards)",
+             "!descending(cards)", "descending(cards) && count(cards) <= 3", "chain(cards, it.rank == top.rank)",
+             "descending(depot)", "chain(depot, it.rank == prev.rank - 1)", "count(cards) >= 2"]
+    assert all(suffix_closed(parse(text)) for text in closed)
+    assert not any(suffix_closed(parse(text)) for text in open_)
+    source = Game(build_design(RUN_EJECTS)).move_lister_source
+    assert source.count(": break") == 6 and ": continue" in source  # the whole-column eject keeps looping
 
 
 def test_the_lister_source_holds_no_design_text() -> None:

@@ -337,3 +337,43 @@ def test_the_portfolio_finds_what_the_plain_order_finds_fast() -> None:
     assert wandering.result == "unknown"
     found = search(root, 6 * plain.nodes, None, Pruning())  # its share is a quarter of the turns
     assert found.result == "won" and replays_to_a_win(root, found.line)
+
+
+@pytest.mark.parametrize("name", ["freecell", "stronghold"])  # Stronghold has a depot in no class
+def test_the_fast_key_and_the_cached_heuristic_tell_positions_apart_as_the_general_ones_do(name: str) -> None:
+    import random
+
+    from cardz_tools.analysis.runner import game_for
+    from cardz_tools.analysis.tableau_search import Progress
+    from cardz_tools.loading import open_design
+
+    game = game_for(open_design(GAMES / f"{name}.cardz").json_text)
+    rng = random.Random(3)
+    positions = []
+    for state in random_positions(game, 12, seed=5, max_moves=40):
+        positions.append(state)
+        for members in interchangeable_classes(game):  # the same position with a class's piles shuffled
+            shuffled = state.clone()
+            order = list(members)
+            rng.shuffle(order)
+            shuffled.piles[:] = list(state.piles)
+            for depot, source in zip(members, order, strict=True):
+                shuffled.piles[depot] = tuple(state.piles[source])  # equal piles that are other tuples
+            positions.append(shuffled)
+        for depot in range(len(game.names)):  # one pile emptied: another position unless it was empty
+            emptied = state.clone()
+            emptied.piles[depot] = ()
+            positions.append(emptied)
+    fast = canonical_key_function(game)
+    general = canonical_key_function(game, normalize=lambda state, piles: None)  # the key's general path
+    assert fast.__qualname__ != general.__qualname__
+    fast_to_general: dict[Any, Any] = {}
+    general_to_fast: dict[Any, Any] = {}
+    for state in positions:
+        one, other = fast(state), general(state)
+        assert fast_to_general.setdefault(one, other) == other and general_to_fast.setdefault(other, one) == one
+    assert len(general_to_fast) < len(positions)  # some positions were the same up to symmetry
+    warm, cold = Progress(game), Progress(game)  # warm keeps its per-pile terms across positions, as in a search
+    for state in positions:
+        cold._terms.clear()
+        assert warm.heuristic(state) == cold.heuristic(state)

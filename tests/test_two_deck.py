@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from cardz_tools.analysis.dominance import SafeSinkMoves
+from cardz_tools.analysis.dominance import SafeSinkMoves, fixed_wastes
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.analysis.tableau_search import Pruning, replays_to_a_win, search
 from cardz_tools.analysis.two_deck import TwinSafeSinkMoves, safe_moves
@@ -32,8 +32,10 @@ NONE = Pruning.none()
 SAFE_ONLY = Pruning(symmetry=False, forced=False, stock=False, ordering=False, quick=False, relaxation=False)
 
 
-def small_forty_thieves(ranks: int = 4, columns: int = 3) -> Game:
+def small_forty_thieves(ranks: int = 4, columns: int = 3, draw: dict[str, Any] | None = None) -> Game:
     design: dict[str, Any] = copy.deepcopy(open_design(GAMES / "forty-thieves.cardz").data)
+    if draw is not None:
+        design["depots"][0]["draw"] = draw
     design["suits"] = ["Spades", "Hearts"]
     design["depots"][2]["repeat"] = 4
     design["depots"][3]["repeat"] = columns
@@ -115,3 +117,41 @@ def lost_somewhere(rule: SafeSinkMoves, game: Game) -> bool:
         if wins_lost_by(rule, random_positions(game, 150, seed=seed, max_moves=25))[2]:
             return True
     return False
+
+
+def with_waste_sources(rule: SafeSinkMoves, waste: int) -> SafeSinkMoves:
+    """``rule`` with the waste among its sources, whatever its draw (the unsound version of :func:`fixed_wastes`)."""
+    fields = {name: getattr(rule, name) for name in rule.__dataclass_fields__}
+    fields["sources"] = tuple(sorted({*rule.sources, waste}))
+    return type(rule)(**fields)
+
+
+def from_the_waste(rule: SafeSinkMoves, positions: list[Any], waste: str) -> list[Any]:
+    """The positions whose safe move under ``rule`` takes the waste's top card."""
+    return [state for state in positions if getattr(rule.safe_move(state), "source", None) == waste]
+
+
+def test_a_waste_that_is_never_turned_back_is_a_source_of_safe_moves() -> None:
+    game = small_forty_thieves()
+    waste = game.index["waste"]
+    assert fixed_wastes(game) == {waste}
+    safe = safe_moves(game)
+    assert isinstance(safe, TwinSafeSinkMoves) and waste in safe.sources
+    positions = from_the_waste(safe, random_positions(game, 400, seed=11, max_moves=25), "waste")
+    moved, won, lost = wins_lost_by(safe, positions)
+    assert moved >= 10 and won >= 3, (moved, won)
+    assert lost == 0
+    redealt = small_forty_thieves(draw={"to": "waste", "count": 3, "redeals": 1})
+    assert fixed_wastes(redealt) == set()
+    found = safe_moves(redealt)
+    assert not isinstance(found, str) and redealt.index["waste"] not in found.sources
+
+
+def test_the_waste_of_a_redealt_stock_would_lose_wins_as_a_source() -> None:
+    # Taking a card out of a waste that is turned back shifts the groups of three of the next pass.
+    game = small_forty_thieves(draw={"to": "waste", "count": 3, "redeals": 1})
+    safe = safe_moves(game)
+    assert not isinstance(safe, str)
+    unsound = with_waste_sources(safe, game.index["waste"])
+    positions = from_the_waste(unsound, random_positions(game, 300, seed=1, max_moves=25), "waste")
+    assert wins_lost_by(unsound, positions)[2] >= 1

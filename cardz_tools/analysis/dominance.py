@@ -36,7 +36,12 @@ without the moves of ``c``"; the conditions make ``L'`` a winning line too):
    conjunction of ``descending``, ``ascending``, ``alternating``, ``sameSuit`` and ``chain``
    of ``cards``;
 5. the moved card does not come from a stock or from a draw's target (the waste is turned
-   back into the stock, so the card's absence would shift every later draw).
+   back into the stock, so the card's absence would shift every later draw), unless that
+   waste is never turned back (:func:`fixed_wastes`: a draw with no redeal, onto a waste that
+   takes no dragged cards and no other draw touches) and the sinks are locked. Then a tap puts
+   the same card on the waste in ``L'`` as in ``L``, and the waste of ``L'`` is that of ``L``
+   without ``c``: whenever ``L`` plays another card from the waste's top, that card is the top
+   in ``L'`` too, and a tap's legality reads only the stock.
 
 Sinks that give cards back (Klondike's foundations, whose top card may return to a column:
 eject ``topOnly``) need a stronger condition, since a card of a sink can come back and be
@@ -497,7 +502,7 @@ def _classify(game: Any) -> SafeSinkMoves | str:
         for top in cards:
             for card in table[top]:
                 buildable[top] |= bit[card]
-    excluded = {d for draw in game.draws for d in (draw.depot, draw.to)}
+    excluded = {d for draw in game.draws for d in (draw.depot, draw.to)} - (set() if gives_back else fixed_wastes(game))
     sources = tuple(
         d for d in range(len(game.names))
         if d not in sinks and d not in excluded and game.eject_kind[d] is not EjectKind.LOCKED
@@ -507,6 +512,18 @@ def _classify(game: Any) -> SafeSinkMoves | str:
     return SafeSinkMoves(
         tuple(sorted(sinks)), sources, bit, buildable, predecessor, frozenset(empty_takes), required, gives_back
     )
+
+
+def fixed_wastes(game: Any) -> set[int]:
+    """The draw targets of ``game`` that are never turned back into their stock: the draw has no
+    redeal, the waste takes no dragged cards, and no other draw starts or ends on it (the order of
+    its cards is then fixed by the taps, and taking its top card away shifts no later draw)."""
+    found = set()
+    for draw in game.draws:
+        others = [d for d in game.draws if d is not draw and draw.to in (d.depot, d.to)]
+        if draw.redeals == 0 and game.accept_never[draw.to] and not others:
+            found.add(draw.to)
+    return found
 
 
 def _closures(

@@ -216,6 +216,17 @@ class CardFlow:
         return dead
 
 
+def effect_filled_sinks(game: Any) -> frozenset[int]:
+    """The win depots of an ``allCardsIn`` win that a trigger's or action's effect puts cards on
+    (Spider's completed runs), or every win depot when the effects are of a kind not known here."""
+    if game.win_kind != "allCardsIn":
+        return frozenset()
+    effects = _effect_depots(game)
+    if isinstance(effects, str):
+        return frozenset(game.win_depots)
+    return frozenset(game.win_depots) & frozenset(effects[1])
+
+
 def card_flow(game: Any) -> CardFlow | str:
     """The relaxation of ``game``, or why its design is not of the shape it needs (module doc)."""
     design = game.design

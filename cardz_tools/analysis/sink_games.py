@@ -10,6 +10,9 @@ Golf, Black Hole and their variants have this shape, recognised here from the co
   and ``empty(depot)``, with no ``follow`` and no wild rank;
 * the win is ``allCardsIn`` those sinks or ``depotsEmpty`` of depots that are not stocks.
 
+With ``cells=True`` (the solver's compact search) the design may also have free cells: depots
+that take any one card from a pile when empty and nothing else (probed on every card).
+
 Because an accept rule reads only the two cards, it is evaluated once per (card, top)
 pair when the game is first seen and kept as bit masks (:class:`SinkShape`). The
 reasoning built on it lives in :mod:`.dead_cards` (positions that cannot be won) and
@@ -24,6 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..cards import COLOR_NAMES, FACE_UP, RANK_NAMES, SUIT_NAMES, Card, identity, standard_deck
+from ..model import EjectKind
 from .position_key import order_blind_sinks
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -59,15 +63,27 @@ class SinkShape:
     """``on_top[target][card]``: the tops of ``target`` that accept ``card``."""
     on_empty: Mapping[int, int]
     """``on_empty[target]``: the cards ``target`` accepts when it is empty."""
+    cells: tuple[int, ...] = ()
+    """Free cells (only with ``sink_shape(game, cells=True)``): depots that take any one card from
+    any pile when empty and nothing else, whose card may go onto a sink (and nowhere else)."""
 
 
-def sink_shape(game: Any) -> SinkShape | None:
-    """The shape of ``game``, or None when the design is not a sink game (see the module doc)."""
+def sink_shape(game: Any, cells: bool = False) -> SinkShape | None:
+    """The shape of ``game``, or None when the design is not a sink game (see the module doc).
+
+    With ``cells``, the design may also have free cells (:attr:`SinkShape.cells`, probed through
+    their compiled accept rule); the win must then be ``allCardsIn`` the sinks.
+    """
     design = game.design
     if design.decks != 1 or design.jokers or game.triggers or game.actions:
         return None
     sinks = set(order_blind_sinks(game))
     targets = tuple(d for d, never in enumerate(game.accept_never) if not never)
+    free_cells = tuple(t for t in targets if t not in sinks) if cells else ()
+    if free_cells:
+        if game.win_kind != "allCardsIn":
+            return None
+        targets = tuple(t for t in targets if t in sinks)
     if not targets or any(t not in sinks for t in targets) or any(draw.to not in sinks for draw in game.draws):
         return None
     for target in targets:
@@ -106,9 +122,45 @@ def sink_shape(game: Any) -> SinkShape | None:
             bit[c] for c in cards if when is None or when(piles, root, c | FACE_UP, (c | FACE_UP,), target, target)
         )
     stocks = tuple(draw.depot for draw in game.draws)
-    outside = tuple(d for d in range(len(game.names)) if d not in sinks)
+    outside = tuple(d for d in range(len(game.names)) if d not in sinks and d not in free_cells)
     if win == "depotsEmpty":
         pending = tuple(game.win_depots)
     else:
         pending = tuple(d for d in outside if d not in stocks)
-    return SinkShape(cards, bit, targets, stocks, outside, pending, on_top, on_empty)
+    if free_cells and not _free_cells(game, free_cells, outside, stocks, root, cards):
+        return None
+    return SinkShape(cards, bit, targets, stocks, outside, pending, on_top, on_empty, free_cells)
+
+
+def _free_cells(
+    game: Any, cells: tuple[int, ...], outside: tuple[int, ...], stocks: tuple[int, ...], root: Any,
+    cards: tuple[Card, ...],
+) -> bool:
+    """Whether every depot of ``cells`` is a free cell (:attr:`SinkShape.cells`), probed on every card.
+
+    Empty, it must take every card from every pile that is not a stock, and none from a stock or
+    a cell; holding a card, none from anywhere. Its card must be able to leave it.
+    """
+    piles: list[tuple[Card, ...]] = [()] * len(game.names)
+    piles_only = [d for d in outside if d not in stocks]
+    for cell in cells:
+        rule = game.accept_rules[cell]
+        when = game.accept_when[cell]
+        if not rule.single or rule.follow or rule.wild_rank is not None or when is None:
+            return False
+        if game.eject_kind[cell] not in (EjectKind.TOP_ONLY, EjectKind.FACE_UP):
+            return False
+        for card in cards:
+            face = card | FACE_UP
+            for source in (*piles_only, *stocks, *cells):
+                piles[source] = (face,)
+                takes = source != cell and bool(when(piles, root, face, (face,), source, cell))
+                if takes != (source in piles_only):
+                    return False
+                piles[cell] = ((cards[0] if card != cards[0] else cards[1]) | FACE_UP,)
+                filled_takes = source != cell and bool(when(piles, root, face, (face,), source, cell))
+                piles[cell] = ()
+                piles[source] = ()
+                if filled_takes:
+                    return False
+    return True

@@ -21,6 +21,10 @@ Two sound tests cut positions that cannot be won (they never cut a winnable one)
   the cards to play into those that accept them, counted by class; and at most one card
   (the last) plus one per draw left may have no card to follow it.
 
+Free cells (:attr:`.sink_games.SinkShape.cells`, Worm Hole) are one more field each, the
+index of the card they hold; with them only the tests that count cards hold (a card put
+in a cell may be played after the cards under it), see :meth:`CompactSearch._dead_with_cells`.
+
 A won deal's search time is heavy-tailed in the order moves are tried, so the search
 restarts with doubling limits and new tie-break orders, keeping what earlier runs proved
 lost (:meth:`CompactSearch.search`).
@@ -44,14 +48,25 @@ from .sink_games import SinkShape, sink_shape
 MAX_POSITIONS = 8_000_000
 """The most positions one compact search holds (an int and a set slot each: about 0.5 GB)."""
 
-FIRST_RUN = 20_000
-"""Positions of the search's first run; each restart gets twice as many (see :meth:`CompactSearch.search`)."""
+FIRST_RUN = 2_000
+"""Positions of the search's first run; each restart gets twice as many (see :meth:`CompactSearch.search`).
+
+Black Hole's 40 deals of the results run: 0.62M positions with 2,000, 0.85M with 5,000, 2.1M with 20,000;
+Golf (Queen on a King), 60 deals: 1.75M with 2,000, 1.72M with 20,000 (bench/bench_sink.py)."""
 
 CLOCK_EVERY = 4096
 """Positions between two reads of the clock."""
 
 MAX_FLOW_CLASSES = 16
 """The matching test runs when the cards fall into at most this many classes (13 ranks in Golf)."""
+
+CELL_STEP = 1 << 16
+"""In a step of :meth:`CompactSearch._expand`, the first cell's number as a source (and its order)."""
+
+COUNT_BITS = 8
+"""Bits of one class's count in the matching test's packed counts (a deck has fewer than 256 cards)."""
+
+COUNT_MASK = (1 << COUNT_BITS) - 1
 
 
 def _bit_fields(widths: Sequence[int]) -> tuple[list[int], list[int]]:
@@ -93,6 +108,9 @@ class CompactSearch:
         self.stock_cards: list[tuple[Card, ...]] = [ident[d] for d in self.stocks]
         self.draw_count = [game.draw_of[d].count for d in self.stocks]
         self.draw_to = [self.targets.index(game.draw_of[d].to) for d in self.stocks]
+        self.cells: tuple[int, ...] = shape.cells
+        self.cell_value = {card: index + 1 for index, card in enumerate(shape.cards)}
+        """A cell's field: 0 when empty, else the index of its card in ``shape.cards`` + 1."""
         self.pending = [d in shape.pending for d in self.piles]
 
     def _classify_tops(self, shape: SinkShape) -> int:
@@ -113,21 +131,24 @@ class CompactSearch:
         return len(signatures)
 
     def _lay_out_fields(self, classes: int) -> None:
-        """The bit fields of a packed position: a height per pile and stock, then a top per target.
+        """The bit fields of a packed position: a height per pile and stock, a top per target, a card per cell.
 
-        Field 0 of a top holds 0 for an empty sink, else the class + 1.
+        Field 0 of a top holds 0 for an empty sink, else the class + 1; a cell's, :attr:`cell_value`.
         """
         widths = [max(1, len(cards).bit_length()) for cards in self.pile_cards]
         widths += [max(1, len(cards).bit_length()) for cards in self.stock_cards]
         widths += [max(1, classes.bit_length())] * len(self.targets)
+        widths += [len(self.shape.cards).bit_length()] * len(self.cells)
         shifts, masks = _bit_fields(widths)
-        n_piles, n_stocks = len(self.piles), len(self.stocks)
+        n_piles, n_stocks, n_tops = len(self.piles), len(self.stocks), len(self.targets)
         self.pile_shift = shifts[:n_piles]
         self.stock_shift = shifts[n_piles : n_piles + n_stocks]
-        self.top_shift = shifts[n_piles + n_stocks :]
+        self.top_shift = shifts[n_piles + n_stocks : n_piles + n_stocks + n_tops]
+        self.cell_shift = shifts[n_piles + n_stocks + n_tops :]
         self.pile_mask = masks[:n_piles]
         self.stock_mask = masks[n_piles : n_piles + n_stocks]
-        self.top_mask = masks[n_piles + n_stocks :]
+        self.top_mask = masks[n_piles + n_stocks : n_piles + n_stocks + n_tops]
+        self.cell_mask = masks[n_piles + n_stocks + n_tops :]
 
     def _mark_won(self, win_kind: str) -> None:
         """The bits that are all zero once the game is won: every pending pile empty
@@ -139,6 +160,8 @@ class CompactSearch:
             all_zero |= self.pile_mask[i] << shift
         for j, shift in enumerate(self.stock_shift):
             all_zero |= self.stock_mask[j] << shift
+        for c, shift in enumerate(self.cell_shift):
+            all_zero |= self.cell_mask[c] << shift
         self.win_zero = pending_zero if win_kind == "depotsEmpty" else all_zero
 
     def _tabulate_piles(self, shape: SinkShape) -> None:
@@ -152,6 +175,64 @@ class CompactSearch:
         self.needs = [[self.need_class.get(c, 0) for c in cards] for cards in self.pile_cards]
         self.successor_masks = [[self.class_accepts[self.top_class[c]][0] for c in cards] for cards in self.pile_cards]
         self._tie_break: list[int] = list(range(len(self.piles)))
+        self._tabulate_dead_ends()
+
+    def _tabulate_dead_ends(self) -> None:
+        """The tables of :meth:`_dead_one_sink`, per pile ``i`` and height ``h`` (the cards ``cards[:h]`` left).
+
+        * ``top_preceders[i][h]``: the cards the top card ``cards[h - 1]`` may be played on;
+        * ``foreign_preceders[i][h]``: for each card under the top that the card right above
+          it does not accept, the cards of other piles (or stocks) it may be played on;
+        * ``foreign_successors[i][h]``: for each card the card right under it (if any) may not
+          be played on, the cards of other piles that may be played on it;
+        * ``need_counts[i][h]`` and ``supply_counts[i][h]``: the matching test's counts of the
+          pile's cards by need class (pending piles only) and by class, a field of
+          :data:`COUNT_BITS` bits each.
+        """
+        self.pending_piles = [i for i in range(len(self.piles)) if self.pending[i]]
+        self.top_preceders: list[list[int]] = []
+        self.foreign_preceders: list[list[tuple[int, ...]]] = []
+        self.foreign_successors: list[list[tuple[int, ...]]] = []
+        self.need_counts: list[list[int]] = []
+        self.supply_counts: list[list[int]] = []
+        for i, cards in enumerate(self.pile_cards):
+            own = self.below[i][len(cards)]
+            bits, accepted_on, successors = self.card_bits[i], self.accepted_on[i], self.successor_masks[i]
+            pending = self.pending[i]
+            tops, needs, supplies = [0], [0], [0]
+            preceders: list[tuple[int, ...]] = [()]
+            following: list[tuple[int, ...]] = [()]
+            for h in range(1, len(cards) + 1):
+                j = h - 1  # the card that becomes the top at height h
+                tops.append(accepted_on[j])
+                under_top = preceders[-1]
+                if pending and j and not accepted_on[j - 1] & bits[j]:
+                    under_top = (*under_top, accepted_on[j - 1] & ~own)
+                preceders.append(under_top)
+                successor_free = following[-1]
+                if pending and not (j and successors[j] & bits[j - 1]):
+                    successor_free = (*successor_free, successors[j] & ~own)
+                following.append(successor_free)
+                needs.append(needs[-1] + (1 << COUNT_BITS * self.need_class.get(cards[j], 0) if pending else 0))
+                supplies.append(supplies[-1] + (1 << COUNT_BITS * self.classes[i][j]))
+            self.top_preceders.append(tops)
+            self.foreign_preceders.append(preceders)
+            self.foreign_successors.append(following)
+            self.need_counts.append(needs)
+            self.supply_counts.append(supplies)
+        self.stock_supply_counts: list[list[int]] = []
+        for cards in self.stock_cards:
+            counts = [0]
+            for card in cards:
+                counts.append(counts[-1] + (1 << COUNT_BITS * self.top_class[card]))
+            self.stock_supply_counts.append(counts)
+        cards = self.shape.cards
+        self.value_bit = [0, *(self.shape.bit[c] for c in cards)]
+        self.value_need = [0, *(1 << COUNT_BITS * self.need_class.get(c, 0) for c in cards)]
+        self.value_supply = [0, *(1 << COUNT_BITS * self.top_class[c] for c in cards)]
+        """Per cell value (:attr:`cell_value`): its card's bit and its matching counts."""
+        self.need_count_shifts = [COUNT_BITS * n for n in range(self.need_classes)]
+        self.supply_count_shifts = [COUNT_BITS * k for k in range(len(self.class_card))]
 
     def _tabulate_reachability(self, shape: SinkShape, classes: int) -> None:
         """For the reachability test: per class, its cards as a mask and the cards the first sink
@@ -178,9 +259,15 @@ class CompactSearch:
     def of(cls, state: Any) -> CompactSearch | None:
         """The search for ``state``, or None when its design or position does not fit the model."""
         game = state.game
-        shape = sink_shape(game)
+        shape = sink_shape(game, cells=True)
         if shape is None or game.loss_when is not None:
             return None
+        if shape.cells:
+            # Only the one-sink test knows cells (it then reads no order in the piles).
+            if len(shape.targets) != 1 or not state.piles[shape.targets[0]]:
+                return None
+            if any(len(state.piles[c]) > 1 or not all(card & FACE_UP for card in state.piles[c]) for c in shape.cells):
+                return None
         for draw in game.draws:
             if draw.redeals != 0 or not draw.face_up or game.eject_kind[draw.depot] is not EjectKind.LOCKED:
                 return None
@@ -215,6 +302,9 @@ class CompactSearch:
             pile = state.piles[target]
             if pile:
                 packed |= (self.top_class[pile[-1] & ~FACE_UP] + 1) << self.top_shift[k]
+        for c, cell in enumerate(self.cells):
+            if state.piles[cell]:
+                packed |= self.cell_value[state.piles[cell][0] & ~FACE_UP] << self.cell_shift[c]
         return packed
 
     def moves(self, packed: int) -> list[tuple[Move, int]]:
@@ -266,7 +356,13 @@ class CompactSearch:
         return in_stocks, draws_left
 
     def _dead_one_sink(self, packed: int) -> bool:
-        """:meth:`dead` for one sink that is not empty (Golf, Black Hole): the hot path."""
+        """:meth:`dead` for one sink that is not empty (Golf, Black Hole): the hot path.
+
+        Every per-card condition is read from tables made once per deal
+        (:meth:`_tabulate_dead_ends`): per pile and height, the masks of the cards whose
+        condition the pile itself cannot meet, and the class counts of the matching test as
+        one packed int (adding two adds every count).
+        """
         heights = [(packed >> s) & m for s, m in zip(self.pile_shift, self.pile_mask, strict=True)]
         below = self.below
         in_piles = 0
@@ -274,53 +370,82 @@ class CompactSearch:
             in_piles |= below[i][h]
         in_stocks, draws_left = self._stock_state(packed)
         outside = in_piles | in_stocks
-        top = self.class_card[((packed >> self.top_shift[0]) & self.top_mask[0]) - 1]
-        top_bit = self.shape.bit[top]
-        matching = self.matching
-        need = [0] * self.need_classes
-        supply = [0] * len(self.class_card)
-        supply[self.top_class[top]] += 1
+        top_class = ((packed >> self.top_shift[0]) & self.top_mask[0]) - 1
+        if self.cells:
+            return self._dead_with_cells(packed, heights, in_piles, in_stocks, top_class)
+        top_bit = self.shape.bit[self.class_card[top_class]]
         without_successor = pending_cards = 0
         allowance = draws_left + 1
-        for i, h in enumerate(heights):
+        top_preceders, preceders, successors = self.top_preceders, self.foreign_preceders, self.foreign_successors
+        for i in self.pending_piles:
+            h = heights[i]
             if not h:
                 continue
             mine = below[i][h]
-            others = outside & ~mine
-            other_piles = in_piles & ~mine
-            bits, accepted_on, classes = self.card_bits[i], self.accepted_on[i], self.classes[i]
-            if matching:
-                for j in range(h):
-                    supply[classes[j]] += 1
-            if not self.pending[i]:
-                continue
             pending_cards |= mine
-            needs, successors = self.needs[i], self.successor_masks[i]
             # The card played just before a pile's card is the card right above it, a card of
             # another pile or a stock, or (for the pile's top) the sink's top now.
-            if not accepted_on[h - 1] & (others | top_bit):
+            if not top_preceders[i][h] & ((outside ^ mine) | top_bit):
                 return True
-            for j in range(h - 1):
-                if not accepted_on[j] & (others | bits[j + 1]):
+            for mask in preceders[i][h]:
+                if not mask & outside:
                     return True
-            for j in range(h):
-                if matching:
-                    need[needs[j]] += 1
-                # The card played just after it: the card right under it or one of another pile,
-                # unless it is the last card or a draw follows.
-                if not successors[j] & (other_piles | bits[j - 1] if j else other_piles):
+            # The card played just after it: the card right under it or one of another pile,
+            # unless it is the last card or a draw follows.
+            for mask in successors[i][h]:
+                if not mask & in_piles:
                     without_successor += 1
-                    if without_successor > allowance:
-                        return True
+            if without_successor > allowance:
+                return True
         # Drawn cards restart the chain anywhere: with a stock left the test seldom cuts (Golf), and costs more
         # than it saves there (bench/bench_solve.py), so it runs once the stocks are empty.
-        if not in_stocks and self._unreachable(in_piles, pending_cards, top, packed):
+        if not in_stocks and self._unreachable(in_piles, pending_cards, self.class_card[top_class], packed):
             return True
-        if not matching:
+        if not self.matching:
             return False
-        for j, cards in enumerate(self.stock_cards):
-            for card in cards[: (packed >> self.stock_shift[j]) & self.stock_mask[j]]:
-                supply[self.top_class[card]] += 1
+        need_counts, supply_counts = 0, 1 << (COUNT_BITS * top_class)
+        need_tables, supply_tables = self.need_counts, self.supply_counts
+        for i, h in enumerate(heights):
+            supply_counts += supply_tables[i][h]
+            need_counts += need_tables[i][h]
+        for j, counts in enumerate(self.stock_supply_counts):
+            supply_counts += counts[(packed >> self.stock_shift[j]) & self.stock_mask[j]]
+        need = [(need_counts >> shift) & COUNT_MASK for shift in self.need_count_shifts]
+        supply = [(supply_counts >> shift) & COUNT_MASK for shift in self.supply_count_shifts]
+        return not _matching_exists(need, supply, self.feeders, self.fed)
+
+    def _dead_with_cells(self, packed: int, heights: list[int], in_piles: int, in_stocks: int, top_class: int) -> bool:
+        """:meth:`_dead_one_sink` with free cells: only its tests that read no order in the piles.
+
+        A card put in a cell may be played after the cards under it, so the card played just
+        before or after a pile's card may be any card still out: the tests of the cards right
+        above and under a card do not hold. The reachability test and the matching do (they
+        only count cards), with the cells' cards among the cards still to be played.
+        """
+        cell_cards = 0
+        need_counts, supply_counts = 0, 1 << (COUNT_BITS * top_class)
+        value_bit, value_need, value_supply = self.value_bit, self.value_need, self.value_supply
+        for s, m in zip(self.cell_shift, self.cell_mask, strict=True):
+            value = (packed >> s) & m
+            cell_cards |= value_bit[value]
+            need_counts += value_need[value]
+            supply_counts += value_supply[value]
+        pending_cards = cell_cards
+        for i in self.pending_piles:
+            pending_cards |= self.below[i][heights[i]]
+        top = self.class_card[top_class]
+        if not in_stocks and self._unreachable(in_piles | cell_cards, pending_cards, top, packed):
+            return True
+        if not self.matching:
+            return False
+        need_tables, supply_tables = self.need_counts, self.supply_counts
+        for i, h in enumerate(heights):
+            supply_counts += supply_tables[i][h]
+            need_counts += need_tables[i][h]
+        for j, counts in enumerate(self.stock_supply_counts):
+            supply_counts += counts[(packed >> self.stock_shift[j]) & self.stock_mask[j]]
+        need = [(need_counts >> shift) & COUNT_MASK for shift in self.need_count_shifts]
+        supply = [(supply_counts >> shift) & COUNT_MASK for shift in self.supply_count_shifts]
         return not _matching_exists(need, supply, self.feeders, self.fed)
 
     def _unreachable(self, in_piles: int, pending: int, top: Card, packed: int) -> bool:
@@ -470,7 +595,10 @@ class CompactSearch:
     def _expand(self, packed: int) -> list[tuple[int, int, tuple[int, int]]]:
         """Every legal move as (height of the source pile, child, step), in the engine's order.
 
-        A step is (pile index, sink index) for a play, (-1 - stock index, sink index) for a draw.
+        A step is (pile index, sink index) for a play, (-1 - stock index, sink index) for a draw,
+        (pile index, -1 - cell index) for a card put in a cell and (:data:`CELL_STEP` + cell
+        index, sink index) for a cell's card played; a cell's card counts as height
+        :data:`CELL_STEP` (tried first), a card put in a cell as -1 (tried last).
         """
         expanded: list[tuple[int, int, tuple[int, int]]] = []
         bit = self.shape.bit
@@ -503,7 +631,35 @@ class CompactSearch:
             child = packed - ((left - rest) << s)
             child = (child & ~(self.top_mask[k] << shift)) | ((self.top_class[self.stock_cards[j][rest]] + 1) << shift)
             expanded.append((0, child, (-1 - j, k)))
+        if self.cells:
+            self._expand_cells(packed, tops, expanded)
         return expanded
+
+    def _expand_cells(self, packed: int, tops: list[int], expanded: list[tuple[int, int, tuple[int, int]]]) -> None:
+        """Add the moves into and out of cells to ``expanded`` (:meth:`_expand`)."""
+        bit, cards = self.shape.bit, self.shape.cards
+        on_top, on_empty = self.shape.on_top, self.shape.on_empty
+        for c, (s, m) in enumerate(zip(self.cell_shift, self.cell_mask, strict=True)):
+            value = (packed >> s) & m
+            if not value:
+                for i, (ps, pm) in enumerate(zip(self.pile_shift, self.pile_mask, strict=True)):
+                    h = (packed >> ps) & pm
+                    if h:
+                        card = self.pile_cards[i][h - 1]
+                        expanded.append((-1, packed - (1 << ps) + (self.cell_value[card] << s), (i, -1 - c)))
+                continue
+            card = cards[value - 1]
+            emptied = packed & ~(m << s)
+            for k, target in enumerate(self.targets):
+                top = tops[k]
+                if top:
+                    if not on_top[target][card] & bit[self.class_card[top - 1]]:
+                        continue
+                elif not on_empty[target] & bit[card]:
+                    continue
+                shift = self.top_shift[k]
+                child = (emptied & ~(self.top_mask[k] << shift)) | ((self.top_class[card] + 1) << shift)
+                expanded.append((CELL_STEP, child, (CELL_STEP + c, k)))
 
     def _children(
         self, packed: int, seen: set[int], lost: set[int], budget: int, deadline: float | None
@@ -530,7 +686,7 @@ class CompactSearch:
         # Play from the fullest pile first (piles left tall are what strands cards in Black Hole),
         # draws last; between piles of one height, the run's tie-break (in the first, the later pile first).
         tie = self._tie_break
-        fresh.sort(key=lambda entry: (entry[0], tie[entry[2][0]] if entry[2][0] >= 0 else -1))
+        fresh.sort(key=lambda entry: (entry[0], tie[entry[2][0]] if 0 <= entry[2][0] < CELL_STEP else -1))
         return fresh, complete
 
     def _admit(self, child: int, seen: set[int], budget: int, deadline: float | None) -> bool:
@@ -549,8 +705,10 @@ class CompactSearch:
         """The engine's move for a step of :meth:`_expand`."""
         source, k = step
         names = self.state.game.names
+        if source >= CELL_STEP:
+            return Drag(names[self.cells[source - CELL_STEP]], 1, names[self.targets[k]])
         if source >= 0:
-            return Drag(names[self.piles[source]], 1, names[self.targets[k]])
+            return Drag(names[self.piles[source]], 1, names[self.targets[k] if k >= 0 else self.cells[-1 - k]])
         return Tap(names[self.stocks[-1 - source]])
 
     def _engine_line(self, steps: Sequence[tuple[int, int]]) -> list[Move]:

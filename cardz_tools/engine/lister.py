@@ -26,6 +26,8 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..cards import FACE_UP, NO_CARD, RANK_OF, SUIT_OF
+from ..expr import ast as expr_ast
+from ..expr import parse
 from ..expr.codegen import Block
 from ..model import Design, EjectKind, Expr
 from .moves import Move
@@ -44,6 +46,32 @@ _UNROLL_LIMIT = 512
 it lists about twice as fast, but its source grows with the pairs and so do the audit and
 compile() when the game is built (0.12 s at 512 pairs, against 0.01 s for the loops)."""
 _TARGET_SIDE = frozenset({"depot", "top"})
+_RUN_TESTS = frozenset({"descending", "ascending", "sameSuit", "alternating"})
+"""Calls on ``cards`` that hold of a run only when they hold of each pair of neighbours in it."""
+_PAIR_NODES = (expr_ast.Binary, expr_ast.Unary, expr_ast.Field, expr_ast.IntLit, expr_ast.BoolLit)
+
+
+def suffix_closed(tree: expr_ast.Node) -> bool:
+    """Whether an eject rule ``tree`` that refuses the top ``k`` cards surely refuses the top ``k + 1``:
+    a conjunction of tests each of which reads only the pairs of neighbours in ``cards``
+    (:data:`_RUN_TESTS`, or ``chain(cards, ...)`` over ``it`` and ``prev`` alone). The top ``k``
+    cards' pairs are some of the top ``k + 1`` cards' pairs, so the lister may stop at the first
+    run length the rule refuses (no longer run can move)."""
+    if isinstance(tree, expr_ast.Binary) and tree.op == "&&":
+        return suffix_closed(tree.left) and suffix_closed(tree.right)
+    if not isinstance(tree, expr_ast.Call) or not tree.args or tree.args[0] != expr_ast.Name("cards"):
+        return False
+    if tree.func in _RUN_TESTS:
+        return len(tree.args) == 1
+    if tree.func != "chain" or len(tree.args) != 2 or tree.var is not None:
+        return False
+    for node in expr_ast.walk(tree.args[1]):
+        if isinstance(node, expr_ast.Name):
+            if node.name not in ("it", "prev"):
+                return False
+        elif not isinstance(node, _PAIR_NODES):
+            return False
+    return True
 
 
 class _Run(NamedTuple):
@@ -90,6 +118,8 @@ class _Writer:
         """Per target of a written-out pair, its per-target assignments (see :class:`_Accept`)."""
         self.eject_reads: dict[str, frozenset[str]] = {"": frozenset()}
         """Per eject test (as text), the locals it reads."""
+        self.closed_ejects: set[str] = set()
+        """The eject tests (as text) that are :func:`suffix_closed`."""
 
     def eject_test(self, source: int) -> tuple[EjectKind, str]:
         """The eject kind and, for ``when``, the rule as inline text over the run's locals."""
@@ -98,6 +128,8 @@ class _Writer:
         if kind is EjectKind.WHEN and rule.when is not None:
             test = inline_rule(self.code, rule.when, Site.EJECT, self.design, _EJECT_NAMES, "_ps")
             self.eject_reads[test.text] = frozenset(test.reads)
+            if suffix_closed(parse(rule.when.text)):
+                self.closed_ejects.add(test.text)
             return kind, test.text
         return (EjectKind.FACE_UP if kind is EjectKind.WHEN else kind), ""
 
@@ -254,12 +286,13 @@ class _Writer:
         block.line(f"while _up < _size and _ps[-1 - _up] & {FACE_UP}: _up += 1")
         return block.nest(f"for _count in {self.code.constant(range)}(1, _up + 1):", defines=("_count",))
 
-    @staticmethod
-    def run_cards(block: Block, eject: str) -> Block:
-        """Inside the loop over lengths: the cards moved, the first of them, and the eject rule's test."""
+    def run_cards(self, block: Block, eject: str) -> Block:
+        """Inside the loop over lengths: the cards moved, the first of them, and the eject rule's test
+        (a :func:`suffix_closed` one ends the loop)."""
         block.assign("_cards", "_ps[-_count:]").assign("_card", "_cards[0]")
         if eject:
-            block.line(f"if not {eject}: continue")
+            step = "break" if eject in self.closed_ejects else "continue"
+            block.line(f"if not {eject}: {step}")
         return block
 
     def card_locals(self, block: Block, hoisted: dict[str, str], reads: frozenset[str]) -> Block:

@@ -116,23 +116,36 @@ def _covered(P: Sequence[Sequence[int]], later: tuple[int, ...]) -> bool:
     return False
 
 
+# The run tests below stop at the first pair that breaks the run: the move lister calls them for
+# every run length of every column, and most runs break at once.
+
+
 def _descending(cards: Sequence[int]) -> bool:
-    ranks = [RANK_OF[c] for c in cards]
-    return all(a == b + 1 for a, b in itertools.pairwise(ranks))
+    for a, b in itertools.pairwise(cards):
+        if RANK_OF[a] != RANK_OF[b] + 1:
+            return False
+    return True
 
 
 def _ascending(cards: Sequence[int]) -> bool:
-    ranks = [RANK_OF[c] for c in cards]
-    return all(a + 1 == b for a, b in itertools.pairwise(ranks))
+    for a, b in itertools.pairwise(cards):
+        if RANK_OF[a] + 1 != RANK_OF[b]:
+            return False
+    return True
 
 
 def _same_suit(cards: Sequence[int]) -> bool:
-    return len({SUIT_OF[c] for c in cards}) <= 1
+    for a, b in itertools.pairwise(cards):
+        if SUIT_OF[a] != SUIT_OF[b]:
+            return False
+    return True
 
 
 def _alternating(cards: Sequence[int]) -> bool:
-    colors = [COLOR_OF[c] for c in cards]
-    return all(a != b for a, b in itertools.pairwise(colors))
+    for a, b in itertools.pairwise(cards):
+        if COLOR_OF[a] == COLOR_OF[b]:
+            return False
+    return True
 
 
 def _declared(S: Any, depot: int) -> int:

@@ -1,0 +1,65 @@
+"""The ``restarts`` member of the portfolio on designs whose waste is never turned back.
+
+(:mod:`tests.test_search_restarts` checks it where a trigger fills the foundations.) On a small
+Forty Thieves the restarts alone agree with the plain exhaustive search deal by deal, and a win
+they report replays through the engine. With a tiny budget per restart a won deal is still won,
+never called lost: a restart that runs out of positions is no proof (the obvious unsound version
+would say "lost" here).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from cardz_tools.analysis import tableau_search
+from cardz_tools.analysis.playout import deal_seed
+from cardz_tools.analysis.tableau_search import Pruning, replays_to_a_win, search
+from tests.test_search_restarts import run_restarts
+from tests.test_two_deck import small_forty_thieves
+
+BUDGET = 300_000
+
+
+def portfolio_size(game: object, pruning: Pruning) -> int:
+    root = game.new_initial_state(seed=deal_seed(5, 0))  # type: ignore[attr-defined]
+    return len(tableau_search._portfolio(root, pruning, BUDGET, None))
+
+
+def test_the_portfolio_has_the_restarts_where_the_waste_is_never_turned_back() -> None:
+    without = dataclasses.replace(Pruning(), restarts=False)
+    game = small_forty_thieves()
+    assert portfolio_size(game, Pruning()) == portfolio_size(game, without) + 1
+    redealt = small_forty_thieves(draw={"to": "waste", "count": 1, "redeals": 1})
+    assert portfolio_size(redealt, Pruning()) == portfolio_size(redealt, without)
+
+
+def test_the_restarts_agree_with_the_plain_exhaustive_search() -> None:
+    game = small_forty_thieves()
+    verdicts = {"won": 0, "lost": 0}
+    for deal in range(8):
+        root = game.new_initial_state(seed=deal_seed(5, deal))
+        plain = search(root, BUDGET, None, Pruning.none())
+        assert plain.result != "unknown"
+        verdicts[plain.result] += 1
+        result, line, _ = run_restarts(root, BUDGET)
+        assert result == plain.result, f"deal {deal}"
+        if result == "won":
+            assert replays_to_a_win(root, line)
+    assert verdicts["won"] and verdicts["lost"], verdicts
+
+
+def test_a_restart_that_runs_out_of_positions_proves_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tableau_search, "RESTART_UNIT", 3)
+    game = small_forty_thieves()
+    won = 0
+    for deal in range(8):
+        root = game.new_initial_state(seed=deal_seed(5, deal))
+        if search(root, BUDGET, None, Pruning.none()).result != "won":
+            continue
+        won += 1
+        result, line, positions = run_restarts(root, BUDGET)
+        assert result == "won" and replays_to_a_win(root, line), f"deal {deal}"
+        assert positions > 3  # it got there only through restarts that ran out
+    assert won >= 2

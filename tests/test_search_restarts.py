@@ -1,0 +1,107 @@
+"""The ``restarts`` member of the search portfolio (:mod:`cardz_tools.analysis.tableau_search`).
+
+A small Spider (two suits of four ranks, three columns, runs of four leave by a trigger) is
+solved exhaustively with every piece off, with each piece, and with all of them; the restarts
+alone must never answer "lost" unless the plain search does, and must not call a deal lost
+because a restart ran out of positions.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cardz_tools.analysis import tableau_search
+from cardz_tools.analysis.playout import deal_seed
+from cardz_tools.analysis.relaxation import effect_filled_sinks
+from cardz_tools.analysis.tableau_search import Pruning, _Search, luby, plan_for, replays_to_a_win, search
+from cardz_tools.engine import Game
+from cardz_tools.model import build_design
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
+PIECES = ("symmetry", "safe_moves", "forced", "stock", "ordering", "quick", "relaxation", "restarts")
+
+
+def small_spider() -> Game:
+    """Spider (one suit) with two decks of Spades and Hearts, Ace to Four, on three columns:
+    a run from Four down to Ace in one suit leaves by the trigger."""
+    design = json.loads((GAMES / "spider-one-suit.cardz").read_text(encoding="utf-8"))
+    design["decks"] = 2
+    design["suits"] = ["Spades", "Hearts"]
+    columns = design["depots"][2]
+    columns["repeat"] = 3
+    trigger = columns["triggers"][0]
+    trigger["when"] = trigger["when"].replace("13", "4")
+    trigger["do"][0]["count"] = 4
+    design["dealRules"][0]["faceDown"] = "col(depot) < 1 ? 2 : 1"
+    design["dealRules"].insert(0, {"kind": "remove", "ranks": RANKS[4:]})
+    return Game(build_design(design))
+
+
+def run_restarts(root: object, budget: int) -> tuple[str, list[object], int]:
+    """The restarts member alone: (result, line, positions)."""
+    pruning = Pruning()
+    member = _Search(root, plan_for(root.game, pruning), pruning, budget, None)  # type: ignore[attr-defined]
+    steps = member.restarts()
+    try:
+        while True:
+            next(steps)
+    except StopIteration as finished:
+        result, line = finished.value
+    except tableau_search._Budget:
+        result, line = "unknown", []
+    return result, line, member.positions()
+
+
+def test_the_luby_sequence() -> None:
+    assert [luby(n) for n in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_only_designs_whose_sinks_a_trigger_fills_get_restarts() -> None:
+    assert effect_filled_sinks(small_spider()) == frozenset({1})
+    freecell = Game(build_design(json.loads((GAMES / "freecell.cardz").read_text(encoding="utf-8"))))
+    assert effect_filled_sinks(freecell) == frozenset()
+
+
+def test_each_piece_agrees_with_the_plain_exhaustive_search_on_a_small_spider() -> None:
+    game = small_spider()
+    verdicts = {"won": 0, "lost": 0}
+    for deal in range(12):
+        root = game.new_initial_state(seed=deal_seed(7, deal))
+        plain = search(root, 300_000, None, Pruning.none())
+        assert plain.result != "unknown"
+        verdicts[plain.result] += 1
+        prunings = [Pruning(**{name: name == piece for name in PIECES}) for piece in PIECES]
+        prunings += [Pruning(), Pruning(restarts=False)]
+        for pruning in prunings:
+            pruned = search(root, 300_000, None, pruning)
+            assert pruned.result == plain.result, f"deal {deal} with {pruning}"
+            if pruned.result == "won":
+                assert replays_to_a_win(root, pruned.line)
+        alone, line, _ = run_restarts(root, 300_000)
+        assert alone == plain.result, f"deal {deal}: the restarts alone"
+        if alone == "won":
+            assert replays_to_a_win(root, line)
+    assert verdicts["won"] and verdicts["lost"], verdicts
+
+
+def test_a_restart_cut_by_its_positions_is_never_a_proof(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With restarts of 5 positions each and 60 in all, no restart can finish the search of a
+    # deal the plain search needs hundreds of positions for: reading a cut restart as
+    # "searched everything" would call the deal lost.
+    monkeypatch.setattr(tableau_search, "RESTART_UNIT", 5)
+    game = small_spider()
+    checked = 0
+    for deal in range(12):
+        root = game.new_initial_state(seed=deal_seed(7, deal))
+        plain = search(root, 300_000, None, Pruning.none())
+        if plain.nodes < 300:
+            continue
+        result, _, positions = run_restarts(root, 60)
+        assert result != "lost" or plain.result == "lost"
+        assert positions <= 60 + 5
+        checked += 1
+    assert checked >= 2
