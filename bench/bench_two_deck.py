@@ -4,7 +4,8 @@
 
 "Before" is the solver with :func:`cardz_tools.analysis.dominance.fixed_wastes` switched off:
 the waste of a draw with no redeal is then neither a source of safe moves nor a pile the move
-ordering scores (the search as it was before them). "After" is the solver as it is. Both get
+ordering scores, and it no longer brings in the portfolio's ``restarts`` member (the search as
+it was before them). "After" is the solver as it is. Both get
 the same deals (seed 101) and the same budget of positions per deal, with no time bound, so
 the counts are deterministic whatever the machine's load. Per game it prints the deals decided
 (won / lost), the positions stored over all deals (an undecided deal counts its whole budget),

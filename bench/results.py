@@ -105,9 +105,10 @@ ENTRIES = [
     # Solvitaire's Golf puts a Queen on a King and a King on a Queen, as this design does.
     Entry("golf-queen-on-king", 2000, 120, 3_000_000, 6.0, plus_minus("45.109", "0.032"), playout_moves=60),
     Entry("golf-wrap", 2000, 100, 3_000_000, 6.0, measured(187, 200, "93.5% of 200 deals"), playout_moves=60),
-    # Black Hole's hardest of these 40 deals takes 87k positions (about 3 CPU-s) since the sink search's first run
-    # is 2,000 positions; Worm Hole is a sink game with a free cell now (19 of 20 won within 132k positions, the 20th
-    # unknown at 1M); their time goes to Pyramid (deals 17 and 19 are lost in 1.1M and 0.7M positions, 8 to 9 CPU-s).
+    # Black Hole's hardest of these 40 deals takes 87k positions (about 3 CPU-s) since the sink search's first
+    # run is 2,000 positions; Worm Hole is a sink game with a free cell now (19 of 20 won within 200k positions
+    # each, the 20th unknown at 1M); their time goes to Pyramid (deals 17 and 19 are lost in 1.1M and 0.7M
+    # positions, 8 to 9 CPU-s).
     Entry("black-hole", 2000, 40, 4_000_000, 5.0, plus_minus("86.944", "0.022"), playout_moves=60),
     Entry("worm-hole", 500, 20, 1_000_000, 6.0, playout_moves=60),
     # Klondike and its relatives.

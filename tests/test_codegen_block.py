@@ -1,13 +1,17 @@
-"""The code-generation block builder, and the move lister written with it."""
+"""Code generation: the block builder, the move lister written with it, and building generated code."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
+import pytest
+
 from cardz_tools.engine import Game
 from cardz_tools.engine.lister import lister_block
+from cardz_tools.expr import codegen
 from cardz_tools.expr.codegen import Block
+from cardz_tools.expr.sandbox import UnsafeCode
 from cardz_tools.model import build_design
 from cardz_tools.variants import flatten
 
@@ -49,3 +53,23 @@ def test_the_move_lister_defines_every_local_it_reads() -> None:
         assigned = {node.id for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Name)
                     and isinstance(node.ctx, ast.Store)}
         assert block.all_defines() <= assigned, name  # what the blocks say they assign, the code does
+
+
+def test_a_generated_text_is_audited_once_and_a_refused_one_every_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    audited: list[str] = []
+    real_audit = codegen.audit
+
+    def counted(source: str, attributes: frozenset[str]) -> None:
+        audited.append(source)
+        real_audit(source, attributes)
+
+    monkeypatch.setattr(codegen, "audit", counted)
+    codegen._audited.cache_clear()
+    safe = ["def _f(x):\n    return x + _k0"]
+    first, _ = codegen.build(safe, "_f", [("_k0", 1)], "<test>")
+    second, _ = codegen.build(safe, "_f", [("_k0", 10)], "<test>")
+    assert (first(1), second(1), len(audited)) == (2, 11, 1)  # one audit; each build runs with its own constants
+    for _ in range(2):
+        with pytest.raises(UnsafeCode):
+            codegen.build(["def _f(x):\n    return x.__class__"], "_f", [], "<test>")
+    assert len(audited) == 3

@@ -9,30 +9,21 @@ would say "lost" here).
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from cardz_tools.analysis import tableau_search
 from cardz_tools.analysis.playout import deal_seed
-from cardz_tools.analysis.tableau_search import Pruning, replays_to_a_win, search
+from cardz_tools.analysis.tableau_search import Pruning, plan_for, replays_to_a_win, search
 from tests.test_search_restarts import run_restarts
 from tests.test_two_deck import small_forty_thieves
 
 BUDGET = 300_000
 
 
-def portfolio_size(game: object, pruning: Pruning) -> int:
-    root = game.new_initial_state(seed=deal_seed(5, 0))  # type: ignore[attr-defined]
-    return len(tableau_search._portfolio(root, pruning, BUDGET, None))
-
-
 def test_the_portfolio_has_the_restarts_where_the_waste_is_never_turned_back() -> None:
-    without = dataclasses.replace(Pruning(), restarts=False)
-    game = small_forty_thieves()
-    assert portfolio_size(game, Pruning()) == portfolio_size(game, without) + 1
+    assert plan_for(small_forty_thieves(), Pruning()).restarts
     redealt = small_forty_thieves(draw={"to": "waste", "count": 1, "redeals": 1})
-    assert portfolio_size(redealt, Pruning()) == portfolio_size(redealt, without)
+    assert not plan_for(redealt, Pruning()).restarts
 
 
 def test_the_restarts_agree_with_the_plain_exhaustive_search() -> None:

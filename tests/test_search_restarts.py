@@ -61,9 +61,15 @@ def test_the_luby_sequence() -> None:
 
 
 def test_only_designs_whose_sinks_a_trigger_fills_get_restarts() -> None:
-    assert effect_filled_sinks(small_spider()) == frozenset({1})
+    spider = small_spider()
+    assert effect_filled_sinks(spider) == frozenset({1})
+    assert plan_for(spider, Pruning()).restarts
+    assert not plan_for(spider, Pruning(restarts=False)).restarts
     freecell = Game(build_design(json.loads((GAMES / "freecell.cardz").read_text(encoding="utf-8"))))
     assert effect_filled_sinks(freecell) == frozenset()
+    plan = plan_for(freecell, Pruning())
+    assert not plan.restarts
+    assert any(note.startswith("no restarts:") for note in plan.notes)  # said in --verbose
 
 
 def test_each_piece_agrees_with_the_plain_exhaustive_search_on_a_small_spider() -> None:

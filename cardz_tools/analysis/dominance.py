@@ -63,6 +63,7 @@ conjuncts), so the table only ever over-approximates what can be built: conserva
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import re
 from collections.abc import Sequence
@@ -344,7 +345,17 @@ def build_table(game: Any, home: bool = False) -> dict[Card, int] | None:
     parts of the accept rules of the depots other than the win depots (with ``home``: of the
     win depots) could place on ``top``; ``table[-1]``: the cards they take when empty. A rule
     with no such part allows every card, so the table over-approximates; None when a rule
-    cannot be evaluated so."""
+    cannot be evaluated so.
+
+    The table depends on the game alone, so it is made once per game (the last few are kept)
+    and shared by every deal and search: read it, never change it."""
+    return _game_table(game, home)
+
+
+@functools.lru_cache(maxsize=16)
+def _game_table(game: Any, home: bool) -> dict[Card, int] | None:
+    """:func:`build_table`, made once per (game, home): probing the rules on every pair of cards
+    costs about a fifth of a short solve when each search of each deal repeats it."""
     cards = tuple(identity(c) for c in standard_deck())
     bit = card_bits()
     everything = (1 << len(cards)) - 1

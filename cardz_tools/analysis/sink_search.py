@@ -403,16 +403,7 @@ class CompactSearch:
             return True
         if not self.matching:
             return False
-        need_counts, supply_counts = 0, 1 << (COUNT_BITS * top_class)
-        need_tables, supply_tables = self.need_counts, self.supply_counts
-        for i, h in enumerate(heights):
-            supply_counts += supply_tables[i][h]
-            need_counts += need_tables[i][h]
-        for j, counts in enumerate(self.stock_supply_counts):
-            supply_counts += counts[(packed >> self.stock_shift[j]) & self.stock_mask[j]]
-        need = [(need_counts >> shift) & COUNT_MASK for shift in self.need_count_shifts]
-        supply = [(supply_counts >> shift) & COUNT_MASK for shift in self.supply_count_shifts]
-        return not _matching_exists(need, supply, self.feeders, self.fed)
+        return self._no_matching(packed, heights, 0, 1 << (COUNT_BITS * top_class))
 
     def _dead_with_cells(self, packed: int, heights: list[int], in_piles: int, in_stocks: int, top_class: int) -> bool:
         """:meth:`_dead_one_sink` with free cells: only its tests that read no order in the piles.
@@ -438,6 +429,11 @@ class CompactSearch:
             return True
         if not self.matching:
             return False
+        return self._no_matching(packed, heights, need_counts, supply_counts)
+
+    def _no_matching(self, packed: int, heights: list[int], need_counts: int, supply_counts: int) -> bool:
+        """Whether the cards still needed cannot all be matched to cards that could be played on
+        them (the matching test), given the packed counts of the cells (or none) so far."""
         need_tables, supply_tables = self.need_counts, self.supply_counts
         for i, h in enumerate(heights):
             supply_counts += supply_tables[i][h]

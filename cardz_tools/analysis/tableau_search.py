@@ -254,6 +254,8 @@ class Plan:
     stock: StockMoves | None
     notes: tuple[str, ...]
     """Why a piece does not apply to this design (for ``--verbose``)."""
+    restarts: bool = False
+    """Whether the portfolio has the ``restarts`` member (module doc)."""
 
 
 _PLANS: dict[tuple[int, Pruning], tuple[Any, Plan]] = {}
@@ -285,7 +287,13 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             stock = draws
     chain_key = canonical_key_function(game, pruning.symmetry)
     key_of = canonical_key_function(game, pruning.symmetry, stock.normalize) if stock is not None else chain_key
-    plan = Plan(key_of, chain_key, safe, stock, tuple(notes))
+    restarts = pruning.restarts and bool(effect_filled_sinks(game) or fixed_wastes(game))
+    if pruning.restarts and not restarts:
+        notes.append(
+            "no restarts: no trigger or action fills its win depots, and no waste stays unturned"
+            f" (on an open board they join after {LATE_RESTARTS:,} positions)"
+        )
+    plan = Plan(key_of, chain_key, safe, stock, tuple(notes), restarts)
     if len(_PLANS) >= 8:
         _PLANS.pop(next(iter(_PLANS)))
     _PLANS[(id(game), pruning)] = (game, plan)
@@ -593,14 +601,14 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
     if plain_order != pruning:
         members.append(member("search", 1, plain_order, first=False))
-    if _restarts_from_the_start(game, pruning):
+    if plan_for(game, pruning).restarts:
         members.append(member("search", RESTART_WEIGHT, pruning, first=False, again=True))
     return members
 
 
 def _restarts_from_the_start(game: Any, pruning: Pruning) -> bool:
     """Whether the portfolio has the ``restarts`` member from the start (module doc)."""
-    return pruning.restarts and pruning.quick and bool(effect_filled_sinks(game) or fixed_wastes(game))
+    return pruning.quick and plan_for(game, pruning).restarts
 
 
 def _restarts_member(root: Any, pruning: Pruning, budget: int, deadline: float | None) -> _Member:

@@ -20,9 +20,11 @@ the generated code of the shipped games and finds no other.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from types import CodeType
 from typing import Any
 
 from ..cards import COLOR_OF, FACE_UP_OF, NO_CARD, RANK_OF, SUIT_OF, Suit
@@ -767,7 +769,15 @@ def build(
         parts += ["    " + line for line in function.split("\n")]
     parts += [f"    return {name}", ""]
     source = "\n".join(parts)
-    audit(source, attributes)
+    code = _audited(source, filename, frozenset(attributes))
     namespace: dict[str, Any] = {"__builtins__": dict(SAFE_BUILTINS)}
-    exec(compile(source, filename, "exec"), namespace)  # noqa: S102
+    exec(code, namespace)  # noqa: S102
     return namespace["_make"](*(value for _, value in closure)), source
+
+
+@functools.lru_cache(maxsize=512)
+def _audited(source: str, filename: str, attributes: frozenset[str]) -> CodeType:
+    """``source`` audited and compiled. The audit reads the text alone, so a text is audited and compiled once
+    (the solver builds the same rules for every deal it searches); a text that fails raises every time."""
+    audit(source, attributes)
+    return compile(source, filename, "exec")
