@@ -112,7 +112,7 @@ def drive(page: Path) -> dict:  # type: ignore[type-arg]
     """Open ``page`` with the driver script in headless Chromium; virtual time lets "play" run to the end."""
     driven = page.with_name("driven-" + page.name)
     driven.write_text(page.read_text(encoding="utf-8").replace("</body>", DRIVER + "</body>"), encoding="utf-8")
-    with tempfile.TemporaryDirectory() as profile:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:  # see browser_support.dump_dom
         done = subprocess.run(
             [
                 str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",

@@ -125,7 +125,7 @@ def test_the_browser_shows_the_seed_boards(served, name: str, depots: set[str]) 
 @needs_chromium
 def test_the_browser_reloads_the_page_after_a_save(served) -> None:
     design, _, server = served
-    with tempfile.TemporaryDirectory() as profile:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:  # see browser_support.dump_dom
         browser = subprocess.Popen(
             [str(CHROMIUM), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0", server.url],
             stdout=subprocess.DEVNULL,
