@@ -88,11 +88,11 @@ def test_the_relaxation_agrees_with_the_plain_exhaustive_search(variant: str) ->
         assert relaxed_nodes < plain_nodes / 4
 
 
-@pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_a_position_the_relaxation_calls_lost_cannot_be_won(variant: str) -> None:
-    game = bakers_dozen(VARIANTS[variant])
+def relaxation_against_search(game: Game, count: int, max_moves: int) -> tuple[int, int]:
+    """(positions the relaxation calls lost, positions won) over ``count`` random positions of
+    ``game``, each solved by the plain exhaustive search: every position called lost must be lost."""
     called = won = 0
-    for state in random_positions(game, 150 if FIRES[variant] else 60, seed=4, max_moves=12):
+    for state in random_positions(game, count, seed=4, max_moves=max_moves):
         dead = dead_check(state)
         assert dead is not None
         plain = search(state, BUDGET, None, NONE).result
@@ -101,6 +101,13 @@ def test_a_position_the_relaxation_calls_lost_cannot_be_won(variant: str) -> Non
             called += 1
             assert plain == "lost", state
         won += plain == "won"
+    return called, won
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_position_the_relaxation_calls_lost_cannot_be_won(variant: str) -> None:
+    game = bakers_dozen(VARIANTS[variant])
+    called, won = relaxation_against_search(game, 150 if FIRES[variant] else 60, max_moves=12)
     assert won >= 10, won
     if FIRES[variant]:
         assert called >= 10, called
@@ -169,16 +176,7 @@ def test_no_column_ever_emptied_agrees_with_the_plain_exhaustive_search(shape: s
 
 def test_a_castle_position_the_relaxation_calls_lost_cannot_be_won() -> None:
     game = castle("Seven", 3, 5)
-    called = won = 0
-    for state in random_positions(game, 120, seed=4, max_moves=10):
-        dead = dead_check(state)
-        assert dead is not None
-        plain = search(state, BUDGET, None, NONE).result
-        assert plain != "unknown"
-        if dead(state):
-            called += 1
-            assert plain == "lost", state
-        won += plain == "won"
+    called, won = relaxation_against_search(game, 120, max_moves=10)
     assert won >= 5 and called >= 10, (won, called)
 
 
