@@ -597,26 +597,12 @@ class CompactSearch:
         :data:`CELL_STEP` (tried first), a card put in a cell as -1 (tried last).
         """
         expanded: list[tuple[int, int, tuple[int, int]]] = []
-        bit = self.shape.bit
-        on_top, on_empty = self.shape.on_top, self.shape.on_empty
-        targets = self.targets
         tops = [(packed >> s) & m for s, m in zip(self.top_shift, self.top_mask, strict=True)]
         for i, (s, m) in enumerate(zip(self.pile_shift, self.pile_mask, strict=True)):
             h = (packed >> s) & m
             if not h:
                 continue
-            card = self.pile_cards[i][h - 1]
-            lowered = packed - (1 << s)
-            for k, target in enumerate(targets):
-                top = tops[k]
-                if top:
-                    if not on_top[target][card] & bit[self.class_card[top - 1]]:
-                        continue
-                elif not on_empty[target] & bit[card]:
-                    continue
-                shift = self.top_shift[k]
-                child = (lowered & ~(self.top_mask[k] << shift)) | ((self.top_class[card] + 1) << shift)
-                expanded.append((h, child, (i, k)))
+            self._onto_sinks(self.pile_cards[i][h - 1], packed - (1 << s), tops, h, i, expanded)
         for j, (s, m) in enumerate(zip(self.stock_shift, self.stock_mask, strict=True)):
             left = (packed >> s) & m
             if not left:
@@ -631,10 +617,27 @@ class CompactSearch:
             self._expand_cells(packed, tops, expanded)
         return expanded
 
+    def _onto_sinks(
+        self, card: Card, lifted: int, tops: list[int], order: int, origin: int,
+        expanded: list[tuple[int, int, tuple[int, int]]],
+    ) -> None:
+        """Add to ``expanded`` the moves of ``card`` onto each sink that takes it: ``lifted`` is the
+        packed position with the card already taken from ``origin``, ``order`` the child's sort key."""
+        bit, on_top, on_empty = self.shape.bit, self.shape.on_top, self.shape.on_empty
+        for k, target in enumerate(self.targets):
+            top = tops[k]
+            if top:
+                if not on_top[target][card] & bit[self.class_card[top - 1]]:
+                    continue
+            elif not on_empty[target] & bit[card]:
+                continue
+            shift = self.top_shift[k]
+            child = (lifted & ~(self.top_mask[k] << shift)) | ((self.top_class[card] + 1) << shift)
+            expanded.append((order, child, (origin, k)))
+
     def _expand_cells(self, packed: int, tops: list[int], expanded: list[tuple[int, int, tuple[int, int]]]) -> None:
         """Add the moves into and out of cells to ``expanded`` (:meth:`_expand`)."""
-        bit, cards = self.shape.bit, self.shape.cards
-        on_top, on_empty = self.shape.on_top, self.shape.on_empty
+        cards = self.shape.cards
         for c, (s, m) in enumerate(zip(self.cell_shift, self.cell_mask, strict=True)):
             value = (packed >> s) & m
             if not value:
@@ -644,18 +647,7 @@ class CompactSearch:
                         card = self.pile_cards[i][h - 1]
                         expanded.append((-1, packed - (1 << ps) + (self.cell_value[card] << s), (i, -1 - c)))
                 continue
-            card = cards[value - 1]
-            emptied = packed & ~(m << s)
-            for k, target in enumerate(self.targets):
-                top = tops[k]
-                if top:
-                    if not on_top[target][card] & bit[self.class_card[top - 1]]:
-                        continue
-                elif not on_empty[target] & bit[card]:
-                    continue
-                shift = self.top_shift[k]
-                child = (emptied & ~(self.top_mask[k] << shift)) | ((self.top_class[card] + 1) << shift)
-                expanded.append((CELL_STEP, child, (CELL_STEP + c, k)))
+            self._onto_sinks(cards[value - 1], packed & ~(m << s), tops, CELL_STEP, CELL_STEP + c, expanded)
 
     def _children(
         self, packed: int, seen: set[int], lost: set[int], budget: int, deadline: float | None
