@@ -453,6 +453,11 @@ class _Era:
     reshuffles: int
     final: bool
     """No action can be played any more (then symmetry and the dominances apply)."""
+    prefix: bytes = b""
+    """The key's first byte, as bytes."""
+
+    def __post_init__(self) -> None:
+        self.prefix = bytes([self.mark])
 
 
 class GridSearch:
@@ -475,6 +480,9 @@ class GridSearch:
         self.markers = {code >> 4: bytes([code]) for code in reversed(codes)}
         """Each suit's lowest card in the grid (cards never leave it): where it lies orders the suits."""
         self.suits = tuple(sorted(self.markers))
+        self.marker_items = tuple(sorted(self.markers.items()))
+        self.rows = tuple((start, start + columns) for start in range(0, size, columns))
+        """Each row's slice of the cells."""
         self.renames: dict[tuple[int, ...], bytes] = {}
         """Suit renamings of :meth:`key`, by the order in which the suits first appear."""
         self.eras: list[_Era] = []
@@ -537,14 +545,15 @@ class GridSearch:
         shape = self.shape
         era = self.era
         if not era.final:
-            return bytes([era.mark]) + bytes(cells)
+            return era.prefix + cells
         if shape.rows_alike:
-            columns = shape.columns
-            cells = bytearray(b"".join(sorted(bytes(cells[i : i + columns]) for i in range(0, len(cells), columns))))
+            rows = [cells[start:end] for start, end in self.rows]
+            rows.sort()
+            cells = bytearray().join(rows)
         if shape.suits_alike:
             # Any renaming maps a position to one of its own class, so any rule of choosing one is sound.
             found = cells.find
-            order = tuple(sorted(self.suits, key=lambda suit: found(self.markers[suit])))
+            order = tuple(suit for _, suit in sorted([(found(marker), suit) for suit, marker in self.marker_items]))
             rename = self.renames.get(order)
             if rename is None:
                 rename = self.renames[order] = bytes(
@@ -552,7 +561,7 @@ class GridSearch:
                     for code in range(256)
                 )
             cells = cells.translate(rename)
-        return bytes([era.mark]) + bytes(cells)
+        return era.prefix + cells
 
     def fixed(self, cells: bytearray) -> list[bool]:
         """Per cell: whether its card can never move again.
@@ -702,6 +711,7 @@ class GridSearch:
         line.extend(applied)
         stack: list[tuple[list[tuple[int, int]], list[Any]]] = [(self._options(cells, where, piles, fixed), applied)]
         exhausted = "unknown" if streamline else "lost"
+        must_fill = self.shape.must_fill
         while stack:
             options, applied = stack[-1]
             if not options:
@@ -710,11 +720,27 @@ class GridSearch:
                 del line[len(line) - len(applied):]
                 continue
             step = options.pop()
-            here: list[Any] = [self._play(cells, where, piles, step)]
-            key = self.key(cells)
-            if key in seen:  # seen before, so not won (the search would have ended)
-                self._undo(cells, where, piles, here)
-                continue
+            if step == REDEAL:
+                here: list[Any] = [self._play(cells, where, piles, step)]
+                key = self.key(cells)
+                if key in seen:
+                    self._undo(cells, where, piles, here)
+                    continue
+            else:  # the hot path: _move inlined, and taken back at once when the position was seen
+                source, gap = step
+                code = cells[source]
+                cells[gap] = code
+                cells[source] = 0
+                where[code] = gap
+                self.missing += must_fill[source] - must_fill[gap]
+                key = self.key(cells)
+                if key in seen:  # seen before, so not won (the search would have ended)
+                    cells[source] = code
+                    cells[gap] = 0
+                    where[code] = source
+                    self.missing += must_fill[gap] - must_fill[source]
+                    continue
+                here = [step]
             seen.add(key)
             chain, outcome, fixed = self._settle(cells, where, piles, streamline)
             here += chain
@@ -830,10 +856,17 @@ class GridSearch:
                 piles[grid[i]] = ()
         self._count_missing(cells)
 
+    def _sync(self, cells: bytearray, piles: list[tuple[Card, ...]]) -> None:
+        """Make the grid's ``piles`` those of ``cells`` (moves change only the cells: the engine reads the piles)."""
+        grid = self.shape.cells
+        for i, code in enumerate(cells):
+            piles[grid[i]] = (code | FACE_UP,) if code else ()
+
     def _won(self, cells: bytearray, piles: list[tuple[Card, ...]]) -> bool:
         """The engine's win test, skipped while a gap lies where every win has a card (:attr:`missing`)."""
         if self.can_win and self.missing:
             return False
+        self._sync(cells, piles)
         return bool(self.state.game.won(piles, self.probe))
 
     def _count_missing(self, cells: bytearray) -> None:
@@ -868,11 +901,12 @@ class GridSearch:
     ) -> list[tuple[int, int]]:
         """The moves to try here, the first tried last; an action is tried after every move."""
         options = self.steps(cells, where, fixed)
-        if not self.era.final and self._action_open(piles):
+        if not self.era.final and self._action_open(cells, piles):
             options.insert(0, REDEAL)
         return options
 
-    def _action_open(self, piles: list[tuple[Card, ...]]) -> bool:
+    def _action_open(self, cells: bytearray, piles: list[tuple[Card, ...]]) -> bool:
+        self._sync(cells, piles)
         probe = self.probe
         probe.uses = list(self.era.uses)
         probe._legal = None
@@ -884,6 +918,7 @@ class GridSearch:
         if step != REDEAL:
             self._move(cells, where, piles, *step)
             return step
+        self._sync(cells, piles)
         before = (bytes(cells), list(piles), self.era)
         engine = self.probe.clone()
         engine.piles = list(piles)
@@ -930,14 +965,12 @@ class GridSearch:
             self._count_missing(cells)
 
     def _move(self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]], source: int, gap: int) -> None:
-        """Move the card of cell ``source`` into the gap ``gap`` (in place)."""
+        """Move the card of cell ``source`` into the gap ``gap`` (in place; ``piles`` wait for :meth:`_sync`)."""
         code = cells[source]
         cells[gap], cells[source] = code, 0
         where[code] = gap
         must_fill = self.shape.must_fill
         self.missing += must_fill[source] - must_fill[gap]
-        grid = self.shape.cells
-        piles[grid[gap]], piles[grid[source]] = piles[grid[source]], ()
 
     def engine_move(self, step: tuple[int, int]) -> Move:
         """The engine's move for ``step``."""
