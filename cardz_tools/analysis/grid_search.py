@@ -56,11 +56,21 @@ from ..model import EjectKind
 MAX_POSITIONS = 6_000_000
 """The most positions one search holds (a key of one byte per cell each)."""
 
+RECENT_POSITIONS = 1 << 16
+"""The most unkeyed positions :meth:`GridSearch.depth_first` remembers (then it forgets them all)."""
+
 CLOCK_EVERY = 4096
 """Positions between two reads of the clock."""
 
 COMPLETE_TURNS = 3
-"""Turns of the complete search for each turn of the quick pass (proofs of loss need the most positions)."""
+"""Turns of the complete search for each turn of the quick pass (proofs of loss need the most positions)..."""
+
+QUICK_EARLY = 160_000
+"""... until the quick pass has searched this many positions; then :data:`LATE_COMPLETE_TURNS` each: the
+quick pass wins most of its deals within about 130,000 positions, and the deals still open after that are
+mostly proofs of loss, which only the complete search gives."""
+
+LATE_COMPLETE_TURNS = 12
 
 NEVER = 0xFF
 """In :attr:`GridShape.pred_code`: the card never enters a gap from that column."""
@@ -712,6 +722,10 @@ class GridSearch:
         stack: list[tuple[list[tuple[int, int]], list[Any]]] = [(self._options(cells, where, piles, fixed), applied)]
         exhausted = "unknown" if streamline else "lost"
         must_fill = self.shape.must_fill
+        recent: set[bytes] = set()
+        """Positions as they lie whose key is in ``seen``, when the key sorts rows or renames suits: most repeats
+        meet a position exactly (two moves played in either order), and this test is cheaper than the key."""
+        symmetric = self.shape.rows_alike or self.shape.suits_alike
         while stack:
             options, applied = stack[-1]
             if not options:
@@ -733,13 +747,19 @@ class GridSearch:
                 cells[source] = 0
                 where[code] = gap
                 self.missing += must_fill[source] - must_fill[gap]
-                key = self.key(cells)
-                if key in seen:  # seen before, so not won (the search would have ended)
+                raw = self.era.prefix + cells
+                keyed = symmetric and self.era.final
+                if (raw in recent or (key := self.key(cells)) in seen) if keyed else (key := raw) in seen:
+                    # seen before, so not won (the search would have ended)
                     cells[source] = code
                     cells[gap] = 0
                     where[code] = source
                     self.missing += must_fill[gap] - must_fill[source]
                     continue
+                if keyed:
+                    if len(recent) >= RECENT_POSITIONS:
+                        recent.clear()
+                    recent.add(raw)
                 here = [step]
             seen.add(key)
             chain, outcome, fixed = self._settle(cells, where, piles, streamline)
@@ -1005,8 +1025,9 @@ def grid_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, li
 
     Two searches take turns within one budget of positions: the streamlined best-first quick
     pass (:meth:`GridSearch.best_first`), :data:`CLOCK_EVERY` positions a turn, and the complete
-    depth-first search, :data:`COMPLETE_TURNS` times as many. A win of either is the answer;
-    only the complete one says "lost".
+    depth-first search, :data:`COMPLETE_TURNS` times as many (:data:`LATE_COMPLETE_TURNS` once the
+    quick pass has had :data:`QUICK_EARLY`). A win of either is the answer; only the complete one
+    says "lost".
     """
     complete = GridSearch.of(state)
     if complete is None:
@@ -1018,7 +1039,8 @@ def grid_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, li
         while runs:
             for name, run in list(runs.items()):
                 try:
-                    for _ in range(1 if name == "quick" else COMPLETE_TURNS):
+                    turns = COMPLETE_TURNS if nodes["quick"] < QUICK_EARLY else LATE_COMPLETE_TURNS
+                    for _ in range(1 if name == "quick" else turns):
                         nodes[name] = next(run)
                 except StopIteration as done:
                     answer: tuple[str, list[Move], int] = done.value
