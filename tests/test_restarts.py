@@ -14,7 +14,7 @@ import pytest
 from cardz_tools.analysis import tableau_search
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.analysis.tableau_search import Pruning, plan_for, replays_to_a_win, search
-from tests.test_search_restarts import run_restarts
+from tests.restart_support import restarts_against_search, run_restarts
 from tests.test_two_deck import small_forty_thieves
 
 BUDGET = 300_000
@@ -27,18 +27,7 @@ def test_the_portfolio_has_the_restarts_where_the_waste_is_never_turned_back() -
 
 
 def test_the_restarts_agree_with_the_plain_exhaustive_search() -> None:
-    game = small_forty_thieves()
-    verdicts = {"won": 0, "lost": 0}
-    for deal in range(8):
-        root = game.new_initial_state(seed=deal_seed(5, deal))
-        plain = search(root, BUDGET, None, Pruning.none())
-        assert plain.result != "unknown"
-        verdicts[plain.result] += 1
-        result, line, _ = run_restarts(root, BUDGET)
-        assert result == plain.result, f"deal {deal}"
-        if result == "won":
-            assert replays_to_a_win(root, line)
-    assert verdicts["won"] and verdicts["lost"], verdicts
+    restarts_against_search(small_forty_thieves(), 5, 8, BUDGET)
 
 
 def test_a_restart_that_runs_out_of_positions_proves_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
