@@ -180,26 +180,48 @@ def test_a_castle_position_the_relaxation_calls_lost_cannot_be_won() -> None:
     assert won >= 5 and called >= 10, (won, called)
 
 
+def castle_board(columns: int, ranks: str = "23", game: Game | None = None) -> Any:
+    """A castle of Ace to Three whose first three columns hold the cards ``ranks`` of one suit each
+    (bottom first), and the other columns none."""
+    from cardz_tools.cards import FACE_UP, parse_card
+
+    game = game or castle("Four", columns, 2)
+    state = game.new_initial_state(seed=1)
+    tableau = [d for d in range(len(game.names)) if game.names[d].startswith("tab")]
+    for d in tableau:
+        state.piles[d] = ()
+    for d, suit in zip(tableau, "SHC", strict=False):
+        state.piles[d] = tuple(parse_card(f"{rank}{suit}") | FACE_UP for rank in ranks)
+    return state
+
+
 def test_a_column_empty_now_keeps_a_blocked_board_alive() -> None:
     """Each Three lies on the Two of its suit: with no empty column nothing can move, but one
     empty column takes a Three and the deal is won (the unsound test that ignores the empty
     column calls it lost)."""
-    from cardz_tools.cards import FACE_UP, parse_card
-
-    def board(columns: int) -> Any:
-        game = castle("Four", columns, 2)
-        state = game.new_initial_state(seed=1)
-        tableau = [d for d in range(len(game.names)) if game.names[d].startswith("tab")]
-        for d in tableau:
-            state.piles[d] = ()
-        for d, suit in zip(tableau, "SHC", strict=False):
-            state.piles[d] = tuple(parse_card(f"{rank}{suit}") | FACE_UP for rank in "23")
-        return state
-
-    blocked, spare = board(3), board(4)
+    blocked, spare = castle_board(3), castle_board(4)
     check = dead_check(blocked)
     assert check is not None and check(blocked)
     assert search(blocked, BUDGET, None, NONE).result == "lost"
     check = dead_check(spare)
     assert check is not None and not check(spare)
     assert search(spare, BUDGET, None, NONE).result == "won"
+
+
+def test_the_test_before_any_column_is_empty_stops_after_a_trial_in_vain_and_not_once_it_fired() -> None:
+    from cardz_tools.analysis import relaxation
+
+    game = castle("Four", 3, 2)
+    flow = card_flow(game)
+    assert not isinstance(flow, str)
+    blocked, moving = castle_board(3, "23", game), castle_board(3, "32", game)  # Twos on Threes: they go home
+    idle = flow.check_for(moving)
+    for _ in range(relaxation.EMPTY_TRIAL_CHECKS):
+        assert not idle(moving)
+    assert not idle(blocked)  # no longer asked: it never proved a loss in its trial
+    assert flow.check_for(moving)(blocked)  # a fresh search asks it
+    busy = flow.check_for(blocked)
+    assert busy(blocked)
+    for _ in range(relaxation.EMPTY_TRIAL_CHECKS):
+        assert not busy(moving)
+    assert busy(blocked)  # it fired once, so it is still asked
