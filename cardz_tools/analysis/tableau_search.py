@@ -40,7 +40,7 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     ``n``-th term of the Luby sequence positions. Depth-first search times are heavy-tailed
     there: on 16 deals of Spider (one suit), seed 101, 30,000 positions each, one search won 10,
     restarts of 5,000 jittered positions 15. On an open board (:func:`open_board`: FreeCell, Beleaguered
-    Castle) the member joins once :data:`LATE_RESTARTS` positions are stored. Restarts do not change what
+    Castle) the member joins once a share of the budget is spent (:data:`LATE_SHARE`). Restarts do not change what
     is a proof: the order of the
     children does not make a depth-first search less complete, so a restart that ends
     uncut answers "lost" soundly.
@@ -101,10 +101,13 @@ RESTART_UNIT = 2_500
 RESTART_WEIGHT = 4
 """The ``restarts`` member's share of the turns."""
 
-LATE_RESTARTS = 20_000
+LATE_SHARE = 0.1
 """On a design where every card is dealt face up and nothing is drawn (FreeCell, Beleaguered Castle,
-Streets and Alleys, Fan), the positions after which a deal still undecided gets the ``restarts``
-member too (module doc): most deals are decided before, at the cost they had without it."""
+Streets and Alleys, Fan), the share of the deal's budget after which a deal still undecided gets the
+``restarts`` member too (module doc): of its positions, or of its seconds when it has a deadline,
+whichever is spent first. Most deals are decided before, at the cost they had without it; a share
+rather than a fixed count of positions, so that a short budget is not split with restarts too short
+to win anything (:func:`_late_join`)."""
 
 QUICK_POSITIONS = 200_000
 """The most positions the quick pass stores: it keeps every position it has not expanded yet."""
@@ -301,7 +304,7 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
     if pruning.restarts and not restarts:
         notes.append(
             "no restarts: no trigger or action fills its win depots, and no waste stays unturned"
-            f" (on an open board they join after {LATE_RESTARTS:,} positions)"
+            f" (on an open board they join after {LATE_SHARE:.0%} of the budget)"
         )
     plan = Plan(key_of, chain_key, safe, stock, tuple(notes), restarts)
     if len(_PLANS) >= 8:
@@ -622,13 +625,20 @@ def _restarts_from_the_start(game: Any, pruning: Pruning) -> bool:
 
 
 def _restarts_member(root: Any, pruning: Pruning, budget: int, deadline: float | None) -> _Member:
-    """The ``restarts`` member joining late (:data:`LATE_RESTARTS`)."""
+    """The ``restarts`` member joining late (:data:`LATE_SHARE`)."""
     found = _Search(root, plan_for(root.game, pruning), pruning, max(1, budget), deadline)
     return _Member("search", RESTART_WEIGHT, found, found.restarts(), True)
 
 
+def _late_join(budget: int, deadline: float | None) -> tuple[float, float | None]:
+    """(the positions, the :func:`time.monotonic` time) after which the late restarts join a search
+    starting now with ``budget`` positions and ``deadline`` (:data:`LATE_SHARE`: whichever comes first)."""
+    now = time.monotonic()
+    return LATE_SHARE * budget, None if deadline is None else now + LATE_SHARE * max(0.0, deadline - now)
+
+
 def open_board(root: Any) -> bool:
-    """Whether every card of ``root`` is face up and its design draws nothing (:data:`LATE_RESTARTS`)."""
+    """Whether every card of ``root`` is face up and its design draws nothing (:data:`LATE_SHARE`)."""
     if root.game.draws:
         return False
     return all(card & FACE_UP for pile in root.piles for card in pile)
@@ -654,13 +664,14 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
 
     everyone = list(members)
     turn = TURN if len(members) > 1 else budget
-    # Late restarts only where the portfolio has none (module doc, ``restarts``; LATE_RESTARTS).
+    # Late restarts only where the portfolio has none (module doc, ``restarts``; LATE_SHARE).
     late = (
         pruning.restarts and pruning.quick and not _restarts_from_the_start(root.game, pruning)
-        and budget > LATE_RESTARTS and open_board(root)
+        and open_board(root)
     )
+    join_nodes, join_time = _late_join(budget, deadline)
     while members:
-        if late and nodes() >= LATE_RESTARTS:
+        if late and (nodes() >= join_nodes or join_time is not None and time.monotonic() >= join_time):
             late = False
             members.append(_restarts_member(root, pruning, budget, deadline))
             everyone.append(members[-1])
