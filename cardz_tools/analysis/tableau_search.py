@@ -44,6 +44,11 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     is a proof: the order of the
     children does not make a depth-first search less complete, so a restart that ends
     uncut answers "lost" soundly.
+``runs``
+    on a design with the ``restarts`` member whose columns build runs that do not all move
+    together (the multi-suit Spider family), one more member: the same restarts over a narrowed
+    move set that drops the drags which only split a suited run or move a run from one build onto
+    another (:mod:`.run_moves`). It is incomplete: its wins are wins, its "lost" is never reported.
 
 Never moving a card straight back where it came from needs no rule of its own: the
 position it would lead to is the parent, which is always in the transposition table.
@@ -66,6 +71,7 @@ from ..cards import FACE_UP
 from .dominance import SafeSinkMoves, build_table, card_bits, fixed_wastes
 from .joints import joint_table
 from .relaxation import card_flow, dead_check, effect_filled_sinks
+from .run_moves import RunMoves, run_moves
 from .stock_moves import StockMoves, stock_moves
 from .symmetry import canonical_key_function
 from .two_deck import safe_moves
@@ -109,6 +115,12 @@ whichever is spent first. Most deals are decided before, at the cost they had wi
 rather than a fixed count of positions, so that a short budget is not split with restarts too short
 to win anything (:func:`_late_join`)."""
 
+RUNS_WEIGHT = 4
+"""The share of the turns of each of the two ``runs`` members (module doc)."""
+
+RUNS_BEST_FIRST_UNIT = 5_000
+"""The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
+
 QUICK_POSITIONS = 200_000
 """The most positions the quick pass stores: it keeps every position it has not expanded yet."""
 
@@ -125,6 +137,7 @@ class Pruning:
     quick: bool = True
     relaxation: bool = True
     restarts: bool = True
+    runs: bool = True
 
     @classmethod
     def none(cls) -> Pruning:
@@ -138,6 +151,7 @@ class Pruning:
             quick=False,
             relaxation=False,
             restarts=False,
+            runs=False,
         )
 
 
@@ -269,6 +283,8 @@ class Plan:
     """Why a piece does not apply to this design (for ``--verbose``)."""
     restarts: bool = False
     """Whether the portfolio has the ``restarts`` member (module doc)."""
+    runs: RunMoves | None = None
+    """The narrowed move set of the ``runs`` member, if the portfolio has it (module doc)."""
 
 
 _PLANS: dict[tuple[int, Pruning], tuple[Any, Plan]] = {}
@@ -306,7 +322,14 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             "no restarts: no trigger or action fills its win depots, and no waste stays unturned"
             f" (on an open board they join after {LATE_SHARE:.0%} of the budget)"
         )
-    plan = Plan(key_of, chain_key, safe, stock, tuple(notes), restarts)
+    runs: RunMoves | None = None
+    if pruning.runs and restarts:
+        narrowed = run_moves(game, tuple(d for d in range(len(game.names)) if d not in game.win_depots))
+        if isinstance(narrowed, str):
+            notes.append(f"no narrowed run moves: {narrowed}")
+        else:
+            runs = narrowed
+    plan = Plan(key_of, chain_key, safe, stock, tuple(notes), restarts, runs)
     if len(_PLANS) >= 8:
         _PLANS.pop(next(iter(_PLANS)))
     _PLANS[(id(game), pruning)] = (game, plan)
@@ -340,8 +363,12 @@ class _Budget(Exception):
 class _Search:
     """One search from one position: depth-first (:meth:`run`) or best-first (:meth:`best_first`)."""
 
-    def __init__(self, root: Any, plan: Plan, pruning: Pruning, budget: int, deadline: float | None) -> None:
+    def __init__(
+        self, root: Any, plan: Plan, pruning: Pruning, budget: int, deadline: float | None, narrow: bool = False
+    ) -> None:
         self.root = root
+        self.runs = plan.runs if narrow else None
+        """The narrowed move set this search keeps to (:mod:`.run_moves`), if any: then it is incomplete."""
         self.plan = plan
         self.pruning = pruning
         self.budget = budget
@@ -401,10 +428,12 @@ class _Search:
     def successors(self, state: Any) -> Iterator[tuple[tuple[Any, ...], Any]]:
         """Every (moves, position) one choice away from ``state``, before forced steps (lazily:
         the caller reads the clock between two)."""
-        taps = self.taps
+        taps, runs = self.taps, self.runs
         legal = state.legal_moves()
         for move in legal:
             if move in taps:
+                continue
+            if runs is not None and not runs.keeps(state.piles, move):
                 continue
             child = state.clone()
             child.apply(move)
@@ -501,21 +530,23 @@ class _Search:
         return ("unknown" if self.cut else "lost"), []
 
 
-    def restarts(self) -> Generator[None, None, tuple[str, list[Any]]]:
-        """Depth-first searches (:meth:`run`) started afresh, the children's order jittered by a
-        new seed each time, the ``n``-th given :data:`RESTART_UNIT` × ``luby(n)`` positions
-        (module doc, ``restarts``), until the budget is spent; returns as :meth:`run` does."""
+    def restarts(self, first: bool = False, unit: int | None = None) -> Generator[None, None, tuple[str, list[Any]]]:
+        """Depth-first searches (:meth:`run`; with ``first``, best-first passes: :meth:`best_first`)
+        started afresh, the children's order jittered by a new seed each time, the ``n``-th given
+        ``unit`` (by default :data:`RESTART_UNIT`) × ``luby(n)`` positions (module doc, ``restarts``),
+        until the budget is spent; returns as :meth:`run` does."""
         total = self.budget
+        unit = RESTART_UNIT if unit is None else unit
         for number in itertools.count(1):
             self.spent += len(self.seen)
             self.seen = set()
             self.cut = False
-            self.budget = min(RESTART_UNIT * luby(number), total - self.spent)
+            self.budget = min(unit * luby(number), total - self.spent)
             if self.budget <= 0:
                 return "unknown", []
             self.progress.jitter(number)
             try:
-                result, line = yield from self.run()
+                result, line = yield from (self.best_first() if first else self.run())
             except _Budget:
                 if self.deadline is not None and time.monotonic() > self.deadline:
                     raise
@@ -616,6 +647,11 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
         members.append(member("search", 1, plain_order, first=False))
     if plan_for(game, pruning).restarts:
         members.append(member("search", RESTART_WEIGHT, pruning, first=False, again=True))
+    if plan_for(game, pruning).runs is not None:  # incomplete: their "lost" proves nothing
+        for first in (False, True):
+            found = _Search(root, plan_for(game, pruning), pruning, max(1, budget), deadline, narrow=True)
+            steps = found.restarts(first, RUNS_BEST_FIRST_UNIT if first else None)
+            members.append(_Member("quick", RUNS_WEIGHT, found, steps, False))
     return members
 
 
