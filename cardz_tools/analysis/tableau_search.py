@@ -31,19 +31,20 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     decides; only a complete search answers "lost": a depth-first one, or the best-first pass
     when it runs out of positions to expand.
 ``restarts``
-    on a design whose win depots are filled by a trigger or an action (Spider's completed runs:
-    no safe move applies, so no forced chains shorten its lines of hundreds of moves), or whose
-    waste is never turned back (:func:`.dominance.fixed_wastes`: the Forty Thieves family, where
-    a deal is won in a few thousand positions or, after a wrong early turn, not in a hundred
-    thousand), the portfolio has a fourth member: depth-first searches started afresh with the order of the
-    children jittered (:meth:`Progress.jitter`), the ``n``-th given :data:`RESTART_UNIT` × the
-    ``n``-th term of the Luby sequence positions. Depth-first search times are heavy-tailed
-    there: on 16 deals of Spider (one suit), seed 101, 30,000 positions each, one search won 10,
-    restarts of 5,000 jittered positions 15. On an open board (:func:`open_board`: FreeCell, Beleaguered
-    Castle) the member joins once a share of the budget is spent (:data:`LATE_SHARE`). Restarts do not change what
-    is a proof: the order of the
-    children does not make a depth-first search less complete, so a restart that ends
-    uncut answers "lost" soundly.
+    on a design whose win depots are filled by a trigger or an action (Spider's completed runs: no
+    safe move applies, so no forced chains shorten its lines of hundreds of moves), or whose waste
+    is never turned back (:func:`.dominance.fixed_wastes`: the Forty Thieves family, where a deal is
+    won in a few thousand positions or, after a wrong early turn, not in a hundred thousand), or
+    whose emptied depots a trigger refills while no safe move applies
+    (:func:`.dominance.refilled_depots`: the Canfield family, whose columns take the reserve's top
+    card, a step no move undoes), the portfolio has a fourth member: depth-first searches started
+    afresh with the order of the children jittered (:meth:`Progress.jitter`), the ``n``-th given
+    :data:`RESTART_UNIT` × the ``n``-th term of the Luby sequence positions. Depth-first search
+    times are heavy-tailed there: on 16 deals of Spider (one suit), seed 101, 30,000 positions each,
+    one search won 10, restarts of 5,000 jittered positions 15. On an open board
+    (:func:`open_board`: FreeCell, Beleaguered Castle) the member joins once a share of the budget
+    is spent (:data:`LATE_SHARE`). Restarts do not change what is a proof: the order of the children
+    does not make a depth-first search less complete, so a restart that ends uncut answers "lost" soundly.
 ``runs``
     on a design with the ``restarts`` member whose columns build runs that do not all move
     together (the multi-suit Spider family), one more member: the same restarts over a narrowed
@@ -68,7 +69,7 @@ from collections.abc import Generator, Hashable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP
-from .dominance import SafeSinkMoves, build_table, card_bits, fixed_wastes
+from .dominance import SafeSinkMoves, build_table, card_bits, fixed_wastes, refilled_depots
 from .joints import joint_table
 from .relaxation import card_flow, dead_check, effect_filled_sinks
 from .run_moves import RunMoves, run_moves
@@ -316,11 +317,12 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             stock = draws
     chain_key = canonical_key_function(game, pruning.symmetry)
     key_of = canonical_key_function(game, pruning.symmetry, stock.normalize) if stock is not None else chain_key
-    restarts = pruning.restarts and bool(effect_filled_sinks(game) or fixed_wastes(game))
+    unshortened_refills = bool(refilled_depots(game)) and not isinstance(safe_moves(game), SafeSinkMoves)
+    restarts = pruning.restarts and bool(effect_filled_sinks(game) or fixed_wastes(game) or unshortened_refills)
     if pruning.restarts and not restarts:
         notes.append(
-            "no restarts: no trigger or action fills its win depots, and no waste stays unturned"
-            f" (on an open board they join after {LATE_SHARE:.0%} of the budget)"
+            "no restarts: no trigger or action fills its win depots, no waste stays unturned, and no trigger refills"
+            f" an emptied depot without safe moves (on an open board they join after {LATE_SHARE:.0%} of the budget)"
         )
     runs: RunMoves | None = None
     if pruning.runs and restarts:
