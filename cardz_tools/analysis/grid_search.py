@@ -436,6 +436,10 @@ def _suits_alike(fills: Sequence[Sequence[tuple[tuple[int, int], ...]]]) -> bool
     return True
 
 
+_NOWHERE = [-1] * 128
+"""``where`` of no card in the grid."""
+
+
 def _gaps(cells: bytearray) -> list[int]:
     """The empty cells, in order."""
     found = []
@@ -867,16 +871,11 @@ class GridSearch:
         return steps
 
     def _place(self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]]) -> None:
-        """Make ``where`` and the grid's ``piles`` those of ``cells``."""
-        for i in range(len(where)):
-            where[i] = -1
-        grid = self.shape.cells
+        """Make ``where`` that of ``cells`` (the grid's ``piles`` wait for :meth:`_sync`)."""
+        where[:] = _NOWHERE
         for i, code in enumerate(cells):
             if code:
                 where[code] = i
-                piles[grid[i]] = (code | FACE_UP,)
-            else:
-                piles[grid[i]] = ()
         self._count_missing(cells)
 
     def _sync(self, cells: bytearray, piles: list[tuple[Card, ...]]) -> None:
