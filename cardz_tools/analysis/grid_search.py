@@ -816,6 +816,9 @@ class GridSearch:
         if outcome == "dead":
             return "unknown", [], 1
         seen = {self.key(cells)}
+        recent: set[bytes] = set()
+        """As in :meth:`depth_first`."""
+        symmetric = self.shape.rows_alike or self.shape.suits_alike
         parents: list[tuple[int, list[Any]]] = [(-1, applied)]
         frontier = [(-self._promise(cells, None), 0, bytes(cells))]
         while frontier:
@@ -824,10 +827,15 @@ class GridSearch:
             self._place(cells, where, piles)
             for step in self.steps(cells, where):
                 here: list[Any] = [self._play(cells, where, piles, step)]
-                key = self.key(cells)
-                if key in seen:  # seen before, so not won
+                raw = bytes(cells)
+                if (symmetric and raw in recent) or (key := self.key(cells)) in seen:
+                    # seen before, so not won
                     self._undo(cells, where, piles, here)
                     continue
+                if symmetric:
+                    if len(recent) >= RECENT_POSITIONS:
+                        recent.clear()
+                    recent.add(raw)
                 seen.add(key)
                 chain, outcome, known = self._settle(cells, where, piles, True)
                 here += chain
