@@ -83,8 +83,11 @@ TURN = 1_000
 not restarted, so short turns cost nothing: a deal one member decides in ``n`` positions costs
 about ``n`` × (the total weight / its weight)."""
 
-PILE_TERMS_KEPT = 100_000
-"""The most piles whose :meth:`Progress.heuristic` terms are kept (then they are forgotten at once)."""
+PILE_TERMS_KEPT = 25_000
+"""The most piles whose :meth:`Progress.heuristic` terms are kept per sink tops (then they are forgotten at once)."""
+
+WANTED_KEPT = 8
+"""The most sets of sink tops for which :meth:`Progress.heuristic` keeps pile terms (then all are forgotten)."""
 
 QUICK_WEIGHTS = (2, 1)
 """The best-first pass's share of the turns without stock moves and with them. Positions to decide
@@ -181,7 +184,7 @@ class Progress:
             self._table = joints if built is None else {b: m & joints.get(b, everything) for b, m in built.items()}
         self._home_table = (build_table(game, home=True) if sinks else None) or {}
         self._bit = card_bits()
-        self._terms: dict[int, tuple[tuple[int, ...], int, int]] = {}
+        self._terms: dict[int, dict[int, tuple[tuple[int, ...], int]]] = {}
         self._noise: random.Random | None = None
 
     def jitter(self, seed: int) -> None:
@@ -201,19 +204,26 @@ class Progress:
                 pile = piles[d]
                 wanted |= home.get(pile[-1] & ~FACE_UP if pile else -1, 0)
         piled = 0  # the weighted sum of the piles' terms
-        terms, cache = self._pile_terms, self._terms
+        terms = self._pile_terms
+        # Kept per ``wanted`` (the sinks' tops): siblings that play to a sink and siblings that do
+        # not alternate between two of them, and would otherwise evict each other's terms.
+        cache = self._terms.get(wanted)
+        if cache is None:
+            if len(self._terms) >= WANTED_KEPT:
+                self._terms.clear()
+            cache = self._terms[wanted] = {}
         w = self.WEIGHTS
         for d in self._open:
             # A move changes one or two piles and the others stay the same tuples: their terms are
             # looked up by identity (an entry holds its pile, so the id is not reused while it is kept).
             pile = piles[d]
             entry = cache.get(id(pile))
-            if entry is None or entry[0] is not pile or entry[1] != wanted:
+            if entry is None or entry[0] is not pile:
                 if len(cache) >= PILE_TERMS_KEPT:
                     cache.clear()
                 loose, hidden, buried = terms(pile, wanted)
-                entry = cache[id(pile)] = (pile, wanted, w[2] * loose + w[3] * hidden + w[4] * buried)
-            piled += entry[2]
+                entry = cache[id(pile)] = (pile, w[2] * loose + w[3] * hidden + w[4] * buried)
+            piled += entry[1]
         return w[0] * progress + w[1] * empty + piled
 
     def _pile_terms(self, pile: tuple[int, ...], wanted: int) -> tuple[int, int, int]:
