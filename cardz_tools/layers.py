@@ -112,6 +112,7 @@ LAYERS: tuple[Layer, ...] = (
             "analysis.two_deck",
             "analysis.relaxation",
             "analysis.joints",
+            "analysis.run_moves",
             "analysis.tableau_search",
             "analysis.sim",
             "analysis.solve",

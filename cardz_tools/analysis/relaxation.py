@@ -39,6 +39,20 @@ argument above, applied to the moves before that position (a card that moves the
 top, never into an empty depot), settles every card that moves before it, among them every card
 of the depot it empties.
 
+*Only onto a top.* Where no depot gives up runs and nothing lies outside the columns and the
+sinks, a third fixed point counts a card as able to go onto another only when that one is or can
+become a top: a card is settled when it lies in a sink, or every card above it is settled and it
+can go onto a settled card or onto the topmost unsettled card of some column (which is then a
+top), or every dominator of it has a settled copy. A position is lost when it leaves a card
+unsettled and no empty depot takes a card (Baker's Dozen), or, when empty depots take cards and
+none is empty now, when it leaves a card unsettled in every depot that takes cards. Why that is
+sound: order the cards by when a winning line first moves them (before the first position with
+an empty depot, in the second case). When a card first moves, it is its pile's top, so each card
+first above it has moved before (settled, by induction); it goes to a sink after its dominators
+(settled), or onto a top: a card that moved before (settled), or one that has not moved yet, and
+then every card first above it has moved (settled), so it is its column's topmost unsettled card
+or above. A card never moves onto one below it in its own pile, which it covers.
+
 The shape it needs, or :func:`card_flow` says why not (and the search goes without):
 win ``allCardsIn`` depots that are all locked, take single cards, are no draw's and never
 receive cards from an effect; no effect takes cards from a sink; no jokers; every effect
@@ -231,6 +245,61 @@ class CardFlow:
         takers = self.takers
         # Only when nothing but the columns holds cards: a stock or an effect might empty a depot.
         never_emptied = bool(empty_mask) and not free and bool(takers)
+        # The test on tops (module doc, "only onto a top"): single cards only, nothing outside the columns.
+        on_tops = not free and not any(runs[d] for d in pending)
+        onto_of: dict[int, int] = {b: 0 for b in bit.values()}
+        for top_bit, mask in onto:
+            for b in onto_of:
+                if mask & b:
+                    onto_of[b] |= top_bit
+
+        def left_unsettled(state: Any) -> list[int]:
+            """The depots holding a card that can never leave it when every move goes onto a top or
+            to a sink (module doc, "only onto a top")."""
+            piles = state.piles
+            alive = 0
+            for d in sinks:
+                for card in piles[d]:
+                    alive |= bit[card & ~FACE_UP]
+            depots: list[int] = []
+            columns: list[list[int]] = []
+            first_unsettled: list[int] = []  # per column, the index of its topmost unsettled card
+            tops = 0  # cards that are or can become a top: the settled ones and each column's first unsettled one
+            for d in pending:
+                pile = piles[d]
+                if pile:
+                    depots.append(d)
+                    columns.append([bit[card & ~FACE_UP] for card in pile])
+                    first_unsettled.append(len(pile) - 1)
+                    tops |= columns[-1][-1]
+            changed = True
+            while changed:
+                changed = False
+                for number, cards in enumerate(columns):
+                    at = first_unsettled[number]
+                    while at >= 0:
+                        b = cards[at]
+                        if not onto_of[b] & tops and required[b] & ~alive:
+                            break
+                        alive |= b
+                        at -= 1
+                        if at >= 0:
+                            tops |= cards[at]
+                        changed = True
+                    first_unsettled[number] = at
+            return [d for d, at in zip(depots, first_unsettled, strict=True) if at >= 0]
+
+        def stuck_on_tops(state: Any) -> bool:
+            """Whether the test on tops proves ``state`` lost (module doc, "only onto a top")."""
+            if not on_tops:
+                return False
+            piles = state.piles
+            if not empty_mask:
+                return bool(left_unsettled(state))
+            if not takers or any(not piles[d] for d in takers):
+                return False
+            stuck = left_unsettled(state)
+            return all(d in stuck for d in takers)
 
         accepted_on = self.accepted_on if never_emptied else {}
         # A depot whose bottom card is mobile is all settled (a single card, or a run it carries).
@@ -278,13 +347,13 @@ class CardFlow:
                         for card in piles[d]:
                             if bit[card & ~FACE_UP] & no_route:
                                 return True
-                return no_depot_emptied(state)
+                return no_depot_emptied(state) or stuck_on_tops(state)
 
             return quick
 
         def dead(state: Any) -> bool:
             stuck = unsettled_piles(state, empty_mask)
-            return stuck is None or bool(stuck) or no_depot_emptied(state)
+            return stuck is None or bool(stuck) or no_depot_emptied(state) or stuck_on_tops(state)
 
         return dead
 
