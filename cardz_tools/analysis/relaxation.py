@@ -263,9 +263,10 @@ class CardFlow:
                 if mask & b:
                     onto_of[b] |= top_bit
 
-        def left_unsettled(state: Any) -> list[int]:
+        def left_unsettled(state: Any, each_taker: bool = False) -> list[int]:
             """The depots holding a card that can never leave it when every move goes onto a top or
-            to a sink (module doc, "only onto a top")."""
+            to a sink (module doc, "only onto a top"); with ``each_taker`` the caller asks only whether
+            each depot that takes cards holds one: [] as soon as one of them is all settled."""
             piles = state.piles
             alive = 0
             for d in sinks:
@@ -297,6 +298,8 @@ class CardFlow:
                         at -= 1
                         if at >= 0:
                             tops |= cards[at]
+                        elif each_taker and depots[number] in takers:
+                            return []
                         changed = True
                     first_unsettled[number] = at
             return [d for d, at in zip(depots, first_unsettled, strict=True) if at >= 0]
@@ -308,10 +311,12 @@ class CardFlow:
             piles = state.piles
             if not empty_mask:
                 return bool(left_unsettled(state))
-            if not takers or any(not piles[d] for d in takers):
+            if not takers or not all(map(piles.__getitem__, taker_order)):
                 return False
-            stuck = left_unsettled(state)
-            return all(d in stuck for d in takers)
+            stuck = left_unsettled(state, each_taker=True)
+            return bool(stuck) and all(d in stuck for d in takers)
+
+        taker_order = tuple(sorted(takers))
 
         accepted_on = self.accepted_on if never_emptied else {}
         # A depot whose bottom card is mobile is all settled (a single card, or a run it carries).
@@ -344,6 +349,10 @@ class CardFlow:
             trial[1] += lost
             return lost
 
+        # Where the test on tops applies it proves every board the test "before any depot is empty" does
+        # (it settles no more cards: a card goes onto fewer places), so that one is not asked.
+        beyond_tops = stuck_on_tops if on_tops else no_depot_emptied
+
         if empty_mask & everything == everything:
             # every card is mobile (an empty depot takes it): only the two first tests can fire
             def quick(state: Any) -> bool:
@@ -359,13 +368,13 @@ class CardFlow:
                         for card in piles[d]:
                             if bit[card & ~FACE_UP] & no_route:
                                 return True
-                return no_depot_emptied(state) or stuck_on_tops(state)
+                return beyond_tops(state)
 
             return quick
 
         def dead(state: Any) -> bool:
             stuck = unsettled_piles(state, empty_mask)
-            return stuck is None or bool(stuck) or no_depot_emptied(state) or stuck_on_tops(state)
+            return stuck is None or bool(stuck) or beyond_tops(state)
 
         return dead
 
