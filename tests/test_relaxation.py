@@ -141,12 +141,17 @@ def test_a_check_that_never_fires_stops_being_paid_for_and_one_that_fires_does_n
     assert busy("dead")  # it fired once, so it is still asked
 
 
-def castle(top: str, columns: int, per_column: int) -> Game:
+def castle(top: str, columns: int, per_column: int, give_back: bool = False) -> Game:
     """Beleaguered Castle with three suits, Ace to the rank below ``top``, on ``columns`` columns
-    (an empty column takes any card, so only the test "before any column is empty" applies)."""
+    (an empty column takes any card, so only the test "before any column is empty" applies); with
+    ``give_back``, a foundation's top card may come back to a column (as in King Albert)."""
     design = copy.deepcopy(open_design(GAMES / "beleaguered-castle.cardz").data)
     design["suits"] = ["Spades", "Hearts", "Clubs"]
     design["depots"][0]["repeat"] = 3
+    if give_back:
+        found = design["depots"][0]
+        del found["ejectRule"]
+        found["acceptRule"]["when"] = f"!(source in Foundation) && ({found['acceptRule']['when']})"
     design["depots"][1]["repeat"] = columns
     design["dealRules"] = [
         {"kind": "remove", "ranks": RANKS[RANKS.index(top):]},
@@ -156,7 +161,11 @@ def castle(top: str, columns: int, per_column: int) -> Game:
     return Game(build_design(design))
 
 
-CASTLES = {"three columns of five": ("Seven", 3, 5), "three columns of four": ("Six", 3, 4)}
+CASTLES = {
+    "three columns of five": ("Seven", 3, 5),
+    "three columns of four": ("Six", 3, 4),
+    "three columns of five, foundations give back": ("Seven", 3, 5, True),
+}
 
 
 @pytest.mark.parametrize("shape", sorted(CASTLES))
@@ -174,8 +183,9 @@ def test_no_column_ever_emptied_agrees_with_the_plain_exhaustive_search(shape: s
     assert proofs >= 5, "the test proves few deals lost before the search"
 
 
-def test_a_castle_position_the_relaxation_calls_lost_cannot_be_won() -> None:
-    game = castle("Seven", 3, 5)
+@pytest.mark.parametrize("give_back", [False, True])
+def test_a_castle_position_the_relaxation_calls_lost_cannot_be_won(give_back: bool) -> None:
+    game = castle("Seven", 3, 5, give_back)
     called, won = relaxation_against_search(game, 120, max_moves=10)
     assert won >= 5 and called >= 10, (won, called)
 
@@ -230,16 +240,20 @@ def test_the_test_before_any_column_is_empty_stops_after_a_trial_in_vain_and_not
     assert busy(blocked)  # it fired once, so it is still asked
 
 
-def castle_of_codes(columns: list[str]) -> Any:
-    """A Beleaguered Castle position on three suits, Ace to Five (the Aces on the foundations), with
-    ``columns`` written bottom to top as card codes ("5S 2S 4C 3S")."""
+def castle_of_codes(columns: list[str], foundations: list[str] | None = None) -> Any:
+    """A Beleaguered Castle position on three suits, Ace to Five (the Aces on the foundations, or
+    ``foundations``: then its foundations give their top card back), with ``columns`` written bottom
+    to top as card codes ("5S 2S 4C 3S")."""
     from cardz_tools.cards import FACE_UP, parse_card
 
-    game = castle("Six", len(columns), 4)
+    game = castle("Six", len(columns), 4, give_back=foundations is not None)
     state = game.new_initial_state(seed=1)
-    tableau = [d for d in range(len(game.names)) if game.names[d].startswith("tab")]
-    for d, column in zip(tableau, columns, strict=True):
-        state.piles[d] = tuple(parse_card(code) | FACE_UP for code in column.split())
+    for prefix, written in [("tab", columns), ("found", foundations)]:
+        if written is None:
+            continue
+        depots = [d for d in range(len(game.names)) if game.names[d].startswith(prefix)]
+        for d, pile in zip(depots, written, strict=True):
+            state.piles[d] = tuple(parse_card(code) | FACE_UP for code in pile.split())
     return state
 
 
@@ -258,6 +272,16 @@ def test_a_card_may_go_onto_a_card_that_becomes_a_top_later() -> None:
     goes home: the deal is won. The unsound test that counts only the tops of now (no Five is a top)
     leaves a card unsettled in every column and calls it lost."""
     state = castle_of_codes(["3S 2H 4S", "5C 2S", "2C 3C 4C 5S 5H 4H 3H"])
+    check = dead_check(state)
+    assert check is not None and not check(state)
+    assert search(state, BUDGET, None, NONE).result == "won"
+
+
+def test_a_card_may_go_onto_a_card_a_foundation_gives_back() -> None:
+    """The Three of Hearts can only go onto the Four of Spades, which is on a foundation that gives
+    its top card back (onto the Five of Hearts): the deal is won. The unsound test that counts only
+    the columns' cards as tops calls it lost (each column has a card it cannot settle)."""
+    state = castle_of_codes(["2H 3H", "4H 4C 5H", "5S 5C 2C 3C"], ["AS 2S 3S 4S", "AH", "AC"])
     check = dead_check(state)
     assert check is not None and not check(state)
     assert search(state, BUDGET, None, NONE).result == "won"
