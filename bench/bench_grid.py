@@ -1,7 +1,7 @@
 """The grid search (Gaps and its variants) in this tree against another checkout, on the same deals and budget.
 
     python bench/bench_grid.py --baseline CHECKOUT [--games gaps-no-redeal,gaps-basic] [--deals 0,2,3,4]
-                               [--seed 0] [--budget 400000] [--repeat 3] [--member complete|quick|portfolio]
+                               [--seed 0] [--budget 200000] [--repeat 2] [--member complete|quick|portfolio]
 
 Each side runs in its own process (``--member``: the complete depth-first search alone, the quick
 best-first pass alone, or the portfolio of ``grid_solve``), taking turns ``--repeat`` times, on the
@@ -59,8 +59,8 @@ def main() -> None:
     parser.add_argument("--games", default="gaps-no-redeal,gaps-basic")
     parser.add_argument("--deals", default="0,2,3,4")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--budget", type=int, default=400_000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--budget", type=int, default=200_000)
+    parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--member", choices=("complete", "quick", "portfolio"), default="complete")
     args = parser.parse_args()
     print(f"{args.member}, deals {args.deals} of seed {args.seed}, {args.budget:,} positions each")

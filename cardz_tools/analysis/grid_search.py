@@ -436,6 +436,10 @@ def _suits_alike(fills: Sequence[Sequence[tuple[tuple[int, int], ...]]]) -> bool
     return True
 
 
+_NOWHERE = [-1] * 128
+"""``where`` of no card in the grid."""
+
+
 def _gaps(cells: bytearray) -> list[int]:
     """The empty cells, in order."""
     found = []
@@ -599,7 +603,7 @@ class GridSearch:
         return fixed
 
     def forced(
-        self, cells: bytearray, where: list[int], fixed: list[bool], streamline: bool
+        self, cells: bytearray, where: list[int], fixed: list[bool], streamline: bool, gaps: list[int] | None = None
     ) -> tuple[int, int] | None | bool:
         """A move as good as any other here, or False when the position is proven lost, or None.
 
@@ -624,7 +628,7 @@ class GridSearch:
         left, column, last = self.left, self.column, self.last
         must_fill, opens_after_gap, only_after = shape.must_fill, shape.opens_after_gap, self.only_after
         placeable, mask_of = self.placeable, self.mask_of
-        for gap in _gaps(cells):
+        for gap in _gaps(cells) if gaps is None else gaps:
             if not must_fill[gap]:
                 continue
             before = left[gap]
@@ -656,7 +660,9 @@ class GridSearch:
             return source, gap
         return None
 
-    def steps(self, cells: bytearray, where: list[int], fixed: list[bool] | None = None) -> list[tuple[int, int]]:
+    def steps(
+        self, cells: bytearray, where: list[int], fixed: list[bool] | None = None, gaps: list[int] | None = None
+    ) -> list[tuple[int, int]]:
         """Every legal move as (cell moved from, gap), the most promising last (popped first).
 
         Promising: a move that extends a run of fixed cards, then one that frees the cell after
@@ -667,7 +673,7 @@ class GridSearch:
         if fixed is None:
             fixed = self.fixed(cells)
         found: list[tuple[int, tuple[int, int]]] = []
-        for gap in _gaps(cells):
+        for gap in _gaps(cells) if gaps is None else gaps:
             neighbour = left[gap]
             anchor = cells[neighbour] if neighbour >= 0 else 0
             extends = 4 if neighbour < 0 or fixed[neighbour] else 0
@@ -712,14 +718,14 @@ class GridSearch:
                 where[code] = i
         self._count_missing(cells)
         line: list[Any] = []
-        applied, outcome, fixed = self._settle(cells, where, piles, streamline)
+        applied, outcome, known = self._settle(cells, where, piles, streamline)
         if outcome == "won":
             return "won", self._engine_line(applied), 1
         seen = {self.key(cells)}
         if outcome == "dead":
             return ("unknown" if streamline else "lost"), [], 1
         line.extend(applied)
-        stack: list[tuple[list[tuple[int, int]], list[Any]]] = [(self._options(cells, where, piles, fixed), applied)]
+        stack: list[tuple[list[tuple[int, int]], list[Any]]] = [(self._options(cells, where, piles, known), applied)]
         exhausted = "unknown" if streamline else "lost"
         must_fill = self.shape.must_fill
         recent: set[bytes] = set()
@@ -762,7 +768,7 @@ class GridSearch:
                     recent.add(raw)
                 here = [step]
             seen.add(key)
-            chain, outcome, fixed = self._settle(cells, where, piles, streamline)
+            chain, outcome, known = self._settle(cells, where, piles, streamline)
             here += chain
             if outcome == "won":
                 return "won", self._engine_line([*line, *here]), len(seen)
@@ -783,7 +789,7 @@ class GridSearch:
             if size > budget:
                 return "unknown", [], size
             line.extend(here)
-            stack.append((self._options(cells, where, piles, fixed), here))
+            stack.append((self._options(cells, where, piles, known), here))
         return exhausted, [], len(seen)
 
     def best_first(self, budget: int, deadline: float | None) -> SearchRun:
@@ -823,7 +829,7 @@ class GridSearch:
                     self._undo(cells, where, piles, here)
                     continue
                 seen.add(key)
-                chain, outcome, fixed = self._settle(cells, where, piles, True)
+                chain, outcome, known = self._settle(cells, where, piles, True)
                 here += chain
                 if outcome == "won":
                     return "won", self._engine_line(self._line_to(parents, index) + here), len(seen)
@@ -832,7 +838,8 @@ class GridSearch:
                 if outcome is None and (not chain or key not in seen):
                     seen.add(key)
                     parents.append((index, here))
-                    heapq.heappush(frontier, (-self._promise(cells, fixed), len(parents) - 1, bytes(cells)))
+                    promise = self._promise(cells, None if known is None else known[0])
+                    heapq.heappush(frontier, (-promise, len(parents) - 1, bytes(cells)))
                     size = len(seen)
                     if size % CLOCK_EVERY == 0:
                         if deadline is not None and time.monotonic() > deadline:
@@ -864,16 +871,11 @@ class GridSearch:
         return steps
 
     def _place(self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]]) -> None:
-        """Make ``where`` and the grid's ``piles`` those of ``cells``."""
-        for i in range(len(where)):
-            where[i] = -1
-        grid = self.shape.cells
+        """Make ``where`` that of ``cells`` (the grid's ``piles`` wait for :meth:`_sync`)."""
+        where[:] = _NOWHERE
         for i, code in enumerate(cells):
             if code:
                 where[code] = i
-                piles[grid[i]] = (code | FACE_UP,)
-            else:
-                piles[grid[i]] = ()
         self._count_missing(cells)
 
     def _sync(self, cells: bytearray, piles: list[tuple[Card, ...]]) -> None:
@@ -896,10 +898,11 @@ class GridSearch:
 
     def _settle(
         self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]], streamline: bool
-    ) -> tuple[list[Any], str | None, list[bool] | None]:
+    ) -> tuple[list[Any], str | None, tuple[list[bool], list[int]] | None]:
         """Play the forced moves of :meth:`forced` (none before the last action).
 
-        Returns the steps, "won"/"dead"/None, and :meth:`fixed` of the position reached when computed.
+        Returns the steps, "won"/"dead"/None, and :meth:`fixed` and the gaps of the position reached when
+        computed.
         """
         applied: list[Any] = []
         if not self.era.final or not self.can_win or self.plain:
@@ -908,19 +911,24 @@ class GridSearch:
             if self._won(cells, piles):
                 return applied, "won", None
             fixed = self.fixed(cells)
-            step = self.forced(cells, where, fixed, streamline)
+            gaps = _gaps(cells)
+            step = self.forced(cells, where, fixed, streamline, gaps)
             if step is None:
-                return applied, None, fixed
+                return applied, None, (fixed, gaps)
             if step is False:
                 return applied, "dead", None
             assert isinstance(step, tuple)
             applied.append(self._play(cells, where, piles, step))
 
     def _options(
-        self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]], fixed: list[bool] | None = None
+        self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]],
+        known: tuple[list[bool], list[int]] | None = None,
     ) -> list[tuple[int, int]]:
-        """The moves to try here, the first tried last; an action is tried after every move."""
-        options = self.steps(cells, where, fixed)
+        """The moves to try here, the first tried last; an action is tried after every move.
+
+        ``known``: :meth:`fixed` and the gaps here, when :meth:`_settle` found them.
+        """
+        options = self.steps(cells, where) if known is None else self.steps(cells, where, *known)
         if not self.era.final and self._action_open(cells, piles):
             options.insert(0, REDEAL)
         return options
