@@ -1,20 +1,28 @@
-"""The ``restarts`` member of the portfolio on designs whose waste is never turned back.
+"""The ``restarts`` member of the portfolio on designs whose waste is never turned back, or whose
+columns a trigger refills.
 
 (:mod:`tests.test_search_restarts` checks it where a trigger fills the foundations.) On a small
-Forty Thieves the restarts alone agree with the plain exhaustive search deal by deal, and a win
-they report replays through the engine. With a tiny budget per restart a won deal is still won,
+Forty Thieves, and on a small Canfield (whose columns a trigger refills from the reserve), the
+restarts alone agree with the plain exhaustive search deal by deal, and a win they report replays
+through the engine. With a tiny budget per restart a won deal is still won,
 never called lost: a restart that runs out of positions is no proof (the obvious unsound version
 would say "lost" here).
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from cardz_tools.analysis import tableau_search
+from cardz_tools.analysis.dominance import refilled_depots
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.analysis.tableau_search import Pruning, plan_for, replays_to_a_win, search
-from tests.test_search_restarts import run_restarts
+from cardz_tools.engine import Game
+from cardz_tools.model import build_design
+from tests.restart_support import restarts_against_search, run_restarts
+from tests.test_solver_tableau import SMALL, design_of
 from tests.test_two_deck import small_forty_thieves
 
 BUDGET = 300_000
@@ -27,18 +35,7 @@ def test_the_portfolio_has_the_restarts_where_the_waste_is_never_turned_back() -
 
 
 def test_the_restarts_agree_with_the_plain_exhaustive_search() -> None:
-    game = small_forty_thieves()
-    verdicts = {"won": 0, "lost": 0}
-    for deal in range(8):
-        root = game.new_initial_state(seed=deal_seed(5, deal))
-        plain = search(root, BUDGET, None, Pruning.none())
-        assert plain.result != "unknown"
-        verdicts[plain.result] += 1
-        result, line, _ = run_restarts(root, BUDGET)
-        assert result == plain.result, f"deal {deal}"
-        if result == "won":
-            assert replays_to_a_win(root, line)
-    assert verdicts["won"] and verdicts["lost"], verdicts
+    restarts_against_search(small_forty_thieves(), 5, 8, BUDGET)
 
 
 def test_a_restart_that_runs_out_of_positions_proves_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -53,4 +50,36 @@ def test_a_restart_that_runs_out_of_positions_proves_nothing(monkeypatch: pytest
         result, line, positions = run_restarts(root, BUDGET)
         assert result == "won" and replays_to_a_win(root, line), f"deal {deal}"
         assert positions > 3  # it got there only through restarts that ran out
+    assert won >= 2
+
+
+def test_the_portfolio_has_the_restarts_where_a_trigger_refills_an_emptied_column() -> None:
+    """Canfield's columns are refilled from the reserve and it has no safe moves: restarts; a trigger
+    that fires on a non-empty depot, or a refill in a design with safe moves, is not that shape."""
+    game = SMALL["canfield"]()
+    assert refilled_depots(game) == frozenset(game.members["tab"])
+    assert plan_for(game, Pruning()).restarts
+    assert not plan_for(game, dataclasses.replace(Pruning(), restarts=False)).restarts
+    design = design_of("canfield")
+    design["depots"][4]["triggers"][0]["when"] = "!empty(reserve)"  # fires on a full column too
+    assert refilled_depots(Game(build_design(design))) == frozenset()
+    assert not refilled_depots(SMALL["klondike"]())  # no triggers
+
+
+def test_the_restarts_agree_with_the_plain_exhaustive_search_on_a_small_canfield() -> None:
+    restarts_against_search(SMALL["canfield"](), 7, 6, BUDGET)
+
+
+def test_a_cut_restart_on_a_small_canfield_proves_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tableau_search, "RESTART_UNIT", 3)
+    game = SMALL["canfield"]()
+    won = 0
+    for deal in range(6):
+        root = game.new_initial_state(seed=deal_seed(7, deal))
+        if search(root, BUDGET, None, Pruning.none()).result != "won":
+            continue
+        won += 1
+        result, line, positions = run_restarts(root, BUDGET)
+        assert result == "won" and replays_to_a_win(root, line), f"deal {deal}"
+        assert positions > 3
     assert won >= 2

@@ -70,6 +70,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import COLOR_NAMES, FACE_UP, RANK_NAMES_WITH_JOKER, SUIT_NAMES, Card, identity, standard_deck
+from ..engine.effects import MoveCards
 from ..engine.rules import RuleError, Site, compile_rule
 from ..expr import ast as expr_ast
 from ..expr import parse, to_source
@@ -570,3 +571,30 @@ def _closures(
                 new ^= low
         required[card] = reached & ~bit[card]
     return required
+
+
+def refilled_depots(game: Any) -> frozenset[int]:
+    """The depots that a trigger refills once they are empty (Canfield's columns, from the reserve):
+    every trigger of ``game`` fires only on an empty depot of its own (its rule has the conjunct
+    ``empty(depot)``) and only moves cards onto it from another depot, and there are no actions;
+    else, or with no triggers, none. Such a refill is a step no move can undo, and with no safe
+    moves to shorten the lines a depth-first search's times are heavy-tailed
+    (:mod:`.tableau_search`, ``restarts``)."""
+    if not game.triggers or game.actions:
+        return frozenset()
+    refilled = set()
+    for depot in {t.depot for t in game.triggers}:
+        for trigger in game.design.depots[depot].spec.triggers:
+            empty_self = any(
+                isinstance(part, expr_ast.Call) and part.func == "empty" and len(part.args) == 1
+                and isinstance(part.args[0], expr_ast.Name) and part.args[0].name == "depot"
+                for part in _conjuncts(parse(trigger.when.text))
+            )
+            if not empty_self:
+                return frozenset()
+        refilled.add(depot)
+    for trigger in game.triggers:
+        effects = trigger.effects
+        if not all(isinstance(e, MoveCards) and e.target < 0 and e.source not in (-1, trigger.depot) for e in effects):
+            return frozenset()
+    return frozenset(refilled)

@@ -31,19 +31,20 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     decides; only a complete search answers "lost": a depth-first one, or the best-first pass
     when it runs out of positions to expand.
 ``restarts``
-    on a design whose win depots are filled by a trigger or an action (Spider's completed runs:
-    no safe move applies, so no forced chains shorten its lines of hundreds of moves), or whose
-    waste is never turned back (:func:`.dominance.fixed_wastes`: the Forty Thieves family, where
-    a deal is won in a few thousand positions or, after a wrong early turn, not in a hundred
-    thousand), the portfolio has a fourth member: depth-first searches started afresh with the order of the
-    children jittered (:meth:`Progress.jitter`), the ``n``-th given :data:`RESTART_UNIT` × the
-    ``n``-th term of the Luby sequence positions. Depth-first search times are heavy-tailed
-    there: on 16 deals of Spider (one suit), seed 101, 30,000 positions each, one search won 10,
-    restarts of 5,000 jittered positions 15. On an open board (:func:`open_board`: FreeCell, Beleaguered
-    Castle) the member joins once :data:`LATE_RESTARTS` positions are stored. Restarts do not change what
-    is a proof: the order of the
-    children does not make a depth-first search less complete, so a restart that ends
-    uncut answers "lost" soundly.
+    on a design whose win depots are filled by a trigger or an action (Spider's completed runs: no
+    safe move applies, so no forced chains shorten its lines of hundreds of moves), or whose waste
+    is never turned back (:func:`.dominance.fixed_wastes`: the Forty Thieves family, where a deal is
+    won in a few thousand positions or, after a wrong early turn, not in a hundred thousand), or
+    whose emptied depots a trigger refills while no safe move applies
+    (:func:`.dominance.refilled_depots`: the Canfield family, whose columns take the reserve's top
+    card, a step no move undoes), the portfolio has a fourth member: depth-first searches started
+    afresh with the order of the children jittered (:meth:`Progress.jitter`), the ``n``-th given
+    :data:`RESTART_UNIT` × the ``n``-th term of the Luby sequence positions. Depth-first search
+    times are heavy-tailed there: on 16 deals of Spider (one suit), seed 101, 30,000 positions each,
+    one search won 10, restarts of 5,000 jittered positions 15. On an open board
+    (:func:`open_board`: FreeCell, Beleaguered Castle) the member joins once a share of the budget
+    is spent (:data:`LATE_SHARE`). Restarts do not change what is a proof: the order of the children
+    does not make a depth-first search less complete, so a restart that ends uncut answers "lost" soundly.
 ``runs``
     on a design with the ``restarts`` member whose columns build runs that do not all move
     together (the multi-suit Spider family), one more member: the same restarts over a narrowed
@@ -68,7 +69,7 @@ from collections.abc import Generator, Hashable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP
-from .dominance import SafeSinkMoves, build_table, card_bits, fixed_wastes
+from .dominance import SafeSinkMoves, build_table, card_bits, fixed_wastes, refilled_depots
 from .joints import joint_table
 from .relaxation import card_flow, dead_check, effect_filled_sinks
 from .run_moves import RunMoves, run_moves
@@ -89,8 +90,11 @@ TURN = 1_000
 not restarted, so short turns cost nothing: a deal one member decides in ``n`` positions costs
 about ``n`` × (the total weight / its weight)."""
 
-PILE_TERMS_KEPT = 100_000
-"""The most piles whose :meth:`Progress.heuristic` terms are kept (then they are forgotten at once)."""
+PILE_TERMS_KEPT = 25_000
+"""The most piles whose :meth:`Progress.heuristic` terms are kept per sink tops (then they are forgotten at once)."""
+
+WANTED_KEPT = 8
+"""The most sets of sink tops for which :meth:`Progress.heuristic` keeps pile terms (then all are forgotten)."""
 
 QUICK_WEIGHTS = (2, 1)
 """The best-first pass's share of the turns without stock moves and with them. Positions to decide
@@ -104,10 +108,13 @@ RESTART_UNIT = 2_500
 RESTART_WEIGHT = 4
 """The ``restarts`` member's share of the turns."""
 
-LATE_RESTARTS = 20_000
+LATE_SHARE = 0.1
 """On a design where every card is dealt face up and nothing is drawn (FreeCell, Beleaguered Castle,
-Streets and Alleys, Fan), the positions after which a deal still undecided gets the ``restarts``
-member too (module doc): most deals are decided before, at the cost they had without it."""
+Streets and Alleys, Fan), the share of the deal's budget after which a deal still undecided gets the
+``restarts`` member too (module doc): of its positions, or of its seconds when it has a deadline,
+whichever is spent first. Most deals are decided before, at the cost they had without it; a share
+rather than a fixed count of positions, so that a short budget is not split with restarts too short
+to win anything (:func:`_late_join`)."""
 
 RUNS_WEIGHT = 4
 """The share of the turns of each of the two ``runs`` members (module doc)."""
@@ -195,7 +202,7 @@ class Progress:
             self._table = joints if built is None else {b: m & joints.get(b, everything) for b, m in built.items()}
         self._home_table = (build_table(game, home=True) if sinks else None) or {}
         self._bit = card_bits()
-        self._terms: dict[int, tuple[tuple[int, ...], int, int]] = {}
+        self._terms: dict[int, dict[int, tuple[tuple[int, ...], int]]] = {}
         self._noise: random.Random | None = None
 
     def jitter(self, seed: int) -> None:
@@ -215,19 +222,26 @@ class Progress:
                 pile = piles[d]
                 wanted |= home.get(pile[-1] & ~FACE_UP if pile else -1, 0)
         piled = 0  # the weighted sum of the piles' terms
-        terms, cache = self._pile_terms, self._terms
+        terms = self._pile_terms
+        # Kept per ``wanted`` (the sinks' tops): siblings that play to a sink and siblings that do
+        # not alternate between two of them, and would otherwise evict each other's terms.
+        cache = self._terms.get(wanted)
+        if cache is None:
+            if len(self._terms) >= WANTED_KEPT:
+                self._terms.clear()
+            cache = self._terms[wanted] = {}
         w = self.WEIGHTS
         for d in self._open:
             # A move changes one or two piles and the others stay the same tuples: their terms are
             # looked up by identity (an entry holds its pile, so the id is not reused while it is kept).
             pile = piles[d]
             entry = cache.get(id(pile))
-            if entry is None or entry[0] is not pile or entry[1] != wanted:
+            if entry is None or entry[0] is not pile:
                 if len(cache) >= PILE_TERMS_KEPT:
                     cache.clear()
                 loose, hidden, buried = terms(pile, wanted)
-                entry = cache[id(pile)] = (pile, wanted, w[2] * loose + w[3] * hidden + w[4] * buried)
-            piled += entry[2]
+                entry = cache[id(pile)] = (pile, w[2] * loose + w[3] * hidden + w[4] * buried)
+            piled += entry[1]
         return w[0] * progress + w[1] * empty + piled
 
     def _pile_terms(self, pile: tuple[int, ...], wanted: int) -> tuple[int, int, int]:
@@ -303,11 +317,12 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             stock = draws
     chain_key = canonical_key_function(game, pruning.symmetry)
     key_of = canonical_key_function(game, pruning.symmetry, stock.normalize) if stock is not None else chain_key
-    restarts = pruning.restarts and bool(effect_filled_sinks(game) or fixed_wastes(game))
+    unshortened_refills = bool(refilled_depots(game)) and not isinstance(safe_moves(game), SafeSinkMoves)
+    restarts = pruning.restarts and bool(effect_filled_sinks(game) or fixed_wastes(game) or unshortened_refills)
     if pruning.restarts and not restarts:
         notes.append(
-            "no restarts: no trigger or action fills its win depots, and no waste stays unturned"
-            f" (on an open board they join after {LATE_RESTARTS:,} positions)"
+            "no restarts: no trigger or action fills its win depots, no waste stays unturned, and no trigger refills"
+            f" an emptied depot without safe moves (on an open board they join after {LATE_SHARE:.0%} of the budget)"
         )
     runs: RunMoves | None = None
     if pruning.runs and restarts:
@@ -648,13 +663,20 @@ def _restarts_from_the_start(game: Any, pruning: Pruning) -> bool:
 
 
 def _restarts_member(root: Any, pruning: Pruning, budget: int, deadline: float | None) -> _Member:
-    """The ``restarts`` member joining late (:data:`LATE_RESTARTS`)."""
+    """The ``restarts`` member joining late (:data:`LATE_SHARE`)."""
     found = _Search(root, plan_for(root.game, pruning), pruning, max(1, budget), deadline)
     return _Member("search", RESTART_WEIGHT, found, found.restarts(), True)
 
 
+def _late_join(budget: int, deadline: float | None) -> tuple[float, float | None]:
+    """(the positions, the :func:`time.monotonic` time) after which the late restarts join a search
+    starting now with ``budget`` positions and ``deadline`` (:data:`LATE_SHARE`: whichever comes first)."""
+    now = time.monotonic()
+    return LATE_SHARE * budget, None if deadline is None else now + LATE_SHARE * max(0.0, deadline - now)
+
+
 def open_board(root: Any) -> bool:
-    """Whether every card of ``root`` is face up and its design draws nothing (:data:`LATE_RESTARTS`)."""
+    """Whether every card of ``root`` is face up and its design draws nothing (:data:`LATE_SHARE`)."""
     if root.game.draws:
         return False
     return all(card & FACE_UP for pile in root.piles for card in pile)
@@ -680,13 +702,14 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
 
     everyone = list(members)
     turn = TURN if len(members) > 1 else budget
-    # Late restarts only where the portfolio has none (module doc, ``restarts``; LATE_RESTARTS).
+    # Late restarts only where the portfolio has none (module doc, ``restarts``; LATE_SHARE).
     late = (
         pruning.restarts and pruning.quick and not _restarts_from_the_start(root.game, pruning)
-        and budget > LATE_RESTARTS and open_board(root)
+        and open_board(root)
     )
+    join_nodes, join_time = _late_join(budget, deadline)
     while members:
-        if late and nodes() >= LATE_RESTARTS:
+        if late and (nodes() >= join_nodes or join_time is not None and time.monotonic() >= join_time):
             late = False
             members.append(_restarts_member(root, pruning, budget, deadline))
             everyone.append(members[-1])
