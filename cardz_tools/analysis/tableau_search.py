@@ -47,9 +47,11 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     does not make a depth-first search less complete, so a restart that ends uncut answers "lost" soundly.
 ``runs``
     on a design with the ``restarts`` member whose columns build runs that do not all move
-    together (the multi-suit Spider family), one more member: the same restarts over a narrowed
-    move set that drops the drags which only split a suited run or move a run from one build onto
-    another (:mod:`.run_moves`). It is incomplete: its wins are wins, its "lost" is never reported.
+    together (the multi-suit Spider family), two more members: restarts of the depth-first search
+    and of the best-first pass (:data:`RUNS_BEST_FIRST_UNIT` × ``luby(n)`` positions) over a
+    narrowed move set that drops the drags which only split a suited run or move a run from one
+    build onto another (:mod:`.run_moves`). They are incomplete: their wins are wins (replayed like
+    every other), their "lost" is never reported.
 
 Never moving a card straight back where it came from needs no rule of its own: the
 position it would lead to is the parent, which is always in the transposition table.
@@ -116,8 +118,9 @@ whichever is spent first. Most deals are decided before, at the cost they had wi
 rather than a fixed count of positions, so that a short budget is not split with restarts too short
 to win anything (:func:`_late_join`)."""
 
-RUNS_WEIGHT = 4
-"""The share of the turns of each of the two ``runs`` members (module doc)."""
+RUNS_WEIGHT = 8
+"""The share of the turns of each of the two ``runs`` members (module doc). Spiderette, seed 0, 10 deals at 60,000
+positions: 6 won with 8 against 4 with 4; Simple Simon, 20 deals at 30,000: 18 won and 1 lost against 17 and 1."""
 
 RUNS_BEST_FIRST_UNIT = 5_000
 """The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
