@@ -28,7 +28,7 @@ from typing import Any
 
 from ..cards import FACE_UP, Card
 from ..model import EjectKind
-from .dominance import SafeSinkMoves, safe_sink_moves
+from .dominance import BottomSafeMoves, SafeMoves, SafeSinkMoves, safe_sink_moves
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,11 +97,13 @@ _MASKS: dict[tuple[int, ...], int] = {}
 """Pile -> its card bits (the bits of :func:`.dominance.card_bits`, the same for every game)."""
 
 
-def safe_moves(game: Any) -> SafeSinkMoves | str:
+def safe_moves(game: Any) -> SafeMoves | str:
     """The safe-move dominance of ``game`` for any number of decks, or why there is none."""
     found = safe_sink_moves(game, twins=True)
     if isinstance(found, str) or game.design.decks == 1:
         return found
+    if isinstance(found, BottomSafeMoves):
+        return "its rules read a depot's bottom card and it plays with more than one deck"
     if any(game.eject_kind[sink] is not EjectKind.LOCKED for sink in found.sinks):
         return "its win depots give cards back and it plays with more than one deck"
     fields = {f.name: getattr(found, f.name) for f in dataclasses.fields(found)}
