@@ -25,6 +25,7 @@ DEFAULT_GAMES = ("monte-carlo", "weathervane", "klondike", "freecell", "golf", "
 _CHILD = """
 import json, sys, time
 from pathlib import Path
+import cardz_tools
 from cardz_tools.analysis.playout import play_range
 from cardz_tools.analysis.runner import game_for
 from cardz_tools.loading import open_design
@@ -36,18 +37,26 @@ for path in games:
     started = time.process_time()
     play_range(game, 0, playouts, 1)
     rates[path] = playouts / (time.process_time() - started)
-print(json.dumps(rates))
+print(json.dumps({"package": cardz_tools.__file__, "rates": rates}))
 """
 
 
 def _rates(code: Path, games: list[str], playouts: int) -> dict[str, float]:
-    """Playouts per CPU second of each design, with the package found under ``code``."""
+    """Playouts per CPU second of each design, with the package found under ``code``.
+
+    The child runs in ``code``: ``python -c`` puts its working folder ahead of ``PYTHONPATH`` on
+    ``sys.path``, so a child started from another checkout would import that one's package instead.
+    """
     env = {**os.environ, "PYTHONPATH": str(code)}
     done = subprocess.run(
         [sys.executable, "-c", _CHILD, json.dumps(games), str(playouts)],
-        env=env, capture_output=True, text=True, check=True,
+        cwd=code, env=env, capture_output=True, text=True, check=True,
     )
-    rates: dict[str, float] = json.loads(done.stdout)
+    answer = json.loads(done.stdout)
+    package = Path(answer["package"]).resolve()
+    if not package.is_relative_to(code.resolve()):
+        sys.exit(f"bench_playout: the child meant to run {code} imported {package}")
+    rates: dict[str, float] = answer["rates"]
     return rates
 
 

@@ -3,6 +3,7 @@ then the pruned search over engine states against the plain one, and what each p
 
     python bench/bench_solve.py [--deals N] [--budget N] [--tableau-deals N] [--deal-seconds S] [--only sink|tableau]
     python bench/bench_solve.py --only open [--baseline CHECKOUT] [--open-deals N] [--open-budget N] [--done-when]
+    python bench/bench_solve.py --only stock [--baseline CHECKOUT] [--open-deals N] [--open-budget N]
 
 Both searches get the same deals and the same position budget. For each sink game it
 prints how many deals each decided (won or proved lost), their CPU time, positions per
@@ -28,6 +29,8 @@ archive``), on the same deals of seed 101 with the same fixed position budget an
 taking turns ``--repeat`` times: the node counts and verdicts must be identical deal by deal
 (a faster search must search the same positions), and it prints the least CPU seconds of each
 and their ratio (baseline / this).
+``--only stock`` does the same for the two-deck stock games (:data:`STOCK_GAMES`), whose search
+spends its time following the stock.
 ``--done-when`` adds issue 15's FreeCell measure: 20 deals of seed 101, ``--deal-seconds 10
 --workers 2``, every deal decided and a mean under 1 s per deal (wall clock: print the load).
 """
@@ -73,7 +76,7 @@ def main() -> None:
     parser.add_argument("--tableau-deals", type=int, default=3)
     parser.add_argument("--deal-seconds", type=float, default=5.0)
     parser.add_argument("--games", default=",".join(TABLEAU_GAMES), help="Tableau games, comma-separated.")
-    parser.add_argument("--only", choices=("sink", "tableau", "compact", "open"))
+    parser.add_argument("--only", choices=("sink", "tableau", "compact", "open", "stock"))
     parser.add_argument("--baseline", type=pathlib.Path, default=None, help="A checkout to compare open games with.")
     parser.add_argument("--open-games", default=",".join(OPEN_GAMES), help="Open tableau games, comma-separated.")
     parser.add_argument("--open-deals", type=int, default=5)
@@ -88,6 +91,9 @@ def main() -> None:
     if args.only in (None, "compact"):
         compact_games(args)
     if args.only in (None, "open"):
+        open_games(args)
+    if args.only == "stock":
+        args.open_games = ",".join(STOCK_GAMES)
         open_games(args)
 
 
@@ -224,6 +230,8 @@ def _within_cpu(solver: Solver, state: Any, budget: int, seconds: float) -> str:
 
 OPEN_GAMES = ("freecell", "beleaguered-castle", "king-albert", "fan", "bakers-dozen", "flower-garden")
 """Open tableau games (every card visible, no stock) of issue 15's node-rate work."""
+STOCK_GAMES = ("gargantua-redeal", "klondike-two-deck-9", "ultra-klondike-2-deck", "forty-thieves")
+"""Two-deck stock games of issue 15 (``--only stock``): the plays after each tap of the stock."""
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
+from cardz_tools.analysis import grid_search
 from cardz_tools.analysis.compact import compact_solve
 from cardz_tools.analysis.grid_search import GridSearch, grid_shape
 from cardz_tools.analysis.playout import deal_seed
@@ -269,3 +271,20 @@ def test_montana_deals_are_won_with_their_redeals() -> None:
             won += 1
             assert replays_to_a_win(state, answer[1])
     assert won >= 1
+
+
+def test_the_quick_pass_gives_way_to_the_complete_search_after_its_early_share(monkeypatch: Any) -> None:
+    """Past QUICK_EARLY positions of the quick pass the complete search gets LATE_COMPLETE_TURNS turns to its
+    one, so a proof of loss costs the portfolio little more than the complete search alone (the old fixed
+    share of one turn in four cost a third more)."""
+    monkeypatch.setattr(grid_search, "CLOCK_EVERY", 8)
+    monkeypatch.setattr(grid_search, "QUICK_EARLY", 64)
+    state = small_gaps(columns=7).new_initial_state(seed=deal_seed(31, 10))
+    search = GridSearch.of(state)
+    assert search is not None
+    alone, _, complete = search.search(1_000_000, None)
+    assert alone == "lost"
+    result, _, together = compact_solve(state.clone(), 1_000_000, None) or ("", [], 0)
+    assert result == "lost"
+    late = grid_search.LATE_COMPLETE_TURNS
+    assert complete < together <= complete + 64 + complete // late + 2 * 8 * late, (complete, together)

@@ -1,4 +1,4 @@
-"""The ``restarts`` member joining late on open boards (:data:`cardz_tools.analysis.tableau_search.LATE_RESTARTS`).
+"""The ``restarts`` member joining late on open boards (:data:`cardz_tools.analysis.tableau_search.LATE_SHARE`).
 
 Restarts change which positions are searched, never what is a proof: with the member joining
 after a few positions, small Beleaguered Castle boards get the verdicts of the plain exhaustive
@@ -27,7 +27,7 @@ def test_only_boards_with_every_card_face_up_and_nothing_drawn_are_open() -> Non
 
 
 def test_late_restarts_agree_with_the_plain_exhaustive_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tableau_search, "LATE_RESTARTS", 3)
+    monkeypatch.setattr(tableau_search, "LATE_SHARE", 3 / BUDGET)  # they join after 3 positions
     monkeypatch.setattr(tableau_search, "RESTART_UNIT", 4)  # restarts cut short and completed both
     monkeypatch.setattr(tableau_search, "TURN", 5)
     joined = []
@@ -55,5 +55,31 @@ def test_a_deal_decided_before_the_restarts_join_costs_what_it_did() -> None:
     game = Game(open_design(GAMES / "freecell.cardz").design)
     root = game.new_initial_state(seed=deal_seed(101, 0))
     found = search(root, 100_000, None, Pruning())
-    assert found.result == "won" and found.nodes < tableau_search.LATE_RESTARTS
+    assert found.result == "won" and found.nodes < tableau_search.LATE_SHARE * 100_000
     assert search(root, 100_000, None, Pruning(restarts=False)).nodes == found.nodes
+
+
+def test_the_restarts_join_after_a_share_of_the_positions_or_of_the_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tableau_search.time, "monotonic", lambda: 100.0)
+    share = tableau_search.LATE_SHARE
+    assert tableau_search._late_join(200_000, None) == (share * 200_000, None)
+    positions, at = tableau_search._late_join(1_000_000, 102.0)  # a 2-second deal
+    assert positions == share * 1_000_000 and at == pytest.approx(100.0 + share * 2.0)
+    assert tableau_search._late_join(1_000, 99.0)[1] == 100.0  # past the deadline already: join at once
+
+
+def test_with_a_deadline_the_restarts_join_before_the_share_of_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal bounded by its seconds, with a budget of positions it never reaches, still gets the
+    restarts (the results rows: 1,000,000 positions, 2 s)."""
+    joined: list[int] = []
+    real = tableau_search._restarts_member
+
+    def spy(*args: object) -> tableau_search._Member:
+        joined.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tableau_search, "_restarts_member", spy)
+    monkeypatch.setattr(tableau_search, "_late_join", lambda budget, deadline: (float(budget), 0.0))
+    root = castle("Seven", 3, 5).new_initial_state(seed=deal_seed(11, 0))
+    search(root, BUDGET, tableau_search.time.monotonic() + 60, Pruning(relaxation=False))
+    assert joined

@@ -180,26 +180,84 @@ def test_a_castle_position_the_relaxation_calls_lost_cannot_be_won() -> None:
     assert won >= 5 and called >= 10, (won, called)
 
 
+def castle_board(columns: int, ranks: str = "23", game: Game | None = None) -> Any:
+    """A castle of Ace to Three whose first three columns hold the cards ``ranks`` of one suit each
+    (bottom first), and the other columns none."""
+    from cardz_tools.cards import FACE_UP, parse_card
+
+    game = game or castle("Four", columns, 2)
+    state = game.new_initial_state(seed=1)
+    tableau = [d for d in range(len(game.names)) if game.names[d].startswith("tab")]
+    for d in tableau:
+        state.piles[d] = ()
+    for d, suit in zip(tableau, "SHC", strict=False):
+        state.piles[d] = tuple(parse_card(f"{rank}{suit}") | FACE_UP for rank in ranks)
+    return state
+
+
 def test_a_column_empty_now_keeps_a_blocked_board_alive() -> None:
     """Each Three lies on the Two of its suit: with no empty column nothing can move, but one
     empty column takes a Three and the deal is won (the unsound test that ignores the empty
     column calls it lost)."""
-    from cardz_tools.cards import FACE_UP, parse_card
-
-    def board(columns: int) -> Any:
-        game = castle("Four", columns, 2)
-        state = game.new_initial_state(seed=1)
-        tableau = [d for d in range(len(game.names)) if game.names[d].startswith("tab")]
-        for d in tableau:
-            state.piles[d] = ()
-        for d, suit in zip(tableau, "SHC", strict=False):
-            state.piles[d] = tuple(parse_card(f"{rank}{suit}") | FACE_UP for rank in "23")
-        return state
-
-    blocked, spare = board(3), board(4)
+    blocked, spare = castle_board(3), castle_board(4)
     check = dead_check(blocked)
     assert check is not None and check(blocked)
     assert search(blocked, BUDGET, None, NONE).result == "lost"
     check = dead_check(spare)
     assert check is not None and not check(spare)
     assert search(spare, BUDGET, None, NONE).result == "won"
+
+
+def test_the_test_before_any_column_is_empty_stops_after_a_trial_in_vain_and_not_once_it_fired() -> None:
+    from cardz_tools.analysis import relaxation
+
+    game = castle("Four", 3, 2)
+    flow = card_flow(game)
+    assert not isinstance(flow, str)
+    blocked, moving = castle_board(3, "23", game), castle_board(3, "32", game)  # Twos on Threes: they go home
+    idle = flow.check_for(moving)
+    for _ in range(relaxation.EMPTY_TRIAL_CHECKS):
+        assert not idle(moving)
+    # The test before any column is empty is no longer asked: it never proved a loss in its trial. The
+    # board is still lost by the test on tops, which settles a card only onto a top (fewer than the
+    # cards the former counts as places to go), so it proves every board the former does here.
+    assert idle(blocked)
+    assert flow.check_for(moving)(blocked)  # a fresh search asks it
+    busy = flow.check_for(blocked)
+    assert busy(blocked)
+    for _ in range(relaxation.EMPTY_TRIAL_CHECKS):
+        assert not busy(moving)
+    assert busy(blocked)  # it fired once, so it is still asked
+
+
+def castle_of_codes(columns: list[str]) -> Any:
+    """A Beleaguered Castle position on three suits, Ace to Five (the Aces on the foundations), with
+    ``columns`` written bottom to top as card codes ("5S 2S 4C 3S")."""
+    from cardz_tools.cards import FACE_UP, parse_card
+
+    game = castle("Six", len(columns), 4)
+    state = game.new_initial_state(seed=1)
+    tableau = [d for d in range(len(game.names)) if game.names[d].startswith("tab")]
+    for d, column in zip(tableau, columns, strict=True):
+        state.piles[d] = tuple(parse_card(code) | FACE_UP for code in column.split())
+    return state
+
+
+def test_cards_that_can_only_go_onto_buried_cards_make_a_castle_lost() -> None:
+    """Every Three lies on a Four and above its Two: a Three must go onto a Four, and every Four is
+    under a Three. The test on tops proves it lost; the mobile cards' test does not (each Three has a
+    Four outside the foundations), so this is what the test on tops adds."""
+    blocked = castle_of_codes(["5S 2S 4C 3S", "5H 2H 4S 3H", "5C 2C 4H 3C"])
+    check = dead_check(blocked)
+    assert check is not None and check(blocked)
+    assert search(blocked, BUDGET, None, NONE).result == "lost"
+
+
+def test_a_card_may_go_onto_a_card_that_becomes_a_top_later() -> None:
+    """The Four of Spades can only go onto the Five of Clubs, which the Two of Spades covers until it
+    goes home: the deal is won. The unsound test that counts only the tops of now (no Five is a top)
+    leaves a card unsettled in every column and calls it lost."""
+    state = castle_of_codes(["3S 2H 4S", "5C 2S", "2C 3C 4C 5S 5H 4H 3H"])
+    check = dead_check(state)
+    assert check is not None and not check(state)
+    assert search(state, BUDGET, None, NONE).result == "won"

@@ -16,9 +16,10 @@ import pytest
 from cardz_tools.analysis import tableau_search
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.analysis.relaxation import effect_filled_sinks
-from cardz_tools.analysis.tableau_search import Pruning, _Search, luby, plan_for, replays_to_a_win, search
+from cardz_tools.analysis.tableau_search import Pruning, luby, plan_for, search
 from cardz_tools.engine import Game
 from cardz_tools.model import build_design
+from tests.restart_support import restarts_against_search, run_restarts
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
@@ -41,21 +42,6 @@ def small_spider() -> Game:
     return Game(build_design(design))
 
 
-def run_restarts(root: object, budget: int) -> tuple[str, list[object], int]:
-    """The restarts member alone: (result, line, positions)."""
-    pruning = Pruning()
-    member = _Search(root, plan_for(root.game, pruning), pruning, budget, None)  # type: ignore[attr-defined]
-    steps = member.restarts()
-    try:
-        while True:
-            next(steps)
-    except StopIteration as finished:
-        result, line = finished.value
-    except tableau_search._Budget:
-        result, line = "unknown", []
-    return result, line, member.positions()
-
-
 def test_the_luby_sequence() -> None:
     assert [luby(n) for n in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
 
@@ -73,25 +59,8 @@ def test_only_designs_whose_sinks_a_trigger_fills_get_restarts() -> None:
 
 
 def test_each_piece_agrees_with_the_plain_exhaustive_search_on_a_small_spider() -> None:
-    game = small_spider()
-    verdicts = {"won": 0, "lost": 0}
-    for deal in range(12):
-        root = game.new_initial_state(seed=deal_seed(7, deal))
-        plain = search(root, 300_000, None, Pruning.none())
-        assert plain.result != "unknown"
-        verdicts[plain.result] += 1
-        prunings = [Pruning(**{name: name == piece for name in PIECES}) for piece in PIECES]
-        prunings += [Pruning(), Pruning(restarts=False)]
-        for pruning in prunings:
-            pruned = search(root, 300_000, None, pruning)
-            assert pruned.result == plain.result, f"deal {deal} with {pruning}"
-            if pruned.result == "won":
-                assert replays_to_a_win(root, pruned.line)
-        alone, line, _ = run_restarts(root, 300_000)
-        assert alone == plain.result, f"deal {deal}: the restarts alone"
-        if alone == "won":
-            assert replays_to_a_win(root, line)
-    assert verdicts["won"] and verdicts["lost"], verdicts
+    prunings = [Pruning(**{name: name == piece for name in PIECES}) for piece in PIECES]
+    restarts_against_search(small_spider(), 7, 12, 300_000, [*prunings, Pruning(), Pruning(restarts=False)])
 
 
 def test_a_restart_cut_by_its_positions_is_never_a_proof(monkeypatch: pytest.MonkeyPatch) -> None:

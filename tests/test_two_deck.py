@@ -19,8 +19,9 @@ import pytest
 from cardz_tools.analysis.dominance import SafeSinkMoves, fixed_wastes
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.analysis.tableau_search import Pruning, replays_to_a_win, search
-from cardz_tools.analysis.two_deck import TwinSafeSinkMoves, safe_moves
-from cardz_tools.engine import Game
+from cardz_tools.analysis.two_deck import TwinGivingBackSinkMoves, TwinSafeSinkMoves, safe_moves
+from cardz_tools.cards import face_up, parse_card
+from cardz_tools.engine import Game, State
 from cardz_tools.loading import open_design
 from cardz_tools.model import build_design
 from tests.engine_support import random_positions
@@ -54,7 +55,7 @@ def test_two_deck_designs_get_the_twin_aware_dominance() -> None:
     shipped = Game(open_design(GAMES / "forty-thieves.cardz").design)
     assert isinstance(safe_moves(shipped), TwinSafeSinkMoves)
     gargantua = Game(open_design(GAMES / "gargantua.cardz").design)
-    assert isinstance(safe_moves(gargantua), str)  # its foundations give cards back
+    assert isinstance(safe_moves(gargantua), TwinGivingBackSinkMoves)  # its foundations give cards back
 
 
 @pytest.mark.parametrize("pruning", [SAFE_ONLY, Pruning()], ids=["safe-moves", "all"])
@@ -155,3 +156,76 @@ def test_the_waste_of_a_redealt_stock_would_lose_wins_as_a_source() -> None:
     unsound = with_waste_sources(safe, game.index["waste"])
     positions = from_the_waste(unsound, random_positions(game, 300, seed=1, max_moves=25), "waste")
     assert wins_lost_by(unsound, positions)[2] >= 1
+
+
+def small_gargantua(ranks: int = 5, columns: int = 3, foundations: int = 4) -> Game:
+    """Gargantua (two-deck Klondike, one pass) with two suits of Ace to ``ranks`` and ``columns`` columns."""
+    design: dict[str, Any] = copy.deepcopy(open_design(GAMES / "gargantua.cardz").data)
+    design["suits"] = ["Spades", "Hearts"]
+    for depot in design["depots"]:
+        if depot["name"] == "found":
+            depot["repeat"] = foundations
+        elif depot["name"] == "tab":
+            depot["repeat"] = columns
+    design["dealRules"] = [{"kind": "remove", "ranks": RANKS[ranks:]}, *design["dealRules"]]
+    return Game(build_design(design))
+
+
+@pytest.mark.parametrize("pruning", [SAFE_ONLY, Pruning()], ids=["safe-moves", "all"])
+def test_the_twin_dominance_of_sinks_that_give_back_agrees_with_the_plain_search(pruning: Pruning) -> None:
+    game = small_gargantua()
+    assert isinstance(safe_moves(game), TwinGivingBackSinkMoves)
+    verdicts = {"won": 0, "lost": 0}
+    for deal in range(10):
+        root = game.new_initial_state(seed=deal_seed(5, deal))
+        plain = search(root, BUDGET, None, NONE)
+        assert plain.result != "unknown"
+        verdicts[plain.result] += 1
+        pruned = search(root, BUDGET, None, pruning)
+        assert pruned.result == plain.result, f"deal {deal}"
+        if pruned.result == "won":
+            assert replays_to_a_win(root, pruned.line)
+    assert verdicts["won"] and verdicts["lost"], verdicts
+
+
+def test_a_twin_safe_move_onto_sinks_that_give_back_never_leads_away_from_a_win() -> None:
+    game = small_gargantua(ranks=4)
+    safe = safe_moves(game)
+    assert isinstance(safe, TwinGivingBackSinkMoves)
+    moved, won, lost = wins_lost_by(safe, random_positions(game, 250, seed=9, max_moves=40))
+    assert moved >= 20 and won >= 5, (moved, won)
+    assert lost == 0
+
+
+def test_the_one_deck_rule_for_sinks_that_give_back_would_lose_a_win_with_twins() -> None:
+    # The second Four of spades must go on a red Five to free the Three below it; the one-deck
+    # rule sends the free Five of hearts home, as one copy of each card of its closure is home.
+    game = small_gargantua()
+    safe = safe_moves(game)
+    assert isinstance(safe, TwinGivingBackSinkMoves)
+
+    def pile(text: str) -> tuple[int, ...]:
+        return tuple(face_up(parse_card(card)) for card in text.split())
+
+    laid = {
+        "found[0]": "AS 2S 3S 4S", "found[1]": "AS 2S", "found[2]": "AH 2H 3H 4H", "found[3]": "AH 2H 3H 4H",
+        "tab[0]": "3S 4S", "tab[1]": "5H", "tab[2]": "5H 5S 5S",
+    }
+    state = State(game, [pile(laid[name]) if name in laid else () for name in game.names])
+    assert search(state, BUDGET, None, NONE).result == "won"
+    assert safe.safe_move(state) is None
+    fields = {name: getattr(safe, name) for name in SafeSinkMoves.__dataclass_fields__}
+    fields["required"] = {card: cards & ~safe.absent for card, cards in safe.required.items()}
+    one_copy = SafeSinkMoves(**fields).safe_move(state)  # one copy of each card of K home is enough
+    assert one_copy is not None and one_copy.source == "tab[1]"
+    after = state.clone()
+    after.apply(one_copy)
+    assert search(after, BUDGET, None, NONE).result == "lost"
+    state.set_pile(game.index["found[1]"], pile("AS 2S 3S 4S"))  # now every copy of K is home but a Five
+    state.set_pile(game.index["tab[0]"], ())
+    assert safe.safe_move(state) is None  # the other Five of hearts is not home yet
+
+
+def test_too_few_sinks_that_give_back_for_every_base_get_no_twin_dominance() -> None:
+    # With fewer sinks than copies of the Aces, a chain started again may find no free sink.
+    assert isinstance(safe_moves(small_gargantua(foundations=3)), str)

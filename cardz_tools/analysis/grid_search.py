@@ -56,11 +56,21 @@ from ..model import EjectKind
 MAX_POSITIONS = 6_000_000
 """The most positions one search holds (a key of one byte per cell each)."""
 
+RECENT_POSITIONS = 1 << 16
+"""The most unkeyed positions :meth:`GridSearch.depth_first` remembers (then it forgets them all)."""
+
 CLOCK_EVERY = 4096
 """Positions between two reads of the clock."""
 
 COMPLETE_TURNS = 3
-"""Turns of the complete search for each turn of the quick pass (proofs of loss need the most positions)."""
+"""Turns of the complete search for each turn of the quick pass (proofs of loss need the most positions)..."""
+
+QUICK_EARLY = 160_000
+"""... until the quick pass has searched this many positions; then :data:`LATE_COMPLETE_TURNS` each: the
+quick pass wins most of its deals within about 130,000 positions, and the deals still open after that are
+mostly proofs of loss, which only the complete search gives."""
+
+LATE_COMPLETE_TURNS = 12
 
 NEVER = 0xFF
 """In :attr:`GridShape.pred_code`: the card never enters a gap from that column."""
@@ -453,6 +463,11 @@ class _Era:
     reshuffles: int
     final: bool
     """No action can be played any more (then symmetry and the dominances apply)."""
+    prefix: bytes = b""
+    """The key's first byte, as bytes."""
+
+    def __post_init__(self) -> None:
+        self.prefix = bytes([self.mark])
 
 
 class GridSearch:
@@ -475,6 +490,9 @@ class GridSearch:
         self.markers = {code >> 4: bytes([code]) for code in reversed(codes)}
         """Each suit's lowest card in the grid (cards never leave it): where it lies orders the suits."""
         self.suits = tuple(sorted(self.markers))
+        self.marker_items = tuple(sorted(self.markers.items()))
+        self.rows = tuple((start, start + columns) for start in range(0, size, columns))
+        """Each row's slice of the cells."""
         self.renames: dict[tuple[int, ...], bytes] = {}
         """Suit renamings of :meth:`key`, by the order in which the suits first appear."""
         self.eras: list[_Era] = []
@@ -537,14 +555,15 @@ class GridSearch:
         shape = self.shape
         era = self.era
         if not era.final:
-            return bytes([era.mark]) + bytes(cells)
+            return era.prefix + cells
         if shape.rows_alike:
-            columns = shape.columns
-            cells = bytearray(b"".join(sorted(bytes(cells[i : i + columns]) for i in range(0, len(cells), columns))))
+            rows = [cells[start:end] for start, end in self.rows]
+            rows.sort()
+            cells = bytearray().join(rows)
         if shape.suits_alike:
             # Any renaming maps a position to one of its own class, so any rule of choosing one is sound.
             found = cells.find
-            order = tuple(sorted(self.suits, key=lambda suit: found(self.markers[suit])))
+            order = tuple(suit for _, suit in sorted([(found(marker), suit) for suit, marker in self.marker_items]))
             rename = self.renames.get(order)
             if rename is None:
                 rename = self.renames[order] = bytes(
@@ -552,7 +571,7 @@ class GridSearch:
                     for code in range(256)
                 )
             cells = cells.translate(rename)
-        return bytes([era.mark]) + bytes(cells)
+        return era.prefix + cells
 
     def fixed(self, cells: bytearray) -> list[bool]:
         """Per cell: whether its card can never move again.
@@ -702,6 +721,11 @@ class GridSearch:
         line.extend(applied)
         stack: list[tuple[list[tuple[int, int]], list[Any]]] = [(self._options(cells, where, piles, fixed), applied)]
         exhausted = "unknown" if streamline else "lost"
+        must_fill = self.shape.must_fill
+        recent: set[bytes] = set()
+        """Positions as they lie whose key is in ``seen``, when the key sorts rows or renames suits: most repeats
+        meet a position exactly (two moves played in either order), and this test is cheaper than the key."""
+        symmetric = self.shape.rows_alike or self.shape.suits_alike
         while stack:
             options, applied = stack[-1]
             if not options:
@@ -710,11 +734,33 @@ class GridSearch:
                 del line[len(line) - len(applied):]
                 continue
             step = options.pop()
-            here: list[Any] = [self._play(cells, where, piles, step)]
-            key = self.key(cells)
-            if key in seen:  # seen before, so not won (the search would have ended)
-                self._undo(cells, where, piles, here)
-                continue
+            if step == REDEAL:
+                here: list[Any] = [self._play(cells, where, piles, step)]
+                key = self.key(cells)
+                if key in seen:
+                    self._undo(cells, where, piles, here)
+                    continue
+            else:  # the hot path: _move inlined, and taken back at once when the position was seen
+                source, gap = step
+                code = cells[source]
+                cells[gap] = code
+                cells[source] = 0
+                where[code] = gap
+                self.missing += must_fill[source] - must_fill[gap]
+                raw = self.era.prefix + cells
+                keyed = symmetric and self.era.final
+                if (raw in recent or (key := self.key(cells)) in seen) if keyed else (key := raw) in seen:
+                    # seen before, so not won (the search would have ended)
+                    cells[source] = code
+                    cells[gap] = 0
+                    where[code] = source
+                    self.missing += must_fill[gap] - must_fill[source]
+                    continue
+                if keyed:
+                    if len(recent) >= RECENT_POSITIONS:
+                        recent.clear()
+                    recent.add(raw)
+                here = [step]
             seen.add(key)
             chain, outcome, fixed = self._settle(cells, where, piles, streamline)
             here += chain
@@ -830,10 +876,17 @@ class GridSearch:
                 piles[grid[i]] = ()
         self._count_missing(cells)
 
+    def _sync(self, cells: bytearray, piles: list[tuple[Card, ...]]) -> None:
+        """Make the grid's ``piles`` those of ``cells`` (moves change only the cells: the engine reads the piles)."""
+        grid = self.shape.cells
+        for i, code in enumerate(cells):
+            piles[grid[i]] = (code | FACE_UP,) if code else ()
+
     def _won(self, cells: bytearray, piles: list[tuple[Card, ...]]) -> bool:
         """The engine's win test, skipped while a gap lies where every win has a card (:attr:`missing`)."""
         if self.can_win and self.missing:
             return False
+        self._sync(cells, piles)
         return bool(self.state.game.won(piles, self.probe))
 
     def _count_missing(self, cells: bytearray) -> None:
@@ -868,11 +921,12 @@ class GridSearch:
     ) -> list[tuple[int, int]]:
         """The moves to try here, the first tried last; an action is tried after every move."""
         options = self.steps(cells, where, fixed)
-        if not self.era.final and self._action_open(piles):
+        if not self.era.final and self._action_open(cells, piles):
             options.insert(0, REDEAL)
         return options
 
-    def _action_open(self, piles: list[tuple[Card, ...]]) -> bool:
+    def _action_open(self, cells: bytearray, piles: list[tuple[Card, ...]]) -> bool:
+        self._sync(cells, piles)
         probe = self.probe
         probe.uses = list(self.era.uses)
         probe._legal = None
@@ -884,6 +938,7 @@ class GridSearch:
         if step != REDEAL:
             self._move(cells, where, piles, *step)
             return step
+        self._sync(cells, piles)
         before = (bytes(cells), list(piles), self.era)
         engine = self.probe.clone()
         engine.piles = list(piles)
@@ -930,14 +985,12 @@ class GridSearch:
             self._count_missing(cells)
 
     def _move(self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]], source: int, gap: int) -> None:
-        """Move the card of cell ``source`` into the gap ``gap`` (in place)."""
+        """Move the card of cell ``source`` into the gap ``gap`` (in place; ``piles`` wait for :meth:`_sync`)."""
         code = cells[source]
         cells[gap], cells[source] = code, 0
         where[code] = gap
         must_fill = self.shape.must_fill
         self.missing += must_fill[source] - must_fill[gap]
-        grid = self.shape.cells
-        piles[grid[gap]], piles[grid[source]] = piles[grid[source]], ()
 
     def engine_move(self, step: tuple[int, int]) -> Move:
         """The engine's move for ``step``."""
@@ -972,8 +1025,9 @@ def grid_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, li
 
     Two searches take turns within one budget of positions: the streamlined best-first quick
     pass (:meth:`GridSearch.best_first`), :data:`CLOCK_EVERY` positions a turn, and the complete
-    depth-first search, :data:`COMPLETE_TURNS` times as many. A win of either is the answer;
-    only the complete one says "lost".
+    depth-first search, :data:`COMPLETE_TURNS` times as many (:data:`LATE_COMPLETE_TURNS` once the
+    quick pass has had :data:`QUICK_EARLY`). A win of either is the answer; only the complete one
+    says "lost".
     """
     complete = GridSearch.of(state)
     if complete is None:
@@ -985,7 +1039,8 @@ def grid_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, li
         while runs:
             for name, run in list(runs.items()):
                 try:
-                    for _ in range(1 if name == "quick" else COMPLETE_TURNS):
+                    turns = COMPLETE_TURNS if nodes["quick"] < QUICK_EARLY else LATE_COMPLETE_TURNS
+                    for _ in range(1 if name == "quick" else turns):
                         nodes[name] = next(run)
                 except StopIteration as done:
                     answer: tuple[str, list[Move], int] = done.value

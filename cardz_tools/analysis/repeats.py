@@ -56,11 +56,10 @@ class AllPositions:
 
     def meet(self, state: State, move: Move) -> bool:
         """Whether ``state`` is a position this playout has not met; ``move`` is about to be played from it."""
-        key = state.key()
-        if key in self.seen:
-            return False
-        self.seen.add(key)
-        return True
+        seen = self.seen
+        size = len(seen)
+        seen.add(state.key())  # one hash of the key, not two (a lookup, then an insertion)
+        return len(seen) != size
 
 
 LEARNED = 2
@@ -219,12 +218,12 @@ class RunPositions:
             starts = new = True
         elif value == last and self.kept:
             raised[self.previous] = _NEVER
-            key = state.key()
             run = self.run
             if run is None:
                 run = self.run = {self.first}
-            new = key not in run
-            run.add(key)
+            size = len(run)
+            run.add(state.key())
+            new = len(run) != size
             starts = False
         else:
             return self._replay(state, move, value < last)

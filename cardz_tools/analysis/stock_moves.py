@@ -30,6 +30,7 @@ a card was played from the waste: taps lead to the cycle but never back) keeps i
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Hashable, Iterator
 from typing import Any
@@ -38,6 +39,7 @@ from ..cards import FACE_UP, Card
 from ..expr import design_sites
 from ..expr.sites import Site
 from ..model import EjectKind
+from .dominance import build_table, card_bits
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_\[\]]*")
 Piles = tuple[tuple[Card, ...], tuple[Card, ...]]
@@ -63,32 +65,88 @@ class StockMoves:
         ``complete`` is False when the look-ahead stopped at :data:`MAX_TAPS` before the
         stock came back to a state it had had.
         """
-        game = state.game
-        indexes = game.drag_indexes
         for draw in self.draws:
-            current = state
-            seen: set[Hashable] = {self._stock_key(current, draw)}
-            taps: list[Any] = []
-            while len(taps) < MAX_TAPS:
-                if current.is_terminal() or draw.move not in current.legal_moves():
-                    break
-                current = current.clone()
-                current.apply(draw.move)
-                taps.append(draw.move)
-                stock_key = self._stock_key(current, draw)
-                if stock_key in seen:
-                    break
-                seen.add(stock_key)
-                if current.is_terminal():
-                    continue
-                for move in current.legal_moves():
-                    entry = indexes.get(id(move))
-                    if entry is not None and entry[0] == draw.to:
-                        child = current.clone()
-                        child.apply(move)
-                        yield (*taps, move), child, True
+            if _probes(state):
+                yield from self._probed_plays(state, draw)
             else:
-                yield (), state, False
+                yield from self._listed_plays(state, draw)
+
+    def _listed_plays(self, state: Any, draw: Any) -> Iterator[tuple[tuple[Any, ...], Any, bool]]:
+        """:meth:`plays` of one draw through the engine: tap, list every move, keep the waste's."""
+        indexes = state.game.drag_indexes
+        current = state
+        seen: set[Hashable] = {self._stock_key(current, draw)}
+        taps: list[Any] = []
+        while len(taps) < MAX_TAPS:
+            if current.is_terminal() or draw.move not in current.legal_moves():
+                break
+            current = current.clone()
+            current.apply(draw.move)
+            taps.append(draw.move)
+            stock_key = self._stock_key(current, draw)
+            if stock_key in seen:
+                break
+            seen.add(stock_key)
+            if current.is_terminal():
+                continue
+            for move in current.legal_moves():
+                entry = indexes.get(id(move))
+                if entry is not None and entry[0] == draw.to:
+                    child = current.clone()
+                    child.apply(move)
+                    yield (*taps, move), child, True
+        else:
+            yield (), state, False
+
+    def _probed_plays(self, state: Any, draw: Any) -> Iterator[tuple[tuple[Any, ...], Any, bool]]:
+        """:meth:`plays` of one draw without listing every move after each tap (in a design without
+        triggers or named suits, :func:`_probes`): the taps are followed on the stock and waste
+        alone, as the engine plays them (:func:`tap`), and only the drags off the waste are
+        asked of the engine (:meth:`State.drag_refusal`), to the targets whose top card the card
+        table lets take it (:mod:`.dominance`; an over-approximation, so no legal play is missed).
+        The plays, and their order, are those of :meth:`_listed_plays` (the tests compare them)."""
+        game = state.game
+        targets = _waste_targets(game, draw.to)
+        other, home = _tables(game)
+        bit = _BITS
+        depot, waste_depot = draw.depot, draw.to
+        flips = bool(game.auto_flip[depot])
+        stock, waste, redeals = state.piles[depot], state.piles[waste_depot], state.redeals[depot]
+        seen: set[Hashable] = {(stock, waste, redeals)}
+        scratch = state.clone()
+        taps: list[Any] = []
+        while len(taps) < MAX_TAPS:
+            if not stock and (redeals == 0 or not waste):
+                return  # the tap is refused (State.tap_refusal)
+            if not stock and redeals > 0:
+                redeals -= 1
+            stock, waste = tap(stock, waste, draw.count, draw.face_up, flips)
+            taps.append(draw.move)
+            if (stock, waste, redeals) in seen:
+                return
+            seen.add((stock, waste, redeals))
+            if not waste or not waste[-1] & FACE_UP:
+                continue
+            scratch.set_pile(depot, stock)
+            scratch.set_pile(waste_depot, waste)
+            scratch.redeals[depot] = redeals
+            scratch.move_count = state.move_count + len(taps)
+            piles = scratch.piles
+            for count in scratch.run_lengths(waste_depot, waste):
+                card = waste[-count] & ~FACE_UP
+                wanted = bit.get(card)
+                for target in targets:
+                    pile = piles[target]
+                    table = home if target in game.win_depots else other
+                    if wanted is not None and table is not None:
+                        if not table.get(pile[-1] & ~FACE_UP if pile else -1, -1) & wanted:
+                            continue
+                    move = game.drag_move(waste_depot, count, target, None)
+                    if scratch.drag_refusal(move) is None:
+                        child = scratch.clone()
+                        child.apply(move, checked=True)
+                        yield (*taps, move), child, True
+        yield (), state, False
 
     def normalize(self, state: Any, piles: list[Any]) -> None:
         """Replace, in ``piles`` (a copy of ``state``'s), the stock and waste of each draw that
@@ -128,6 +186,28 @@ class StockMoves:
     @staticmethod
     def _stock_key(state: Any, draw: Any) -> Hashable:
         return state.piles[draw.depot], state.piles[draw.to], state.redeals[draw.depot]
+
+
+_BITS = card_bits()
+
+
+def _probes(state: Any) -> bool:
+    """Whether :meth:`StockMoves.plays` may follow the taps without the engine: no trigger can fire
+    after a tap, no drag names a suit, and no statistics are counted."""
+    game = state.game
+    return not game.triggers and not game.has_declarations and state.stats is None
+
+
+@functools.lru_cache(maxsize=16)
+def _waste_targets(game: Any, waste: int) -> tuple[int, ...]:
+    """The depots that may ever take a card from ``waste``, in depot order (the lister's)."""
+    return tuple(d for d in range(len(game.names)) if d != waste and not game.accept_never[d])
+
+
+@functools.lru_cache(maxsize=16)
+def _tables(game: Any) -> tuple[dict[Card, int] | None, dict[Card, int] | None]:
+    """The card tables (:func:`.dominance.build_table`) of the other depots and of the win depots."""
+    return build_table(game), build_table(game, home=True)
 
 
 def stock_moves(game: Any) -> StockMoves | str:

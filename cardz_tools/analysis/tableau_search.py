@@ -42,9 +42,14 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     :data:`RESTART_UNIT` × the ``n``-th term of the Luby sequence positions. Depth-first search
     times are heavy-tailed there: on 16 deals of Spider (one suit), seed 101, 30,000 positions each,
     one search won 10, restarts of 5,000 jittered positions 15. On an open board
-    (:func:`open_board`: FreeCell, Beleaguered Castle) the member joins once :data:`LATE_RESTARTS`
-    positions are stored. Restarts do not change what is a proof: the order of the children does not
-    make a depth-first search less complete, so a restart that ends uncut answers "lost" soundly.
+    (:func:`open_board`: FreeCell, Beleaguered Castle) the member joins once a share of the budget
+    is spent (:data:`LATE_SHARE`). Restarts do not change what is a proof: the order of the children
+    does not make a depth-first search less complete, so a restart that ends uncut answers "lost" soundly.
+``runs``
+    on a design with the ``restarts`` member whose columns build runs that do not all move
+    together (the multi-suit Spider family), one more member: the same restarts over a narrowed
+    move set that drops the drags which only split a suited run or move a run from one build onto
+    another (:mod:`.run_moves`). It is incomplete: its wins are wins, its "lost" is never reported.
 
 Never moving a card straight back where it came from needs no rule of its own: the
 position it would lead to is the parent, which is always in the transposition table.
@@ -67,6 +72,7 @@ from ..cards import FACE_UP
 from .dominance import SafeMoves, build_table, card_bits, fixed_wastes, refilled_depots
 from .joints import joint_table
 from .relaxation import card_flow, dead_check, effect_filled_sinks
+from .run_moves import RunMoves, run_moves
 from .stock_moves import StockMoves, stock_moves
 from .symmetry import canonical_key_function
 from .two_deck import safe_moves
@@ -84,8 +90,11 @@ TURN = 1_000
 not restarted, so short turns cost nothing: a deal one member decides in ``n`` positions costs
 about ``n`` × (the total weight / its weight)."""
 
-PILE_TERMS_KEPT = 100_000
-"""The most piles whose :meth:`Progress.heuristic` terms are kept (then they are forgotten at once)."""
+PILE_TERMS_KEPT = 25_000
+"""The most piles whose :meth:`Progress.heuristic` terms are kept per sink tops (then they are forgotten at once)."""
+
+WANTED_KEPT = 8
+"""The most sets of sink tops for which :meth:`Progress.heuristic` keeps pile terms (then all are forgotten)."""
 
 QUICK_WEIGHTS = (2, 1)
 """The best-first pass's share of the turns without stock moves and with them. Positions to decide
@@ -99,10 +108,19 @@ RESTART_UNIT = 2_500
 RESTART_WEIGHT = 4
 """The ``restarts`` member's share of the turns."""
 
-LATE_RESTARTS = 20_000
+LATE_SHARE = 0.1
 """On a design where every card is dealt face up and nothing is drawn (FreeCell, Beleaguered Castle,
-Streets and Alleys, Fan), the positions after which a deal still undecided gets the ``restarts``
-member too (module doc): most deals are decided before, at the cost they had without it."""
+Streets and Alleys, Fan), the share of the deal's budget after which a deal still undecided gets the
+``restarts`` member too (module doc): of its positions, or of its seconds when it has a deadline,
+whichever is spent first. Most deals are decided before, at the cost they had without it; a share
+rather than a fixed count of positions, so that a short budget is not split with restarts too short
+to win anything (:func:`_late_join`)."""
+
+RUNS_WEIGHT = 4
+"""The share of the turns of each of the two ``runs`` members (module doc)."""
+
+RUNS_BEST_FIRST_UNIT = 5_000
+"""The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
 
 QUICK_POSITIONS = 200_000
 """The most positions the quick pass stores: it keeps every position it has not expanded yet."""
@@ -120,6 +138,7 @@ class Pruning:
     quick: bool = True
     relaxation: bool = True
     restarts: bool = True
+    runs: bool = True
 
     @classmethod
     def none(cls) -> Pruning:
@@ -133,6 +152,7 @@ class Pruning:
             quick=False,
             relaxation=False,
             restarts=False,
+            runs=False,
         )
 
 
@@ -182,7 +202,7 @@ class Progress:
             self._table = joints if built is None else {b: m & joints.get(b, everything) for b, m in built.items()}
         self._home_table = (build_table(game, home=True) if sinks else None) or {}
         self._bit = card_bits()
-        self._terms: dict[int, tuple[tuple[int, ...], int, int]] = {}
+        self._terms: dict[int, dict[int, tuple[tuple[int, ...], int]]] = {}
         self._noise: random.Random | None = None
 
     def jitter(self, seed: int) -> None:
@@ -202,19 +222,26 @@ class Progress:
                 pile = piles[d]
                 wanted |= home.get(pile[-1] & ~FACE_UP if pile else -1, 0)
         piled = 0  # the weighted sum of the piles' terms
-        terms, cache = self._pile_terms, self._terms
+        terms = self._pile_terms
+        # Kept per ``wanted`` (the sinks' tops): siblings that play to a sink and siblings that do
+        # not alternate between two of them, and would otherwise evict each other's terms.
+        cache = self._terms.get(wanted)
+        if cache is None:
+            if len(self._terms) >= WANTED_KEPT:
+                self._terms.clear()
+            cache = self._terms[wanted] = {}
         w = self.WEIGHTS
         for d in self._open:
             # A move changes one or two piles and the others stay the same tuples: their terms are
             # looked up by identity (an entry holds its pile, so the id is not reused while it is kept).
             pile = piles[d]
             entry = cache.get(id(pile))
-            if entry is None or entry[0] is not pile or entry[1] != wanted:
+            if entry is None or entry[0] is not pile:
                 if len(cache) >= PILE_TERMS_KEPT:
                     cache.clear()
                 loose, hidden, buried = terms(pile, wanted)
-                entry = cache[id(pile)] = (pile, wanted, w[2] * loose + w[3] * hidden + w[4] * buried)
-            piled += entry[2]
+                entry = cache[id(pile)] = (pile, w[2] * loose + w[3] * hidden + w[4] * buried)
+            piled += entry[1]
         return w[0] * progress + w[1] * empty + piled
 
     def _pile_terms(self, pile: tuple[int, ...], wanted: int) -> tuple[int, int, int]:
@@ -257,6 +284,8 @@ class Plan:
     """Why a piece does not apply to this design (for ``--verbose``)."""
     restarts: bool = False
     """Whether the portfolio has the ``restarts`` member (module doc)."""
+    runs: RunMoves | None = None
+    """The narrowed move set of the ``runs`` member, if the portfolio has it (module doc)."""
 
 
 _PLANS: dict[tuple[int, Pruning], tuple[Any, Plan]] = {}
@@ -292,9 +321,16 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
     if pruning.restarts and not restarts:
         notes.append(
             "no restarts: no trigger or action fills its win depots, no waste stays unturned, and no trigger refills"
-            f" an emptied depot (on an open board they join after {LATE_RESTARTS:,} positions)"
+            f" an emptied depot (on an open board they join after {LATE_SHARE:.0%} of the budget)"
         )
-    plan = Plan(key_of, chain_key, safe, stock, tuple(notes), restarts)
+    runs: RunMoves | None = None
+    if pruning.runs and restarts:
+        narrowed = run_moves(game, tuple(d for d in range(len(game.names)) if d not in game.win_depots))
+        if isinstance(narrowed, str):
+            notes.append(f"no narrowed run moves: {narrowed}")
+        else:
+            runs = narrowed
+    plan = Plan(key_of, chain_key, safe, stock, tuple(notes), restarts, runs)
     if len(_PLANS) >= 8:
         _PLANS.pop(next(iter(_PLANS)))
     _PLANS[(id(game), pruning)] = (game, plan)
@@ -328,8 +364,12 @@ class _Budget(Exception):
 class _Search:
     """One search from one position: depth-first (:meth:`run`) or best-first (:meth:`best_first`)."""
 
-    def __init__(self, root: Any, plan: Plan, pruning: Pruning, budget: int, deadline: float | None) -> None:
+    def __init__(
+        self, root: Any, plan: Plan, pruning: Pruning, budget: int, deadline: float | None, narrow: bool = False
+    ) -> None:
         self.root = root
+        self.runs = plan.runs if narrow else None
+        """The narrowed move set this search keeps to (:mod:`.run_moves`), if any: then it is incomplete."""
         self.plan = plan
         self.pruning = pruning
         self.budget = budget
@@ -389,10 +429,12 @@ class _Search:
     def successors(self, state: Any) -> Iterator[tuple[tuple[Any, ...], Any]]:
         """Every (moves, position) one choice away from ``state``, before forced steps (lazily:
         the caller reads the clock between two)."""
-        taps = self.taps
+        taps, runs = self.taps, self.runs
         legal = state.legal_moves()
         for move in legal:
             if move in taps:
+                continue
+            if runs is not None and not runs.keeps(state.piles, move):
                 continue
             child = state.clone()
             child.apply(move)
@@ -489,21 +531,23 @@ class _Search:
         return ("unknown" if self.cut else "lost"), []
 
 
-    def restarts(self) -> Generator[None, None, tuple[str, list[Any]]]:
-        """Depth-first searches (:meth:`run`) started afresh, the children's order jittered by a
-        new seed each time, the ``n``-th given :data:`RESTART_UNIT` × ``luby(n)`` positions
-        (module doc, ``restarts``), until the budget is spent; returns as :meth:`run` does."""
+    def restarts(self, first: bool = False, unit: int | None = None) -> Generator[None, None, tuple[str, list[Any]]]:
+        """Depth-first searches (:meth:`run`; with ``first``, best-first passes: :meth:`best_first`)
+        started afresh, the children's order jittered by a new seed each time, the ``n``-th given
+        ``unit`` (by default :data:`RESTART_UNIT`) × ``luby(n)`` positions (module doc, ``restarts``),
+        until the budget is spent; returns as :meth:`run` does."""
         total = self.budget
+        unit = RESTART_UNIT if unit is None else unit
         for number in itertools.count(1):
             self.spent += len(self.seen)
             self.seen = set()
             self.cut = False
-            self.budget = min(RESTART_UNIT * luby(number), total - self.spent)
+            self.budget = min(unit * luby(number), total - self.spent)
             if self.budget <= 0:
                 return "unknown", []
             self.progress.jitter(number)
             try:
-                result, line = yield from self.run()
+                result, line = yield from (self.best_first() if first else self.run())
             except _Budget:
                 if self.deadline is not None and time.monotonic() > self.deadline:
                     raise
@@ -604,6 +648,11 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
         members.append(member("search", 1, plain_order, first=False))
     if plan_for(game, pruning).restarts:
         members.append(member("search", RESTART_WEIGHT, pruning, first=False, again=True))
+    if plan_for(game, pruning).runs is not None:  # incomplete: their "lost" proves nothing
+        for first in (False, True):
+            found = _Search(root, plan_for(game, pruning), pruning, max(1, budget), deadline, narrow=True)
+            steps = found.restarts(first, RUNS_BEST_FIRST_UNIT if first else None)
+            members.append(_Member("quick", RUNS_WEIGHT, found, steps, False))
     return members
 
 
@@ -613,13 +662,20 @@ def _restarts_from_the_start(game: Any, pruning: Pruning) -> bool:
 
 
 def _restarts_member(root: Any, pruning: Pruning, budget: int, deadline: float | None) -> _Member:
-    """The ``restarts`` member joining late (:data:`LATE_RESTARTS`)."""
+    """The ``restarts`` member joining late (:data:`LATE_SHARE`)."""
     found = _Search(root, plan_for(root.game, pruning), pruning, max(1, budget), deadline)
     return _Member("search", RESTART_WEIGHT, found, found.restarts(), True)
 
 
+def _late_join(budget: int, deadline: float | None) -> tuple[float, float | None]:
+    """(the positions, the :func:`time.monotonic` time) after which the late restarts join a search
+    starting now with ``budget`` positions and ``deadline`` (:data:`LATE_SHARE`: whichever comes first)."""
+    now = time.monotonic()
+    return LATE_SHARE * budget, None if deadline is None else now + LATE_SHARE * max(0.0, deadline - now)
+
+
 def open_board(root: Any) -> bool:
-    """Whether every card of ``root`` is face up and its design draws nothing (:data:`LATE_RESTARTS`)."""
+    """Whether every card of ``root`` is face up and its design draws nothing (:data:`LATE_SHARE`)."""
     if root.game.draws:
         return False
     return all(card & FACE_UP for pile in root.piles for card in pile)
@@ -645,13 +701,14 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
 
     everyone = list(members)
     turn = TURN if len(members) > 1 else budget
-    # Late restarts only where the portfolio has none (module doc, ``restarts``; LATE_RESTARTS).
+    # Late restarts only where the portfolio has none (module doc, ``restarts``; LATE_SHARE).
     late = (
         pruning.restarts and pruning.quick and not _restarts_from_the_start(root.game, pruning)
-        and budget > LATE_RESTARTS and open_board(root)
+        and open_board(root)
     )
+    join_nodes, join_time = _late_join(budget, deadline)
     while members:
-        if late and nodes() >= LATE_RESTARTS:
+        if late and (nodes() >= join_nodes or join_time is not None and time.monotonic() >= join_time):
             late = False
             members.append(_restarts_member(root, pruning, budget, deadline))
             everyone.append(members[-1])

@@ -17,8 +17,23 @@ two things change, and :class:`TwinSafeSinkMoves` checks both:
    Everything else is the one-deck argument (:mod:`.dominance`, conditions 1 to 5), which
    reads identities only and so holds for twins unchanged.
 
-Sinks whose top may go back get no dominance with twins (their argument needs every card of
-a closure in the sinks, and a twin of ``c`` outside breaks it): :func:`safe_moves` says so.
+Sinks whose top may go back (Klondike's foundations: eject ``topOnly``) take the one-deck
+closure ``K`` of ``c`` (:mod:`.dominance`: closed under "a card some other accept rule could
+place on it" and "its sink predecessor") and :class:`TwinGivingBackSinkMoves` asks for *every
+copy* of every card of ``K`` but ``c`` in a sink, and every other copy of ``c`` too: ``c`` is
+the last card of ``K`` outside. Then, after the move, every copy of ``K`` is in a sink, and
+``L'`` is ``L`` with every card of ``K`` kept there, as for one deck, with one more step: the
+sinks' piles are chains from a card an empty sink takes (a base) by the one successor of each
+top, so the ``K`` cards of the chains of a base in ``K`` are a prefix ``a .. m`` of its
+successor sequence (``K`` holds the predecessors of its cards), and with every copy of each in
+a sink and one copy per chain, every chain of that base holds exactly ``a .. m``. A card
+outside ``K`` that ``L`` plays on a ``K`` card plays on ``m`` (its predecessor is in ``K``,
+and it is not), which tops every such chain of ``L'``. A chain that ``L`` empties and starts
+again on another base gets, in ``L'``, a sink holding no ``K`` card (the sinks are
+interchangeable: the lines are relabelled); there are enough when the sinks are at least the
+decks times the cards of the deck an empty sink takes (:func:`safe_moves` checks it): ``L'`` keeps one
+chain per copy of each base in ``K``, and ``L`` has at most one chain per copy of each other
+base at a time.
 """
 
 from __future__ import annotations
@@ -97,15 +112,93 @@ _MASKS: dict[tuple[int, ...], int] = {}
 """Pile -> its card bits (the bits of :func:`.dominance.card_bits`, the same for every game)."""
 
 
+@dataclasses.dataclass(frozen=True)
+class TwinGivingBackSinkMoves(SafeSinkMoves):
+    """:class:`SafeSinkMoves` for sinks that give their top back, with more than one deck (module doc)."""
+
+    decks: int = 2
+
+    def safe_move(self, state: Any) -> Any:
+        """A safe move of ``state`` onto a sink (legal there), or None; ``state`` must not have
+        ended, as for :meth:`.SafeSinkMoves.safe_move`."""
+        piles = state.piles
+        decks = self.decks
+        # at_least[k]: the cards with more than k copies in the sinks
+        at_least = [0] * decks
+        tops: dict[Card, int] = {}
+        empty_sink = -1
+        for sink in self.sinks:
+            pile = piles[sink]
+            if not pile:
+                if empty_sink < 0:
+                    empty_sink = sink
+                continue
+            tops[pile[-1] & ~FACE_UP] = sink
+            for mask in self._levels(pile):
+                for k in range(decks - 1, 0, -1):
+                    at_least[k] |= at_least[k - 1] & mask
+                at_least[0] |= mask
+        every_copy = at_least[decks - 1] | self.absent
+        others = at_least[decks - 2] if decks >= 2 else -1
+        bit, required = self.bit, self.required
+        for source in self.sources:
+            pile = piles[source]
+            if not pile or not pile[-1] & FACE_UP:
+                continue
+            card = pile[-1] & ~FACE_UP
+            if required[card] & ~every_copy or not bit[card] & others or bit[card] & every_copy:
+                continue
+            below = self.predecessor.get(card)
+            if below is not None and below in tops:
+                target = tops[below]
+            elif card in self.on_empty and empty_sink >= 0:
+                target = empty_sink
+            else:
+                continue
+            move = state.game.drag_move(source, 1, target, None)
+            if state.drag_refusal(move) is None:
+                return move
+        return None
+
+    def _levels(self, pile: tuple[int, ...]) -> tuple[int, ...]:
+        """The bits of the cards of ``pile``: those with one copy there or more, then two or more, ..."""
+        found = _LEVELS.get(pile)
+        if found is None:
+            bit = self.bit
+            levels: list[int] = []
+            for card in pile:
+                b = bit[card & ~FACE_UP]
+                for k, mask in enumerate(levels):
+                    if not mask & b:
+                        levels[k] |= b
+                        break
+                else:
+                    levels.append(b)
+            if len(_LEVELS) >= 100_000:
+                _LEVELS.clear()
+            found = _LEVELS[pile] = tuple(levels)
+        return found
+
+
+_LEVELS: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""Sink pile -> the bits of its cards by number of copies (:meth:`TwinGivingBackSinkMoves._levels`)."""
+
+
 def safe_moves(game: Any) -> SafeMoves | str:
     """The safe-move dominance of ``game`` for any number of decks, or why there is none."""
     found = safe_sink_moves(game, twins=True)
-    if isinstance(found, str) or game.design.decks == 1:
+    decks = game.design.decks
+    if isinstance(found, str) or decks == 1:
         return found
     if isinstance(found, BottomSafeMoves):
         return "its rules read a depot's bottom card and it plays with more than one deck"
-    if any(game.eject_kind[sink] is not EjectKind.LOCKED for sink in found.sinks):
-        return "its win depots give cards back and it plays with more than one deck"
+    if found.refilled:
+        return "a trigger refills its columns and it plays with more than one deck"
     fields = {f.name: getattr(found, f.name) for f in dataclasses.fields(found)}
+    if any(game.eject_kind[sink] is not EjectKind.LOCKED for sink in found.sinks):
+        dealt = {card & ~FACE_UP for pile in game.new_initial_state(seed=0).piles for card in pile}
+        if len(found.sinks) < decks * len(found.on_empty & dealt):
+            return "its win depots give cards back and are fewer than the decks times the cards an empty one takes"
+        return TwinGivingBackSinkMoves(**fields, decks=decks)  # found.absent: the cards the deck does not hold
     others = tuple(d for d in range(len(game.names)) if d not in found.sinks)
     return TwinSafeSinkMoves(**fields, others=others)

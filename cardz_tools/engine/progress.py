@@ -34,10 +34,10 @@ def can_end(state: Any, budget: int = NO_PROGRESS_BUDGET) -> bool | None:
         for move in position.legal_moves():
             child = position.clone()
             child.apply(move)
-            key = child.key()
-            if key not in seen:
-                if len(seen) >= budget:
+            size = len(seen)
+            seen.add(child.key())  # one hash of the key, not two (a lookup, then an insertion)
+            if len(seen) != size:
+                if size >= budget:
                     return None
-                seen.add(key)
                 stack.append(child)
     return False

@@ -1,0 +1,135 @@
+"""The narrowed run moves of the ``runs`` portfolio members (:mod:`cardz_tools.analysis.run_moves`).
+
+The narrowing is no dominance: the members that use it are incomplete. These tests pin which
+drags it keeps on laid-out boards, which designs get it, that it does drop the only winning
+moves of some positions (so that its "lost" must never be reported), and that the portfolio
+with it still agrees with the plain exhaustive search.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+from cardz_tools.analysis import tableau_search
+from cardz_tools.analysis.playout import deal_seed
+from cardz_tools.analysis.tableau_search import Pruning, _Search, plan_for, replays_to_a_win, search
+from cardz_tools.cards import Suit, make_card
+from cardz_tools.engine import Game
+from cardz_tools.loading import open_design
+from cardz_tools.model import build_design
+from tests.engine_support import random_positions
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
+
+
+@functools.cache
+def game_of(name: str) -> Game:
+    return Game(open_design(GAMES / f"{name}.cardz").design)
+
+
+def two_suit_spider() -> Game:
+    """Spider with two decks of Spades and Hearts, Ace to Four, on three columns (runs of four leave)."""
+    design = json.loads((GAMES / "spider-one-suit.cardz").read_text(encoding="utf-8"))
+    design["decks"] = 2
+    design["suits"] = ["Spades", "Hearts"]
+    columns = design["depots"][2]
+    columns["repeat"] = 3
+    trigger = columns["triggers"][0]
+    trigger["when"] = trigger["when"].replace("13", "4")
+    trigger["do"][0]["count"] = 4
+    design["dealRules"][0]["faceDown"] = "col(depot) < 1 ? 2 : 1"
+    design["dealRules"].insert(0, {"kind": "remove", "ranks": RANKS[4:]})
+    return Game(build_design(design))
+
+
+def up(rank: int, suit: Suit) -> int:
+    return make_card(rank, suit, face_up=True)
+
+
+def narrowed_alone(root: object) -> str:
+    """The narrowed depth-first search alone, to the end: "won" or "lost" (its narrowed space ran out)."""
+    pruning = Pruning()
+    member = _Search(root, plan_for(root.game, pruning), pruning, 1_000_000, None, narrow=True)  # type: ignore[attr-defined]
+    steps = member.run()
+    try:
+        while True:
+            next(steps)
+    except StopIteration as finished:
+        return str(finished.value[0])
+
+
+def test_the_narrowed_set_drops_splits_and_lateral_moves_and_keeps_the_rest() -> None:
+    game = game_of("spiderette")
+    runs = plan_for(game, Pruning()).runs
+    assert runs is not None
+    spades, hearts = Suit.SPADES, Suit.HEARTS
+    board: list[tuple[int, ...]] = [()] * len(game.names)
+    tab = [game.index[f"tab[{i}]"] for i in range(7)]
+    board[tab[0]] = (make_card(2, spades), up(9, spades), up(8, spades), up(7, spades))  # a run on a face-down card
+    board[tab[1]] = (up(9, hearts),)
+    board[tab[2]] = (up(8, hearts),)
+    board[tab[3]] = (up(10, hearts), up(9, Suit.CLUBS), up(8, Suit.DIAMONDS))  # 8♦ built on 9♣, not in suit
+    board[tab[4]] = (up(9, Suit.DIAMONDS),)
+    board[tab[5]] = (up(4, spades), up(8, Suit.CLUBS))  # 8♣ lies on a card it is not built on
+    piles = tuple(board)
+
+    def keeps(source: int, count: int, target: int) -> bool:
+        return runs.keeps(piles, game.drag_move(source, count, target, None))
+
+    assert not keeps(tab[0], 2, tab[1])  # 8♠7♠ split from 9♠ onto 9♥: dropped
+    assert not keeps(tab[0], 1, tab[2])  # 7♠ split from 8♠ onto 8♥: dropped
+    assert keeps(tab[0], 3, tab[6])  # the whole run uncovers a face-down card, even onto an empty column
+    assert not keeps(tab[3], 1, tab[1])  # 8♦ from one build (on 9♣) onto another (9♥): dropped
+    assert keeps(tab[3], 1, tab[4])  # ... but onto 9♦ it builds in suit
+    assert keeps(tab[3], 1, tab[6])  # ... and an empty column takes it (it frees the 9♣)
+    assert keeps(tab[5], 1, tab[1])  # 8♣ was not built on the 4♠: moving it frees the 4
+    assert runs.keeps(piles, game.drag_move(tab[1], 1, tab[6], None))  # a whole pile moves
+
+
+def test_which_designs_get_the_narrowed_set() -> None:
+    for name in ("spiderette", "spider", "mrs-mop"):
+        assert plan_for(game_of(name), Pruning()).runs is not None, name
+    assert plan_for(game_of("spiderette"), Pruning(runs=False)).runs is None
+    one_suit = plan_for(game_of("spider-one-suit"), Pruning())
+    assert one_suit.runs is None  # every pair it builds moves together
+    assert any(note.startswith("no narrowed run moves:") for note in one_suit.notes)
+    assert plan_for(game_of("freecell"), Pruning()).runs is None  # no restarts member to narrow
+
+
+def test_the_narrowed_set_loses_some_wins_so_its_lost_is_never_reported() -> None:
+    game = two_suit_spider()
+    narrowed_lost = 0
+    for root in random_positions(game, 80, 3, 30):
+        plain = search(root, 300_000, None, Pruning.none())
+        if plain.result != "won" or narrowed_alone(root) != "lost":
+            continue
+        narrowed_lost += 1
+        found = search(root, 300_000, None, Pruning())  # the portfolio reads the other members for proofs
+        assert found.result == "won" and replays_to_a_win(root, found.line)
+    assert narrowed_lost >= 1  # the narrowing really does drop the only winning moves of some positions
+
+
+def test_the_portfolio_with_the_narrowed_members_agrees_with_the_plain_search() -> None:
+    game = two_suit_spider()
+    assert plan_for(game, Pruning()).runs is not None
+    for deal in range(10):
+        root = game.new_initial_state(seed=deal_seed(11, deal))
+        plain = search(root, 300_000, None, Pruning.none())
+        assert plain.result != "unknown"
+        for pruning in (Pruning(), Pruning(restarts=True, quick=True, ordering=False)):
+            found = search(root, 300_000, None, pruning)
+            assert found.result == plain.result, f"deal {deal} with {pruning}"
+            if found.result == "won":
+                assert replays_to_a_win(root, found.line)
+
+
+def test_the_runs_members_take_turns_in_the_portfolio() -> None:
+    game = game_of("spiderette")
+    root = game.new_initial_state(seed=deal_seed(0, 0))
+    members = tableau_search._portfolio(root, Pruning(), 1_000, None)
+    narrowed = [m for m in members if m.search.runs is not None]
+    assert len(narrowed) == 2 and not any(m.complete for m in narrowed)
+    assert all(m.search.runs is None for m in members if m.complete)
