@@ -192,17 +192,24 @@ class SafeSinkMoves:
             card = pile[-1] & ~FACE_UP
             if required[card] & ~in_sinks:
                 continue
-            below = self.predecessor.get(card)
-            if below is not None and below in tops:
-                target = tops[below]
-            elif card in self.on_empty and empty_sink >= 0:
-                target = empty_sink
-            else:
-                continue
-            move = state.game.drag_move(source, 1, target, None)
-            if state.drag_refusal(move) is None:
+            move = self._home(state, source, card, tops, empty_sink)
+            if move is not None:
                 return move
         return None
+
+    def _home(self, state: Any, source: int, card: Card, tops: dict[Card, int], empty_sink: int) -> Any:
+        """The drag of ``card``, the top of ``source``, onto the sink whose top (in ``tops``: top card -> sink)
+        it goes on, or onto the empty sink ``empty_sink`` (-1: none) when it starts one; None when neither
+        holds or the engine refuses the drag."""
+        below = self.predecessor.get(card)
+        if below is not None and below in tops:
+            target = tops[below]
+        elif card in self.on_empty and empty_sink >= 0:
+            target = empty_sink
+        else:
+            return None
+        move = state.game.drag_move(source, 1, target, None)
+        return move if state.drag_refusal(move) is None else None
 
 
 def _conjuncts(node: expr_ast.Node) -> list[expr_ast.Node]:

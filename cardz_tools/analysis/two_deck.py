@@ -148,15 +148,8 @@ class TwinGivingBackSinkMoves(SafeSinkMoves):
             card = pile[-1] & ~FACE_UP
             if required[card] & ~every_copy or not bit[card] & others or bit[card] & every_copy:
                 continue
-            below = self.predecessor.get(card)
-            if below is not None and below in tops:
-                target = tops[below]
-            elif card in self.on_empty and empty_sink >= 0:
-                target = empty_sink
-            else:
-                continue
-            move = state.game.drag_move(source, 1, target, None)
-            if state.drag_refusal(move) is None:
+            move = self._home(state, source, card, tops, empty_sink)
+            if move is not None:
                 return move
         return None
 
