@@ -44,12 +44,14 @@ sinks, a third fixed point counts a card as able to go onto another only when th
 become a top: a card is settled when it lies in a sink, or every card above it is settled and it
 can go onto a settled card or onto the topmost unsettled card of some column (which is then a
 top), or every dominator of it has a settled copy. A position is lost when it leaves a card
-unsettled and no empty depot takes a card (Baker's Dozen), or, when empty depots take cards and
-none is empty now, when it leaves a card unsettled in every depot that takes cards. Why that is
+unsettled, counting the cards an empty depot takes as able to go there (Baker's Dozen: none;
+Fan: the Kings), or, when empty depots take cards and none is empty now, when it leaves a card
+unsettled in every depot that takes cards, with no card going into an empty depot. Why that is
 sound: order the cards by when a winning line first moves them (before the first position with
 an empty depot, in the second case). When a card first moves, it is its pile's top, so each card
 first above it has moved before (settled, by induction); it goes to a sink after its dominators
-(settled), or onto a top: a card that moved before (settled), or one that has not moved yet, and
+(settled), into an empty depot (one of the cards an empty depot takes), or onto a top: a card
+that moved before (settled), or one that has not moved yet, and
 then every card first above it has moved (settled), so it is its column's topmost unsettled card
 or above. A card never moves onto one below it in its own pile, which it covers.
 
@@ -263,10 +265,11 @@ class CardFlow:
                 if mask & b:
                     onto_of[b] |= top_bit
 
-        def left_unsettled(state: Any, each_taker: bool = False) -> list[int]:
+        def left_unsettled(state: Any, each_taker: bool = False, empty: int = 0) -> list[int]:
             """The depots holding a card that can never leave it when every move goes onto a top or
             to a sink (module doc, "only onto a top"); with ``each_taker`` the caller asks only whether
-            each depot that takes cards holds one: [] as soon as one of them is all settled."""
+            each depot that takes cards holds one: [] as soon as one of them is all settled. The cards
+            ``empty`` may go into an empty depot as well."""
             piles = state.piles
             alive = 0
             for d in sinks:
@@ -292,7 +295,7 @@ class CardFlow:
                     at = first_unsettled[number]
                     while at >= 0:
                         b = cards[at]
-                        if not onto_of[b] & tops and required[b] & ~alive:
+                        if not b & empty and not onto_of[b] & tops and required[b] & ~alive:
                             break
                         alive |= b
                         at -= 1
@@ -309,8 +312,10 @@ class CardFlow:
             if not on_tops:
                 return False
             piles = state.piles
+            if empty_mask != everything and left_unsettled(state, empty=empty_mask):
+                return True  # a card that no empty depot takes and that cannot leave (Fan: all but the Kings)
             if not empty_mask:
-                return bool(left_unsettled(state))
+                return False
             if not takers or not all(map(piles.__getitem__, taker_order)):
                 return False
             stuck = left_unsettled(state, each_taker=True)
