@@ -45,12 +45,13 @@ class OpenDesign:
         return json.dumps(self.data, sort_keys=True, ensure_ascii=False)
 
 
-def open_design(path: Path) -> OpenDesign:
-    """Lint ``path`` and model it.
+def open_design(path: Path | str) -> OpenDesign:
+    """Lint ``path`` (a :class:`~pathlib.Path` or a string) and model it.
 
     :raises DesignError: when the linter finds errors (warnings do not stop play).
     :raises cardz_tools.lint.LintPathError: when the path does not exist.
     """
+    path = Path(path)
     result = lint_paths([path])
     if any(d.severity is Severity.ERROR for d in result.diagnostics) or not result.files:
         raise DesignError(result)

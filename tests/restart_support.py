@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from pathlib import Path
 
 from cardz_tools.analysis import tableau_search
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.analysis.tableau_search import Pruning, _Search, plan_for, replays_to_a_win, search
 from cardz_tools.engine import Game, Move, State
+from cardz_tools.model import build_design
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
 
 
 def run_restarts(root: State, budget: int) -> tuple[str, list[Move], int]:
@@ -49,3 +55,19 @@ def restarts_against_search(
             assert replays_to_a_win(root, line)
     assert verdicts["won"] and verdicts["lost"], verdicts
     return verdicts
+
+
+def small_spider() -> Game:
+    """Spider (one suit) with two decks of Spades and Hearts, Ace to Four, on three columns:
+    a run from Four down to Ace in one suit leaves by the trigger."""
+    design = json.loads((GAMES / "spider-one-suit.cardz").read_text(encoding="utf-8"))
+    design["decks"] = 2
+    design["suits"] = ["Spades", "Hearts"]
+    columns = design["depots"][2]
+    columns["repeat"] = 3
+    trigger = columns["triggers"][0]
+    trigger["when"] = trigger["when"].replace("13", "4")
+    trigger["do"][0]["count"] = 4
+    design["dealRules"][0]["faceDown"] = "col(depot) < 1 ? 2 : 1"
+    design["dealRules"].insert(0, {"kind": "remove", "ranks": RANKS[4:]})
+    return Game(build_design(design))

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cardz_tools.cards import FACE_UP, parse_deck, shuffle, standard_deck
+from cardz_tools.cards import FACE_UP, SplitMix64, parse_deck, shuffle, standard_deck
 from cardz_tools.engine import DeckError, Drag, Game, IllegalMoveError, RuleError, Tap, Termination
 from cardz_tools.model import build_design
 from tests.engine_support import load_design
@@ -24,6 +24,23 @@ def design(depots: list[dict[str, Any]], **top: Any) -> Game:
 
 
 STOCK = {"name": "stock", "type": "Stock", "ejectRule": "locked"}
+
+
+def test_splitmix64_gives_the_reference_outputs_and_below_rejects_over_them() -> None:
+    """The generator's published outputs for seed 1234567, and ``below`` (which inlines ``next``) as the
+    documented rejection over those outputs: a draw above the largest multiple of the bound is drawn again."""
+    rng = SplitMix64(1234567)
+    assert [rng.next() for _ in range(3)] == [6457827717110365317, 3203168211198807973, 9817491932198370423]
+    mask = (1 << 64) - 1
+    for bound in (1, 2, 3, 7, 52, 1000, 3 << 62, (1 << 63) + 1):
+        fast, plain = SplitMix64(bound), SplitMix64(bound)
+        for _ in range(200):
+            limit = mask - (mask + 1) % bound
+            value = plain.next()
+            while value > limit:
+                value = plain.next()
+            assert fast.below(bound) == value % bound
+            assert fast.state == plain.state
 
 
 def test_seed_deal_is_the_documented_shuffle_and_leftovers_go_to_stock_next_card_on_top() -> None:

@@ -141,12 +141,24 @@ def test_a_check_that_never_fires_stops_being_paid_for_and_one_that_fires_does_n
     assert busy("dead")  # it fired once, so it is still asked
 
 
-def castle(top: str, columns: int, per_column: int) -> Game:
+def castle(top: str, columns: int, per_column: int, give_back: bool = False, empty_takes_top: bool = False) -> Game:
     """Beleaguered Castle with three suits, Ace to the rank below ``top``, on ``columns`` columns
-    (an empty column takes any card, so only the test "before any column is empty" applies)."""
+    (an empty column takes any card, so only the test "before any column is empty" applies); with
+    ``give_back``, a foundation's top card may come back to a column (as in King Albert); with
+    ``empty_takes_top``, an empty column takes only the highest rank (as Fan's takes a King)."""
     design = copy.deepcopy(open_design(GAMES / "beleaguered-castle.cardz").data)
     design["suits"] = ["Spades", "Hearts", "Clubs"]
     design["depots"][0]["repeat"] = 3
+    if give_back:
+        found = design["depots"][0]
+        del found["ejectRule"]
+        found["acceptRule"]["when"] = f"!(source in Foundation) && ({found['acceptRule']['when']})"
+    if empty_takes_top:
+        highest = RANKS[RANKS.index(top) - 1]
+        design["depots"][1]["acceptRule"]["when"] = (
+            f"empty(depot) ? card.rank == {highest} && !(source in Tableau && count(cards) == count(source))"
+            " : card.rank == top.rank - 1"
+        )
     design["depots"][1]["repeat"] = columns
     design["dealRules"] = [
         {"kind": "remove", "ranks": RANKS[RANKS.index(top):]},
@@ -156,7 +168,12 @@ def castle(top: str, columns: int, per_column: int) -> Game:
     return Game(build_design(design))
 
 
-CASTLES = {"three columns of five": ("Seven", 3, 5), "three columns of four": ("Six", 3, 4)}
+CASTLES = {
+    "three columns of five": ("Seven", 3, 5),
+    "three columns of four": ("Six", 3, 4),
+    "three columns of five, foundations give back": ("Seven", 3, 5, True),
+    "three columns of five, an empty one takes a Six": ("Seven", 3, 5, False, True),
+}
 
 
 @pytest.mark.parametrize("shape", sorted(CASTLES))
@@ -174,8 +191,9 @@ def test_no_column_ever_emptied_agrees_with_the_plain_exhaustive_search(shape: s
     assert proofs >= 5, "the test proves few deals lost before the search"
 
 
-def test_a_castle_position_the_relaxation_calls_lost_cannot_be_won() -> None:
-    game = castle("Seven", 3, 5)
+@pytest.mark.parametrize(("give_back", "empty_takes_top"), [(False, False), (True, False), (False, True)])
+def test_a_castle_position_the_relaxation_calls_lost_cannot_be_won(give_back: bool, empty_takes_top: bool) -> None:
+    game = castle("Seven", 3, 5, give_back, empty_takes_top)
     called, won = relaxation_against_search(game, 120, max_moves=10)
     assert won >= 5 and called >= 10, (won, called)
 
@@ -208,38 +226,38 @@ def test_a_column_empty_now_keeps_a_blocked_board_alive() -> None:
     assert search(spare, BUDGET, None, NONE).result == "won"
 
 
-def test_the_test_before_any_column_is_empty_stops_after_a_trial_in_vain_and_not_once_it_fired() -> None:
+def test_the_test_on_tops_is_still_asked_after_a_hundred_boards_it_did_not_prove() -> None:
+    """Where no column gives up runs the test on tops replaces the test before any column is empty (it
+    proves every board that one does), so the trial after which that one stops looking
+    (:data:`EMPTY_TRIAL_CHECKS` boards in vain) must not silence it: a blocked board after a hundred
+    moving ones is still proved lost, by a search that started on either."""
     from cardz_tools.analysis import relaxation
 
     game = castle("Four", 3, 2)
     flow = card_flow(game)
     assert not isinstance(flow, str)
     blocked, moving = castle_board(3, "23", game), castle_board(3, "32", game)  # Twos on Threes: they go home
-    idle = flow.check_for(moving)
-    for _ in range(relaxation.EMPTY_TRIAL_CHECKS):
-        assert not idle(moving)
-    # The test before any column is empty is no longer asked: it never proved a loss in its trial. The
-    # board is still lost by the test on tops, which settles a card only onto a top (fewer than the
-    # cards the former counts as places to go), so it proves every board the former does here.
-    assert idle(blocked)
-    assert flow.check_for(moving)(blocked)  # a fresh search asks it
-    busy = flow.check_for(blocked)
-    assert busy(blocked)
-    for _ in range(relaxation.EMPTY_TRIAL_CHECKS):
-        assert not busy(moving)
-    assert busy(blocked)  # it fired once, so it is still asked
+    for start in (moving, blocked):
+        check = flow.check_for(start)
+        for _ in range(relaxation.EMPTY_TRIAL_CHECKS):
+            assert not check(moving)
+        assert check(blocked)
 
 
-def castle_of_codes(columns: list[str]) -> Any:
-    """A Beleaguered Castle position on three suits, Ace to Five (the Aces on the foundations), with
-    ``columns`` written bottom to top as card codes ("5S 2S 4C 3S")."""
+def castle_of_codes(columns: list[str], foundations: list[str] | None = None, empty_takes_top: bool = False) -> Any:
+    """A Beleaguered Castle position on three suits, Ace to Five (the Aces on the foundations, or
+    ``foundations``: then its foundations give their top card back), with ``columns`` written bottom
+    to top as card codes ("5S 2S 4C 3S")."""
     from cardz_tools.cards import FACE_UP, parse_card
 
-    game = castle("Six", len(columns), 4)
+    game = castle("Six", len(columns), 4, give_back=foundations is not None, empty_takes_top=empty_takes_top)
     state = game.new_initial_state(seed=1)
-    tableau = [d for d in range(len(game.names)) if game.names[d].startswith("tab")]
-    for d, column in zip(tableau, columns, strict=True):
-        state.piles[d] = tuple(parse_card(code) | FACE_UP for code in column.split())
+    for prefix, written in [("tab", columns), ("found", foundations)]:
+        if written is None:
+            continue
+        depots = [d for d in range(len(game.names)) if game.names[d].startswith(prefix)]
+        for d, pile in zip(depots, written, strict=True):
+            state.piles[d] = tuple(parse_card(code) | FACE_UP for code in pile.split())
     return state
 
 
@@ -258,6 +276,26 @@ def test_a_card_may_go_onto_a_card_that_becomes_a_top_later() -> None:
     goes home: the deal is won. The unsound test that counts only the tops of now (no Five is a top)
     leaves a card unsettled in every column and calls it lost."""
     state = castle_of_codes(["3S 2H 4S", "5C 2S", "2C 3C 4C 5S 5H 4H 3H"])
+    check = dead_check(state)
+    assert check is not None and not check(state)
+    assert search(state, BUDGET, None, NONE).result == "won"
+
+
+def test_a_card_may_go_onto_a_card_a_foundation_gives_back() -> None:
+    """The Three of Hearts can only go onto the Four of Spades, which is on a foundation that gives
+    its top card back (onto the Five of Hearts): the deal is won. The unsound test that counts only
+    the columns' cards as tops calls it lost (each column has a card it cannot settle)."""
+    state = castle_of_codes(["2H 3H", "4H 4C 5H", "5S 5C 2C 3C"], ["AS 2S 3S 4S", "AH", "AC"])
+    check = dead_check(state)
+    assert check is not None and not check(state)
+    assert search(state, BUDGET, None, NONE).result == "won"
+
+
+def test_a_card_an_empty_column_takes_may_go_there() -> None:
+    """An empty column takes only a Five: the Five of Hearts goes there, freeing the Two of Spades,
+    and the deal is won. The unsound test that lets no card into an empty column (as in Baker's
+    Dozen) leaves a card unsettled in every column and calls it lost."""
+    state = castle_of_codes(["2S 5H", "", "2H 3H 4H 3S 4S 5S 2C 3C 4C 5C"], empty_takes_top=True)
     check = dead_check(state)
     assert check is not None and not check(state)
     assert search(state, BUDGET, None, NONE).result == "won"

@@ -9,7 +9,6 @@ with it still agrees with the plain exhaustive search.
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
 
 from cardz_tools.analysis import tableau_search
@@ -18,31 +17,15 @@ from cardz_tools.analysis.tableau_search import Pruning, _Search, plan_for, repl
 from cardz_tools.cards import Suit, make_card
 from cardz_tools.engine import Game
 from cardz_tools.loading import open_design
-from cardz_tools.model import build_design
 from tests.engine_support import random_positions
+from tests.restart_support import small_spider
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
-RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
 
 
 @functools.cache
 def game_of(name: str) -> Game:
     return Game(open_design(GAMES / f"{name}.cardz").design)
-
-
-def two_suit_spider() -> Game:
-    """Spider with two decks of Spades and Hearts, Ace to Four, on three columns (runs of four leave)."""
-    design = json.loads((GAMES / "spider-one-suit.cardz").read_text(encoding="utf-8"))
-    design["decks"] = 2
-    design["suits"] = ["Spades", "Hearts"]
-    columns = design["depots"][2]
-    columns["repeat"] = 3
-    trigger = columns["triggers"][0]
-    trigger["when"] = trigger["when"].replace("13", "4")
-    trigger["do"][0]["count"] = 4
-    design["dealRules"][0]["faceDown"] = "col(depot) < 1 ? 2 : 1"
-    design["dealRules"].insert(0, {"kind": "remove", "ranks": RANKS[4:]})
-    return Game(build_design(design))
 
 
 def up(rank: int, suit: Suit) -> int:
@@ -100,7 +83,7 @@ def test_which_designs_get_the_narrowed_set() -> None:
 
 
 def test_the_narrowed_set_loses_some_wins_so_its_lost_is_never_reported() -> None:
-    game = two_suit_spider()
+    game = small_spider()
     narrowed_lost = 0
     for root in random_positions(game, 80, 3, 30):
         plain = search(root, 300_000, None, Pruning.none())
@@ -113,7 +96,7 @@ def test_the_narrowed_set_loses_some_wins_so_its_lost_is_never_reported() -> Non
 
 
 def test_the_portfolio_with_the_narrowed_members_agrees_with_the_plain_search() -> None:
-    game = two_suit_spider()
+    game = small_spider()
     assert plan_for(game, Pruning()).runs is not None
     for deal in range(10):
         root = game.new_initial_state(seed=deal_seed(11, deal))

@@ -19,27 +19,10 @@ from cardz_tools.analysis.relaxation import effect_filled_sinks
 from cardz_tools.analysis.tableau_search import Pruning, luby, plan_for, search
 from cardz_tools.engine import Game
 from cardz_tools.model import build_design
-from tests.restart_support import restarts_against_search, run_restarts
+from tests.restart_support import restarts_against_search, run_restarts, small_spider
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
-RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
 PIECES = ("symmetry", "safe_moves", "forced", "stock", "ordering", "quick", "relaxation", "restarts")
-
-
-def small_spider() -> Game:
-    """Spider (one suit) with two decks of Spades and Hearts, Ace to Four, on three columns:
-    a run from Four down to Ace in one suit leaves by the trigger."""
-    design = json.loads((GAMES / "spider-one-suit.cardz").read_text(encoding="utf-8"))
-    design["decks"] = 2
-    design["suits"] = ["Spades", "Hearts"]
-    columns = design["depots"][2]
-    columns["repeat"] = 3
-    trigger = columns["triggers"][0]
-    trigger["when"] = trigger["when"].replace("13", "4")
-    trigger["do"][0]["count"] = 4
-    design["dealRules"][0]["faceDown"] = "col(depot) < 1 ? 2 : 1"
-    design["dealRules"].insert(0, {"kind": "remove", "ranks": RANKS[4:]})
-    return Game(build_design(design))
 
 
 def test_the_luby_sequence() -> None:

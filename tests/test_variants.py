@@ -401,3 +401,11 @@ def test_lint_accepts_weathervane_six_and_reports_flatten_errors(tmp_path: Path)
     assert lint_paths([GAMES / "weathervane-6.cardz"]).diagnostics == []
     bad = write(tmp_path, "v.cardz", {"name": "V", "extends": "../x.cardz"})
     assert [(d.code, d.pointer) for d in lint_paths([bad]).diagnostics] == [("CZ651", "/extends")]
+
+
+def test_a_variant_opens_from_a_string_path_as_from_a_path() -> None:
+    """``open_design`` takes a string too: a variant's chain is read relative to the file either way."""
+    from cardz_tools.loading import open_design
+
+    path = GAMES / "weathervane-6.cardz"
+    assert open_design(str(path)).data == open_design(path).data

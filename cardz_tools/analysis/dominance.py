@@ -14,9 +14,10 @@ reason instead and the solver uses no dominance. The shape, and why each part ma
 (``L`` is a winning line from the position, ``L'`` is "``c`` to its sink, then ``L``
 without the moves of ``c``"; the conditions make ``L'`` a winning line too):
 
-1. one deck, no jokers, no triggers, no actions; the loss is ``noLegalMoves`` or ``never``;
-   the win is ``allCardsIn`` depots that are all sinks and all interchangeable
-   (:mod:`.symmetry`): an Ace may go to any empty one, and the lines are relabelled;
+1. one deck, no jokers, no actions, no triggers but refills (below); the loss is ``noLegalMoves``,
+   ``noProgress`` or ``never``; the win is ``allCardsIn`` depots that are all sinks and all
+   interchangeable but those whose bottom card is a constant (below) (:mod:`.symmetry`): an Ace
+   may go to any empty one, and the lines are relabelled;
 2. each sink's accept rule takes single cards, reads only ``card``, ``top`` and
    ``empty(depot)`` (evaluated exactly, once per card pair), gives each top at most one
    successor and each card at most one predecessor, and no card is taken both on an empty
@@ -56,6 +57,33 @@ predecessors of its cards), so every move of a card outside ``K`` is legal in ``
 The stock and the waste must then take no dragged cards, and the sinks' own accept rule may
 read the move's source (the source of every kept move is the same pile in ``L'``).
 
+Triggers (Canfield's columns, refilled from the reserve): every trigger's rule is
+``empty(depot) && !empty(R)`` and it moves cards from ``R`` onto its own depot, where ``R`` takes no
+cards, is no stock or waste, and is neither a sink nor refilled (:func:`refill_shape`). After every
+move the engine settles the triggers, so while ``R`` has cards no refilled depot is empty, and once
+``R`` is empty it stays empty and no trigger fires again. ``c`` is not taken from ``R``, and while
+``R`` has cards not from a refilled depot where it lies alone (:meth:`SafeSinkMoves.safe_move`).
+Then in ``L`` a pile is exactly ``[c]`` while ``R`` has cards only if it was so at the start, which
+is excluded: ``c`` never comes from ``R`` and goes onto an empty refilled depot only when ``R`` is
+empty. So every pile that a trigger reads is empty in ``L'`` exactly when it is in ``L``, the same
+triggers fire at the same moves, and they move the same cards (``R`` is the same pile in both).
+
+Constant bottoms (Canfield's foundations start at the rank of ``bottom(found[0])``): the bottom
+card of a locked depot never changes once it has one. Where the rules read ``bottom(X)`` of such
+depots (:func:`constant_bottoms`), ``exists(bottom(X))`` and ``bottom(X).rank`` / ``.suit`` /
+``.color`` / ``.value`` are folded into constants per bottom card (:func:`_folded`), and the
+dominance is worked out for each set of bottom cards a position has (:class:`BottomSafeMoves`;
+none while such a depot is empty). A sink with a constant bottom is never empty, so only the
+others need to be interchangeable. An edge ``top -> card`` of the sinks' rule where ``card`` is one
+an empty sink takes, and is the first such card walking down from ``top`` by predecessors, is never
+used (:func:`_edges_never_used`: the King onto the Queen that ends a foundation begun at the King;
+every sink begins with a card an empty one takes, which is checked for the dealt bottoms). Eject
+rules may also read ``count(cards)`` and ``count(depot)`` when they let a run go without its top
+card from its pile without its top card, checked by evaluation (:func:`_drops_the_top`: Canfield's
+"the top card or the whole column").
+
+Cards a deal rule removes are never built on anything (:attr:`SafeSinkMoves.absent`).
+
 Rules the card table cannot evaluate exactly are taken to allow everything (dropped
 conjuncts), so the table only ever over-approximates what can be built: conservative.
 """
@@ -69,7 +97,20 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..cards import COLOR_NAMES, FACE_UP, RANK_NAMES_WITH_JOKER, SUIT_NAMES, Card, identity, standard_deck
+from ..cards import (
+    COLOR_NAMES,
+    FACE_UP,
+    RANK_NAMES_WITH_JOKER,
+    SUIT_NAMES,
+    Card,
+    Color,
+    Rank,
+    Suit,
+    card_rank,
+    card_suit,
+    identity,
+    standard_deck,
+)
 from ..engine.effects import MoveCards
 from ..engine.rules import RuleError, Site, compile_rule
 from ..expr import ast as expr_ast
@@ -109,6 +150,12 @@ class SafeSinkMoves:
     on_empty: frozenset[Card]
     required: dict[Card, int]
     gives_back: bool = False
+    refilled: frozenset[int] = frozenset()
+    """The depots a trigger refills from one of :attr:`refill_sources` once they are empty
+    (:func:`refill_shape`): while a source has cards, emptying one would fire its trigger now."""
+    refill_sources: tuple[int, ...] = ()
+    absent: int = 0
+    """The cards the design does not play with (a deal rule removes them): never built on anything."""
     masks: dict[int, tuple[tuple[Card, ...], int]] = dataclasses.field(default_factory=dict, compare=False, repr=False)
     """Per sink pile, by its identity, the bits of its cards (a sink changes seldom: kept, not counted
     again; an entry holds its pile, so the id is not reused while it is kept)."""
@@ -118,7 +165,7 @@ class SafeSinkMoves:
         ended (:func:`.tableau_search.ended`: then it is over only if it has no moves at all)."""
         piles = state.piles
         bit, required, masks = self.bit, self.required, self.masks
-        in_sinks = 0
+        in_sinks = self.absent
         tops: dict[Card, int] = {}
         empty_sink = -1
         for sink in self.sinks:
@@ -137,24 +184,32 @@ class SafeSinkMoves:
                     mask |= bit[card & ~FACE_UP]
                 kept = masks[id(pile)] = (pile, mask)
             in_sinks |= kept[1]
+        refilling = self.refilled and any(piles[r] for r in self.refill_sources)
         for source in self.sources:
             pile = piles[source]
-            if not pile or not pile[-1] & FACE_UP:
+            if not pile or not pile[-1] & FACE_UP or refilling and len(pile) == 1 and source in self.refilled:
                 continue
             card = pile[-1] & ~FACE_UP
             if required[card] & ~in_sinks:
                 continue
-            below = self.predecessor.get(card)
-            if below is not None and below in tops:
-                target = tops[below]
-            elif card in self.on_empty and empty_sink >= 0:
-                target = empty_sink
-            else:
-                continue
-            move = state.game.drag_move(source, 1, target, None)
-            if state.drag_refusal(move) is None:
+            move = self._home(state, source, card, tops, empty_sink)
+            if move is not None:
                 return move
         return None
+
+    def _home(self, state: Any, source: int, card: Card, tops: dict[Card, int], empty_sink: int) -> Any:
+        """The drag of ``card``, the top of ``source``, onto the sink whose top (in ``tops``: top card -> sink)
+        it goes on, or onto the empty sink ``empty_sink`` (-1: none) when it starts one; None when neither
+        holds or the engine refuses the drag."""
+        below = self.predecessor.get(card)
+        if below is not None and below in tops:
+            target = tops[below]
+        elif card in self.on_empty and empty_sink >= 0:
+            target = empty_sink
+        else:
+            return None
+        move = state.game.drag_move(source, 1, target, None)
+        return move if state.drag_refusal(move) is None else None
 
 
 def _conjuncts(node: expr_ast.Node) -> list[expr_ast.Node]:
@@ -247,6 +302,105 @@ def _source_atom_is_invariant(game: Any, target: int, atom: expr_ast.Node) -> st
             before = now
         piles[source] = ()
     return None
+
+
+
+def _bottom_depot(game: Any, node: expr_ast.Node) -> int | None:
+    """The depot of ``node`` when it is ``bottom(X)`` and ``X`` names one depot whose cards never
+    leave (eject ``locked``): once that depot has a card, its bottom is the same for the rest of the game."""
+    if not (isinstance(node, expr_ast.Call) and node.func == "bottom" and len(node.args) == 1):
+        return None
+    arg = node.args[0]
+    depot: int | None = None
+    if isinstance(arg, expr_ast.Index) and isinstance(arg.value, expr_ast.Name) and isinstance(
+        arg.index, expr_ast.IntLit
+    ):
+        members = game.members.get(arg.value.name, ())
+        if 0 <= arg.index.value < len(members):
+            depot = members[arg.index.value]
+    elif isinstance(arg, expr_ast.Name) and len(game.members.get(arg.name, ())) == 1:
+        depot = game.members[arg.name][0]
+    if depot is None or game.eject_kind[depot] is not EjectKind.LOCKED:
+        return None
+    return depot
+
+
+def constant_bottoms(game: Any) -> tuple[int, ...]:
+    """The locked depots whose bottom card a rule of ``game`` reads (Canfield's ``bottom(found[0])``,
+    the foundations' base rank): the dominance is worked out for their bottom cards (:func:`_folded`)."""
+    texts = [r.when.text for r in game.accept_rules if r.when is not None]
+    texts += [r.when.text for r in game.eject_rules if getattr(r, "when", None) is not None]
+    found: set[int] = set()
+    for text in texts:
+        for node in expr_ast.walk(parse(text)):
+            depot = _bottom_depot(game, node)
+            if depot is not None:
+                found.add(depot)
+    return tuple(sorted(found))
+
+
+def _folded(game: Any, node: expr_ast.Node, bottoms: dict[int, Card]) -> expr_ast.Node:
+    """``node`` with ``exists(bottom(X))`` and ``bottom(X).rank`` / ``.suit`` / ``.color`` / ``.value``
+    replaced by their values, for the depots ``X`` of ``bottoms`` (:func:`_bottom_depot`: constants
+    once ``X`` has a card). Any other use of ``bottom(X)`` is left as it is (and then not classified)."""
+    if isinstance(node, expr_ast.Call) and node.func == "exists" and len(node.args) == 1:
+        if _bottom_depot(game, node.args[0]) in bottoms:
+            return expr_ast.BoolLit(value=True)
+    if isinstance(node, expr_ast.Field):
+        depot = _bottom_depot(game, node.value)
+        if depot in bottoms:
+            card = bottoms[depot]
+            suit = Suit(card_suit(card))
+            if node.name == "rank":
+                return expr_ast.Name(name=Rank(card_rank(card)).title)
+            if node.name == "value":
+                return expr_ast.IntLit(value=card_rank(card))
+            if node.name == "suit":
+                return expr_ast.Name(name=suit.title)
+            if node.name == "color":
+                return expr_ast.Name(name="Red" if suit.color is Color.RED else "Black")
+    changes: dict[str, Any] = {}
+    for name in node.fields:
+        value = getattr(node, name)
+        if isinstance(value, expr_ast.Node):
+            changes[name] = _folded(game, value, bottoms)
+        elif isinstance(value, tuple):
+            changes[name] = tuple(_folded(game, v, bottoms) if isinstance(v, expr_ast.Node) else v for v in value)
+    return dataclasses.replace(node, **changes) if changes else node
+
+
+def refill_shape(game: Any) -> tuple[frozenset[int], tuple[int, ...]] | str:
+    """(the depots triggers refill, the depots they refill from), or why the triggers are not of the
+    one shape the dominance allows: every trigger's rule is ``empty(depot) && !empty(R)`` and its
+    effects move cards from ``R`` onto its own depot, where ``R`` takes no cards (its accept rule is
+    ``never``), is no stock or waste and no effect puts cards on it; and there are no actions.
+    Then while ``R`` has cards no refilled depot is ever empty after a move, and once ``R`` is empty
+    the triggers never fire again (module doc, "Triggers")."""
+    if game.actions:
+        return "it has actions"
+    refilled: set[int] = set()
+    sources: set[int] = set()
+    draw_depots = {d for draw in game.draws for d in (draw.depot, draw.to)}
+    # the engine compiles the triggers depot by depot, each depot's in the order written
+    written = [t for d in game.design.depots for t in d.spec.triggers]
+    for trigger, spec in zip(game.triggers, written, strict=True):
+        parts = _conjuncts(parse(spec.when.text))
+        effects = trigger.effects
+        if len(effects) != 1 or not isinstance(effects[0], MoveCards) or effects[0].target >= 0:
+            return "a trigger does more than move cards onto its own depot"
+        source = effects[0].source
+        if source < 0 or source == trigger.depot:
+            return "a trigger does more than move cards onto its own depot"
+        wanted = {"empty(depot)", f"!empty({game.names[source]})"}
+        if len(parts) != 2 or {to_source(part) for part in parts} != wanted:
+            return "a trigger fires on more than its own depot being empty while its source has cards"
+        if not game.accept_never[source] or source in draw_depots:
+            return f"a trigger refills from {game.names[source]}, which takes cards"
+        refilled.add(trigger.depot)
+        sources.add(source)
+    if refilled & sources:
+        return "a trigger refills a depot that another trigger takes from"
+    return frozenset(refilled), tuple(sorted(sources))
 
 
 def _pair_table(game: Any, target: int, text: str, cards: Sequence[Card]) -> dict[Card, set[Card]]:
@@ -395,26 +549,61 @@ def card_bits() -> dict[Card, int]:
     return {identity(card): 1 << i for i, card in enumerate(standard_deck())}
 
 
-def _eject_keeps_smaller_runs(game: Any, depot: int) -> bool:
+def _eject_keeps_smaller_runs(game: Any, depot: int, bottoms: dict[int, Card] | None = None) -> bool:
+    """Whether the eject rule of ``depot`` lets a run go without its top card whenever it lets the run
+    go (module doc, condition 4): each conjunct is a run test of ``cards``, a constant, or reads only
+    ``count(cards)`` and ``count(depot)`` and is checked so by evaluation (:func:`_drops_the_top`)."""
     kind = game.eject_kind[depot]
     if kind is not EjectKind.WHEN:
         return True
     when = game.eject_rules[depot].when
     if when is None:
         return True
-    for part in _conjuncts(parse(when.text)):
+    for part in _conjuncts(_folded(game, parse(when.text), bottoms or {})):
+        if isinstance(part, expr_ast.BoolLit) and part.value:
+            continue
         if not (
             isinstance(part, expr_ast.Call)
             and part.func in _RUN_PREDICATES
             and isinstance(part.args[0], expr_ast.Name)
             and part.args[0].name == "cards"
             and (part.func == "chain" or len(part.args) == 1)
-        ):
+        ) and not _drops_the_top(game, depot, part):
             return False
     return True
 
 
-def safe_sink_moves(game: Any, twins: bool = False) -> SafeSinkMoves | str:
+_COUNT_NAMES = frozenset({"count", "cards", "depot"}) | _CONSTANTS
+
+
+def _drops_the_top(game: Any, depot: int, part: expr_ast.Node) -> bool:
+    """Whether the eject part ``part``, reading only ``count(cards)`` and ``count(depot)``, lets a run
+    of ``r - 1`` cards go from ``n - 1`` whenever it lets ``r`` go from ``n`` (``r >= 2``): checked on
+    every pile length (Canfield's ``count(cards) == 1 || count(cards) == count(depot)``)."""
+    if not _names(part) <= _COUNT_NAMES:
+        return False
+    rule = compile_rule(Expr(to_source(part), game.design.depots[depot].spec.pointer), Site.EJECT, game.design)
+    root = game.new_initial_state(seed=0)  # the state argument rules get; this reads none of it
+    filler = standard_deck()[0] | FACE_UP
+    total = len(standard_deck()) * game.design.decks
+    piles: list[tuple[Card, ...]] = [()] * len(game.names)
+    known: dict[tuple[int, int], bool] = {}
+
+    def lets_go(run: int, length: int) -> bool:
+        if (run, length) not in known:
+            piles[depot] = (filler,) * length
+            cards = piles[depot][-run:]
+            known[run, length] = bool(rule(piles, root, cards[0], cards, depot))
+        return known[run, length]
+
+    return all(
+        not lets_go(run, length) or lets_go(run - 1, length - 1)
+        for length in range(2, total + 1)
+        for run in range(2, length + 1)
+    )
+
+
+def safe_sink_moves(game: Any, twins: bool = False) -> SafeMoves | str:
     """The safe-move dominance of ``game``, or why the design is not of the shape it needs (module doc).
 
     A design of more than one deck is classified only with ``twins``, by :func:`.two_deck.safe_moves`,
@@ -422,18 +611,66 @@ def safe_sink_moves(game: Any, twins: bool = False) -> SafeSinkMoves | str:
     """
     if game.design.decks != 1 and not twins:
         return "it plays with more than one deck"
+    depots = constant_bottoms(game)
+    if not depots:
+        return _classified(game, {})
+    # the shape is judged on one deal; each deal's own bottom cards get their own tables
+    root = game.new_initial_state(seed=0)
+    if any(root.piles[d] for d in game.win_depots if d not in depots) or not all(root.piles[d] for d in depots):
+        return "its rules read the bottom card of a depot the deal may leave empty"
+    found = _classified(game, {d: identity(root.piles[d][0]) for d in depots})
+    return found if isinstance(found, str) else BottomSafeMoves(game, depots)
+
+
+def _classified(game: Any, bottoms: dict[int, Card]) -> SafeSinkMoves | str:
     try:
-        return _classify(game)
+        return _classify(game, bottoms)
     except (RuleError, ValueError) as exc:  # a rule part that does not compile on its own
         return f"a rule could not be analysed ({exc})"
 
 
-def _classify(game: Any) -> SafeSinkMoves | str:
+@dataclasses.dataclass
+class BottomSafeMoves:
+    """The safe moves of a design whose rules read the bottom card of locked depots
+    (:func:`constant_bottoms`: Canfield's base rank): the dominance of each set of bottom cards,
+    worked out when a position with them is first asked about (at most 52 per depot read so)."""
+
+    game: Any
+    depots: tuple[int, ...]
+    by_bottoms: dict[tuple[Card, ...], SafeSinkMoves | None] = dataclasses.field(default_factory=dict, repr=False)
+
+    def safe_move(self, state: Any) -> Any:
+        """:meth:`SafeSinkMoves.safe_move` with the tables of ``state``'s bottom cards; None while
+        one of those depots is empty, or where those cards make a design of another shape."""
+        piles = state.piles
+        if not all(piles[d] for d in self.depots):
+            return None
+        key = tuple(identity(piles[d][0]) for d in self.depots)
+        if key not in self.by_bottoms:
+            found = _classified(self.game, dict(zip(self.depots, key, strict=True)))
+            self.by_bottoms[key] = None if isinstance(found, str) else found
+        safe = self.by_bottoms[key]
+        return None if safe is None else safe.safe_move(state)
+
+
+def _classify(game: Any, bottoms: dict[int, Card] | None = None) -> SafeSinkMoves | str:
+    """The dominance of ``game`` (module doc), the bottom cards of the depots of ``bottoms`` taken as
+    constants (:func:`_folded`; the caller knows those depots have these cards for good)."""
     design = game.design
+    bottoms = bottoms or {}
+
+    def parsed(text: str) -> expr_ast.Node:
+        return _folded(game, parse(text), bottoms)
+
     if design.jokers:
         return "it plays with jokers"
+    refilled: frozenset[int] = frozenset()
+    refill_sources: tuple[int, ...] = ()
     if game.triggers or game.actions:
-        return "it has triggers or actions"
+        shape = refill_shape(game)
+        if isinstance(shape, str):
+            return f"it has triggers or actions ({shape})"
+        refilled, refill_sources = shape
     if game.loss_when is not None:
         return "it has a loss condition"
     if game.win_kind != "allCardsIn":
@@ -449,10 +686,16 @@ def _classify(game: Any) -> SafeSinkMoves | str:
             return f"its win depot {game.names[sink]} gives back more than its top card"
     if gives_back and any(not game.accept_never[d] for draw in game.draws for d in (draw.depot, draw.to)):
         return "its win depots give cards back and a stock or a waste takes cards"
-    if not any(set(members) == sinks for members in interchangeable_classes(game)) and len(sinks) > 1:
+    if gives_back and refilled:
+        return "its win depots give cards back and it has triggers"
+    if sinks & (refilled | set(refill_sources)):
+        return "a trigger fills or takes from its win depots"
+    # a sink whose bottom is a constant is never empty again: only the others are ever relabelled
+    relabelled = sinks - set(bottoms)
+    if not any(set(members) == relabelled for members in interchangeable_classes(game)) and len(relabelled) > 1:
         return "its win depots are not interchangeable"
     cards = tuple(identity(c) for c in standard_deck())
-    predecessors: dict[Card, set[Card]] = {c: set() for c in cards}
+    edges: set[tuple[Card, Card]] = set()
     empty_takes: set[Card] = set()
     for sink in sinks:
         rule = game.accept_rules[sink]
@@ -461,7 +704,7 @@ def _classify(game: Any) -> SafeSinkMoves | str:
         if rule.when is None:
             return "its win depots' rule reads more than the card and the top"
         # parts that read the move's source keep their value in ``L'`` (the same source pile): both ways
-        parts = _conjuncts(parse(rule.when.text))
+        parts = _conjuncts(parsed(rule.when.text))
         source_names = _SOURCE_ATOM_NAMES | set(game.members) | set(game.names)
         if not all(_names(atom) <= source_names for part in parts for atom in _source_atoms(part)):
             return "its win depots' rule reads more than the card, the top and the move's source"
@@ -470,17 +713,20 @@ def _classify(game: Any) -> SafeSinkMoves | str:
             return "its win depots' rule reads more than the card and the top"
         text = " && ".join(f"({_any_of(part)})" for part in both_ways)
         table = _pair_table(game, sink, text, cards)
-        on_empty = table.pop(-1)
-        empty_takes.update(on_empty)
-        for top, accepted in table.items():
-            if len(accepted) > 1:
-                return "a win depot's top takes more than one card"
-            for card in accepted:
-                predecessors[card].add(top)
-                if card in on_empty:
-                    return "a card goes both on an empty win depot and on a top"
+        empty_takes.update(table.pop(-1))
+        edges.update((top, card) for top, accepted in table.items() for card in accepted)
+    edges -= _edges_never_used(edges, empty_takes)
+    predecessors: dict[Card, set[Card]] = {c: set() for c in cards}
+    for top, card in edges:
+        predecessors[card].add(top)
+        if card in empty_takes:
+            return "a card goes both on an empty win depot and on a top"
+    if any(sum(1 for t, _ in edges if t == top) > 1 for top in cards):
+        return "a win depot's top takes more than one card"
     if any(len(p) > 1 for p in predecessors.values()):
         return "a card goes on more than one top of a win depot"
+    if any(bottom not in empty_takes for bottom in bottoms.values()):
+        return "a win depot's bottom card is not one an empty win depot takes"
     bit = {card: 1 << i for i, card in enumerate(cards)}
     buildable = {card: 0 for card in cards}
     done: set[int] = set()  # the depots of one entry with ``repeat`` share their rules and groups
@@ -489,7 +735,7 @@ def _classify(game: Any) -> SafeSinkMoves | str:
         if depot in sinks or spec in done:
             continue
         done.add(spec)
-        if not _eject_keeps_smaller_runs(game, depot):
+        if not _eject_keeps_smaller_runs(game, depot, bottoms):
             return f"the eject rule of {game.names[depot]} is not known to let smaller runs go"
         rule = game.accept_rules[depot]
         if rule.never:
@@ -501,7 +747,7 @@ def _classify(game: Any) -> SafeSinkMoves | str:
                 buildable[card] = (1 << len(cards)) - 1
             continue
         exact: list[str] = []
-        for part in _conjuncts(parse(rule.when.text)):
+        for part in _conjuncts(parsed(rule.when.text)):
             for atom in _source_atoms(part):
                 why = _source_atom_is_invariant(game, depot, atom)
                 if why is not None:
@@ -527,6 +773,7 @@ def _classify(game: Any) -> SafeSinkMoves | str:
             for card in table[top]:
                 buildable[top] |= bit[card]
     excluded = {d for draw in game.draws for d in (draw.depot, draw.to)} - (set() if gives_back else fixed_wastes(game))
+    excluded |= set(refill_sources)  # a trigger may take the card: the refills would differ
     sources = tuple(
         d for d in range(len(game.names))
         if d not in sinks and d not in excluded and game.eject_kind[d] is not EjectKind.LOCKED
@@ -534,8 +781,41 @@ def _classify(game: Any) -> SafeSinkMoves | str:
     predecessor = {card: next(iter(tops)) for card, tops in predecessors.items() if tops}
     required = _closures(cards, bit, buildable, predecessor) if gives_back else dict(buildable)
     return SafeSinkMoves(
-        tuple(sorted(sinks)), sources, bit, buildable, predecessor, frozenset(empty_takes), required, gives_back
+        tuple(sorted(sinks)), sources, bit, buildable, predecessor, frozenset(empty_takes), required, gives_back,
+        refilled, refill_sources, _absent(game, bit),
     )
+
+
+def _absent(game: Any, bit: dict[Card, int]) -> int:
+    """The mask of the cards no deal of ``game`` has (one deck: the deal has every card there is)."""
+    dealt = game.new_initial_state(seed=0).piles
+    present = {identity(card) for pile in dealt for card in pile}
+    return sum(b for card, b in bit.items() if card not in present)
+
+
+def _edges_never_used(edges: set[tuple[Card, Card]], on_empty: set[Card]) -> set[tuple[Card, Card]]:
+    """The edges ``top -> card`` of the win depots' rule that no position can use: ``card`` is one an
+    empty win depot takes and the first such card met walking down from ``top`` by the one
+    predecessor each card has (Canfield's King onto the Queen that ends a foundation begun at the
+    King). Every win depot begins with a card an empty one takes (checked for the dealt ones) and
+    its cards are that walk, so a depot whose top is ``top`` already holds ``card``: one deck."""
+    below: dict[Card, list[Card]] = {}
+    for top, card in edges:
+        below.setdefault(card, []).append(top)
+    unused = set()
+    for top, card in edges:
+        if card not in on_empty:
+            continue
+        walk, seen = top, {top}
+        while walk not in on_empty:
+            tops = below.get(walk, [])
+            if len(tops) != 1 or tops[0] in seen:
+                break
+            walk = tops[0]
+            seen.add(walk)
+        if walk == card:
+            unused.add((top, card))
+    return unused
 
 
 def fixed_wastes(game: Any) -> set[int]:
@@ -574,27 +854,14 @@ def _closures(
 
 
 def refilled_depots(game: Any) -> frozenset[int]:
-    """The depots that a trigger refills once they are empty (Canfield's columns, from the reserve):
-    every trigger of ``game`` fires only on an empty depot of its own (its rule has the conjunct
-    ``empty(depot)``) and only moves cards onto it from another depot, and there are no actions;
-    else, or with no triggers, none. Such a refill is a step no move can undo, and with no safe
-    moves to shorten the lines a depth-first search's times are heavy-tailed
-    (:mod:`.tableau_search`, ``restarts``)."""
-    if not game.triggers or game.actions:
+    """The depots that a trigger refills once they are empty (Canfield's columns, from the reserve:
+    :func:`refill_shape`), or none. Such a refill is a step no move can undo, and a depth-first
+    search's times are heavy-tailed there (:mod:`.tableau_search`, ``restarts``)."""
+    if not game.triggers:
         return frozenset()
-    refilled = set()
-    for depot in {t.depot for t in game.triggers}:
-        for trigger in game.design.depots[depot].spec.triggers:
-            empty_self = any(
-                isinstance(part, expr_ast.Call) and part.func == "empty" and len(part.args) == 1
-                and isinstance(part.args[0], expr_ast.Name) and part.args[0].name == "depot"
-                for part in _conjuncts(parse(trigger.when.text))
-            )
-            if not empty_self:
-                return frozenset()
-        refilled.add(depot)
-    for trigger in game.triggers:
-        effects = trigger.effects
-        if not all(isinstance(e, MoveCards) and e.target < 0 and e.source not in (-1, trigger.depot) for e in effects):
-            return frozenset()
-    return frozenset(refilled)
+    shape = refill_shape(game)
+    return frozenset() if isinstance(shape, str) else shape[0]
+
+
+SafeMoves = SafeSinkMoves | BottomSafeMoves
+"""What :func:`safe_sink_moves` finds: one dominance, or one per set of bottom cards."""

@@ -44,17 +44,25 @@ sinks, a third fixed point counts a card as able to go onto another only when th
 become a top: a card is settled when it lies in a sink, or every card above it is settled and it
 can go onto a settled card or onto the topmost unsettled card of some column (which is then a
 top), or every dominator of it has a settled copy. A position is lost when it leaves a card
-unsettled and no empty depot takes a card (Baker's Dozen), or, when empty depots take cards and
-none is empty now, when it leaves a card unsettled in every depot that takes cards. Why that is
+unsettled, counting the cards an empty depot takes as able to go there (Baker's Dozen: none;
+Fan: the Kings), or, when empty depots take cards and none is empty now, when it leaves a card
+unsettled in every depot that takes cards, with no card going into an empty depot. Why that is
 sound: order the cards by when a winning line first moves them (before the first position with
 an empty depot, in the second case). When a card first moves, it is its pile's top, so each card
 first above it has moved before (settled, by induction); it goes to a sink after its dominators
-(settled), or onto a top: a card that moved before (settled), or one that has not moved yet, and
+(settled), into an empty depot (one of the cards an empty depot takes), or onto a top: a card
+that moved before (settled), or one that has not moved yet, and
 then every card first above it has moved (settled), so it is its column's topmost unsettled card
 or above. A card never moves onto one below it in its own pile, which it covers.
 
+*Given back.* A sink whose top card may be dragged back off it (King Albert's foundations) keeps
+the facts above true with two changes: a sink's pile, as it shrinks and grows again, is still a
+path of the route graph, now from ``START`` or from any card in a sink when the search starts
+(every one of them starts routes), and a card in a sink may come back onto a column, so it counts
+as a card to go on (a target of the mobile cards, and a top in the test on tops).
+
 The shape it needs, or :func:`card_flow` says why not (and the search goes without):
-win ``allCardsIn`` depots that are all locked, take single cards, are no draw's and never
+win ``allCardsIn`` depots that are locked or give up only their top card, take single cards, are no draw's and never
 receive cards from an effect; no effect takes cards from a sink; no jokers; every effect
 of a kind this module knows (an unknown one might move anything).
 """
@@ -133,6 +141,8 @@ class CardFlow:
     """What :func:`card_flow` reads off one game (module doc)."""
 
     sinks: tuple[int, ...]
+    sinks_give_back: bool
+    """Whether a sink's top card may be dragged back off it (King Albert): module doc, "given back"."""
     free: frozenset[int]
     runs: tuple[bool, ...]
     """Per depot, whether it may give up more than its top card."""
@@ -162,10 +172,11 @@ class CardFlow:
         """The check for the positions reachable from ``root`` (its sink tops start routes)."""
         bit = self.bit
         starts = self.on_empty_sink
+        give_back = self.sinks_give_back
         for sink in self.sinks:
             pile = root.piles[sink]
-            if pile:
-                starts |= bit[pile[-1] & ~FACE_UP]
+            for card in pile if give_back else pile[-1:]:
+                starts |= bit[card & ~FACE_UP]
         everything = (1 << len(bit)) - 1
         required = {bit[card]: mask for card, mask in _dominators(starts, self.sink_edges, bit).items()}
         no_route = 0
@@ -208,8 +219,9 @@ class CardFlow:
             if outside & no_route:
                 return None
             mobile = empty
+            targets = outside | (alive if give_back else 0)  # a card given back is a card to go on
             for top_bit, mask in onto:
-                if outside & top_bit:
+                if targets & top_bit:
                     mobile |= mask
             for (_, cards, settled), gives_runs in zip(unsettled, carries, strict=True):
                 if not gives_runs:
@@ -253,9 +265,11 @@ class CardFlow:
                 if mask & b:
                     onto_of[b] |= top_bit
 
-        def left_unsettled(state: Any) -> list[int]:
+        def left_unsettled(state: Any, each_taker: bool = False, empty: int = 0) -> list[int]:
             """The depots holding a card that can never leave it when every move goes onto a top or
-            to a sink (module doc, "only onto a top")."""
+            to a sink (module doc, "only onto a top"); with ``each_taker`` the caller asks only whether
+            each depot that takes cards holds one: [] as soon as one of them is all settled. The cards
+            ``empty`` may go into an empty depot as well."""
             piles = state.piles
             alive = 0
             for d in sinks:
@@ -264,7 +278,9 @@ class CardFlow:
             depots: list[int] = []
             columns: list[list[int]] = []
             first_unsettled: list[int] = []  # per column, the index of its topmost unsettled card
-            tops = 0  # cards that are or can become a top: the settled ones and each column's first unsettled one
+            # Cards that are or can become a top: the settled ones, each column's first unsettled one,
+            # and those in the sinks when a sink gives its top back.
+            tops = alive if give_back else 0
             for d in pending:
                 pile = piles[d]
                 if pile:
@@ -279,12 +295,14 @@ class CardFlow:
                     at = first_unsettled[number]
                     while at >= 0:
                         b = cards[at]
-                        if not onto_of[b] & tops and required[b] & ~alive:
+                        if not b & empty and not onto_of[b] & tops and required[b] & ~alive:
                             break
                         alive |= b
                         at -= 1
                         if at >= 0:
                             tops |= cards[at]
+                        elif each_taker and depots[number] in takers:
+                            return []
                         changed = True
                     first_unsettled[number] = at
             return [d for d, at in zip(depots, first_unsettled, strict=True) if at >= 0]
@@ -294,12 +312,16 @@ class CardFlow:
             if not on_tops:
                 return False
             piles = state.piles
+            if empty_mask != everything and left_unsettled(state, empty=empty_mask):
+                return True  # a card that no empty depot takes and that cannot leave (Fan: all but the Kings)
             if not empty_mask:
-                return bool(left_unsettled(state))
-            if not takers or any(not piles[d] for d in takers):
                 return False
-            stuck = left_unsettled(state)
-            return all(d in stuck for d in takers)
+            if not takers or not all(map(piles.__getitem__, taker_order)):
+                return False
+            stuck = left_unsettled(state, each_taker=True)
+            return bool(stuck) and all(d in stuck for d in takers)
+
+        taker_order = tuple(sorted(takers))
 
         accepted_on = self.accepted_on if never_emptied else {}
         # A depot whose bottom card is mobile is all settled (a single card, or a run it carries).
@@ -332,6 +354,10 @@ class CardFlow:
             trial[1] += lost
             return lost
 
+        # Where the test on tops applies it proves every board the test "before any depot is empty" does
+        # (it settles no more cards: a card goes onto fewer places), so that one is not asked.
+        beyond_tops = stuck_on_tops if on_tops else no_depot_emptied
+
         if empty_mask & everything == everything:
             # every card is mobile (an empty depot takes it): only the two first tests can fire
             def quick(state: Any) -> bool:
@@ -347,13 +373,13 @@ class CardFlow:
                         for card in piles[d]:
                             if bit[card & ~FACE_UP] & no_route:
                                 return True
-                return no_depot_emptied(state) or stuck_on_tops(state)
+                return beyond_tops(state)
 
             return quick
 
         def dead(state: Any) -> bool:
             stuck = unsettled_piles(state, empty_mask)
-            return stuck is None or bool(stuck) or no_depot_emptied(state) or stuck_on_tops(state)
+            return stuck is None or bool(stuck) or beyond_tops(state)
 
         return dead
 
@@ -384,7 +410,7 @@ def card_flow(game: Any) -> CardFlow | str:
     draw_depots = {d for draw in game.draws for d in (draw.depot, draw.to)}
     for sink in sinks:
         rule = game.accept_rules[sink]
-        if game.eject_kind[sink] is not EjectKind.LOCKED or sink in taken or sink in draw_depots:
+        if game.eject_kind[sink] not in (EjectKind.LOCKED, EjectKind.TOP_ONLY) or sink in taken or sink in draw_depots:
             return f"its win depot {game.names[sink]} gives cards back"
         if sink in given:
             return f"an effect puts cards on its win depot {game.names[sink]}"
@@ -407,6 +433,7 @@ def card_flow(game: Any) -> CardFlow | str:
     )
     return CardFlow(
         sinks=sinks,
+        sinks_give_back=any(game.eject_kind[sink] is not EjectKind.LOCKED for sink in sinks),
         free=free,
         runs=runs,
         bit=bit,

@@ -43,7 +43,7 @@ from typing import Any
 
 from ..cards import FACE_UP, Card
 from ..model import EjectKind
-from .dominance import SafeSinkMoves, safe_sink_moves
+from .dominance import BottomSafeMoves, SafeMoves, SafeSinkMoves, safe_sink_moves
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,9 +117,6 @@ class TwinGivingBackSinkMoves(SafeSinkMoves):
     """:class:`SafeSinkMoves` for sinks that give their top back, with more than one deck (module doc)."""
 
     decks: int = 2
-    absent: int = 0
-    """The bits of the cards the deck does not hold (a design may remove ranks or suits): none
-    of them is ever outside the sinks, so they count as having every copy there."""
 
     def safe_move(self, state: Any) -> Any:
         """A safe move of ``state`` onto a sink (legal there), or None; ``state`` must not have
@@ -151,15 +148,8 @@ class TwinGivingBackSinkMoves(SafeSinkMoves):
             card = pile[-1] & ~FACE_UP
             if required[card] & ~every_copy or not bit[card] & others or bit[card] & every_copy:
                 continue
-            below = self.predecessor.get(card)
-            if below is not None and below in tops:
-                target = tops[below]
-            elif card in self.on_empty and empty_sink >= 0:
-                target = empty_sink
-            else:
-                continue
-            move = state.game.drag_move(source, 1, target, None)
-            if state.drag_refusal(move) is None:
+            move = self._home(state, source, card, tops, empty_sink)
+            if move is not None:
                 return move
         return None
 
@@ -187,18 +177,21 @@ _LEVELS: dict[tuple[int, ...], tuple[int, ...]] = {}
 """Sink pile -> the bits of its cards by number of copies (:meth:`TwinGivingBackSinkMoves._levels`)."""
 
 
-def safe_moves(game: Any) -> SafeSinkMoves | str:
+def safe_moves(game: Any) -> SafeMoves | str:
     """The safe-move dominance of ``game`` for any number of decks, or why there is none."""
     found = safe_sink_moves(game, twins=True)
     decks = game.design.decks
     if isinstance(found, str) or decks == 1:
         return found
+    if isinstance(found, BottomSafeMoves):
+        return "its rules read a depot's bottom card and it plays with more than one deck"
+    if found.refilled:
+        return "a trigger refills its columns and it plays with more than one deck"
     fields = {f.name: getattr(found, f.name) for f in dataclasses.fields(found)}
     if any(game.eject_kind[sink] is not EjectKind.LOCKED for sink in found.sinks):
         dealt = {card & ~FACE_UP for pile in game.new_initial_state(seed=0).piles for card in pile}
         if len(found.sinks) < decks * len(found.on_empty & dealt):
             return "its win depots give cards back and are fewer than the decks times the cards an empty one takes"
-        absent = sum(b for card, b in found.bit.items() if card not in dealt)
-        return TwinGivingBackSinkMoves(**fields, decks=decks, absent=absent)
+        return TwinGivingBackSinkMoves(**fields, decks=decks)  # found.absent: the cards the deck does not hold
     others = tuple(d for d in range(len(game.names)) if d not in found.sinks)
     return TwinSafeSinkMoves(**fields, others=others)

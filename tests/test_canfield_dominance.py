@@ -1,0 +1,131 @@
+"""Safe moves where a trigger refills the columns and the rules read a foundation's bottom card.
+
+Canfield's columns are refilled from the reserve by a trigger, and its foundations start at the
+rank of the first foundation's bottom card (``bottom(found[0])``). :mod:`cardz_tools.analysis.dominance`
+handles both generically: a trigger of the refill shape (:func:`refill_shape`) keeps the argument
+whole when the reserve is no source and a lone card of a refilled column is not moved while the
+reserve has cards; a locked depot's bottom card is a constant once it has one, so the rules are
+folded into card-and-top rules per bottom card (:class:`BottomSafeMoves`). On a small Canfield the
+pruned search agrees with the plain one (tests/test_solver_tableau.py, ``canfield``); here: the
+shape, the folding against the rule itself, random positions, and a won position that the obvious
+unsound version (the waste, which is turned back, as a source) turns into a lost one.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from cardz_tools.analysis.dominance import (
+    BottomSafeMoves,
+    SafeSinkMoves,
+    _classify,
+    _folded,
+    constant_bottoms,
+    refill_shape,
+    safe_sink_moves,
+)
+from cardz_tools.analysis.playout import deal_seed
+from cardz_tools.analysis.runner import game_for
+from cardz_tools.analysis.tableau_search import Pruning, search
+from cardz_tools.cards import FACE_UP, identity, standard_deck
+from cardz_tools.engine import Game, State
+from cardz_tools.engine.rules import Site, compile_rule
+from cardz_tools.expr import parse, to_source
+from cardz_tools.loading import open_design
+from cardz_tools.model import Expr, build_design
+from tests.test_solver_tableau import BUDGET, SMALL, design_of
+
+GAMES = Path(__file__).resolve().parents[1] / "games"
+WON_ONLY_WITH_THE_WASTE_KEPT = [
+    (41, 57, 55), (161, 163, 181, 166, 184, 182, 173, 186, 167, 172), (171,), (187, 188, 189, 177), (168,),
+    (164, 179, 162), (170,), (165, 180), (178,),
+]
+"""A small Canfield position (stock, waste, two foundations, reserve, four columns) found by a random
+walk: won, but lost once the waste's top goes up."""
+
+
+def test_canfield_has_the_refill_shape_and_reads_the_first_foundations_bottom() -> None:
+    game = Game(build_design(design_of("canfield")))
+    refilled, sources = refill_shape(game)  # type: ignore[misc]
+    assert refilled == frozenset(game.members["tab"]) and sources == (game.index["reserve"],)
+    assert constant_bottoms(game) == (game.index["found[0]"],)
+    assert isinstance(safe_sink_moves(game), BottomSafeMoves)
+    design = design_of("canfield")
+    design["depots"][4]["triggers"][0]["when"] = "!empty(reserve)"  # fires on a full column too
+    assert isinstance(refill_shape(Game(build_design(design))), str)
+    assert isinstance(safe_sink_moves(Game(build_design(design))), str)
+    design = design_of("canfield")
+    design["depots"][3]["acceptRule"] = {"when": "true"}  # the reserve takes cards back
+    assert isinstance(refill_shape(Game(build_design(design))), str)
+
+
+def test_the_folded_rules_agree_with_the_rules_reading_the_bottom_card() -> None:
+    for name in ("canfield", "canfield-runs"):
+        game = game_for(open_design(GAMES / f"{name}.cardz").json_text)
+        base = game.index["found[0]"]
+        root = game.new_initial_state(seed=0)
+        cards = [c | FACE_UP for c in standard_deck()]
+        for depot in (game.index["found[1]"], game.index["tab[0]"]):
+            when = game.accept_rules[depot].when
+            assert when is not None
+            pointer = game.design.depots[depot].spec.pointer
+            rule = compile_rule(Expr(when.text, pointer), Site.ACCEPT, game.design)
+            for bottom in cards[::5]:
+                folded_text = to_source(_folded(game, parse(when.text), {base: identity(bottom)}))
+                assert "bottom" not in folded_text
+                folded = compile_rule(Expr(folded_text, pointer), Site.ACCEPT, game.design)
+                piles: list[tuple[int, ...]] = [()] * len(game.names)
+                piles[base] = (bottom,)
+                for top in (None, *cards[::3]):
+                    piles[depot] = () if top is None else (top,)
+                    for card in cards[1::4]:
+                        args = (piles, root, card, (card,), depot, depot)
+                        assert bool(rule(*args)) == bool(folded(*args)), (name, depot, bottom, top, card)
+
+
+def test_a_safe_move_on_a_small_canfield_never_leads_away_from_a_win() -> None:
+    game = SMALL["canfield"]()
+    safe = safe_sink_moves(game)
+    assert isinstance(safe, BottomSafeMoves)
+    sinks = {game.names[d] for d in game.win_depots}
+    rng = random.Random(5)
+    checked = won = deal = 0
+    while checked < 30:
+        state = game.new_initial_state(seed=deal_seed(5, deal))
+        deal += 1
+        for _ in range(80):  # a walk that plays onto the foundations half the time it can
+            if state.is_terminal():
+                break
+            moves = state.legal_moves()
+            up = [m for m in moves if getattr(m, "target", None) in sinks]
+            state.apply(rng.choice(up if up and rng.random() < 0.5 else moves))
+            move = None if state.is_terminal() else safe.safe_move(state)
+            if move is None:
+                continue
+            assert move in state.legal_moves()
+            after = state.clone()
+            after.apply(move)
+            before = search(state, BUDGET, None, Pruning.none()).result
+            assert before != "unknown"
+            if before == "won":
+                won += 1
+                assert search(after, BUDGET, None, Pruning.none()).result == "won", state.piles
+            checked += 1
+    assert won >= 10, won
+
+
+def test_the_waste_that_is_turned_back_is_no_source_of_safe_moves() -> None:
+    game = SMALL["canfield"]()
+    state = State(game, WON_ONLY_WITH_THE_WASTE_KEPT)
+    assert search(state, BUDGET, None, Pruning.none()).result == "won"
+    found = _classify(game, {game.index["found[0]"]: identity(state.piles[game.index["found[0]"]][0])})
+    assert isinstance(found, SafeSinkMoves)
+    assert found.safe_move(state) is None
+    waste = game.index["waste"]
+    unsound = SafeSinkMoves(**{**found.__dict__, "sources": (*found.sources, waste), "masks": {}})
+    move = unsound.safe_move(state)
+    assert move is not None and move.source == "waste"  # the unsound version plays it up ...
+    after = state.clone()
+    after.apply(move)
+    assert search(after, BUDGET, None, Pruning.none()).result == "lost"  # ... and loses the win
