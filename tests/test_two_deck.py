@@ -58,12 +58,13 @@ def test_two_deck_designs_get_the_twin_aware_dominance() -> None:
     assert isinstance(safe_moves(gargantua), TwinGivingBackSinkMoves)  # its foundations give cards back
 
 
-@pytest.mark.parametrize("pruning", [SAFE_ONLY, Pruning()], ids=["safe-moves", "all"])
-def test_the_twin_dominance_agrees_with_the_plain_exhaustive_search(pruning: Pruning) -> None:
-    game = small_forty_thieves()
+def pruned_against_plain(game: Game, pruning: Pruning, deals: int = 10) -> tuple[int, int]:
+    """Deals ``0 .. deals - 1`` (seed 5) solved by the plain exhaustive search, which must decide each, and
+    with ``pruning``, which must agree (its wins replaying through the engine); the plain verdicts must
+    include a win and a loss. Returns the positions (plain, pruned) of all the deals."""
     verdicts = {"won": 0, "lost": 0}
     plain_nodes = pruned_nodes = 0
-    for deal in range(10):
+    for deal in range(deals):
         root = game.new_initial_state(seed=deal_seed(5, deal))
         plain = search(root, BUDGET, None, NONE)
         assert plain.result != "unknown"
@@ -75,6 +76,12 @@ def test_the_twin_dominance_agrees_with_the_plain_exhaustive_search(pruning: Pru
         plain_nodes += plain.nodes
         pruned_nodes += pruned.nodes
     assert verdicts["won"] and verdicts["lost"], verdicts
+    return plain_nodes, pruned_nodes
+
+
+@pytest.mark.parametrize("pruning", [SAFE_ONLY, Pruning()], ids=["safe-moves", "all"])
+def test_the_twin_dominance_agrees_with_the_plain_exhaustive_search(pruning: Pruning) -> None:
+    plain_nodes, pruned_nodes = pruned_against_plain(small_forty_thieves(), pruning)
     assert pruned_nodes < plain_nodes
 
 
@@ -175,17 +182,7 @@ def small_gargantua(ranks: int = 5, columns: int = 3, foundations: int = 4) -> G
 def test_the_twin_dominance_of_sinks_that_give_back_agrees_with_the_plain_search(pruning: Pruning) -> None:
     game = small_gargantua()
     assert isinstance(safe_moves(game), TwinGivingBackSinkMoves)
-    verdicts = {"won": 0, "lost": 0}
-    for deal in range(10):
-        root = game.new_initial_state(seed=deal_seed(5, deal))
-        plain = search(root, BUDGET, None, NONE)
-        assert plain.result != "unknown"
-        verdicts[plain.result] += 1
-        pruned = search(root, BUDGET, None, pruning)
-        assert pruned.result == plain.result, f"deal {deal}"
-        if pruned.result == "won":
-            assert replays_to_a_win(root, pruned.line)
-    assert verdicts["won"] and verdicts["lost"], verdicts
+    pruned_against_plain(game, pruning)
 
 
 def test_a_twin_safe_move_onto_sinks_that_give_back_never_leads_away_from_a_win() -> None:
