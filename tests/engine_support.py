@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 from cardz_tools.analysis.playout import deal_seed
+from cardz_tools.analysis.tableau_search import Pruning, search
 from cardz_tools.engine import Game, State
 from cardz_tools.model import Design, build_design
 
@@ -34,3 +36,19 @@ def random_positions(game: Game, count: int, seed: int, max_moves: int) -> list[
         if not state.is_terminal():
             found.append(state)
     return found
+
+
+def safe_move_verdicts(safe: Any, state: State, budget: int) -> tuple[str, str] | None:
+    """What the plain exhaustive search says of ``state`` and, when that is a win, of the position after
+    the move ``safe`` (a dominance's safe moves) plays there ("" otherwise); None when it plays none. The
+    move must be legal: a safe move that leads away from a win answers ("won", something else)."""
+    move = safe.safe_move(state)
+    if move is None:
+        return None
+    assert move in state.legal_moves()
+    before = search(state, budget, None, Pruning.none()).result
+    if before != "won":
+        return before, ""
+    after = state.clone()
+    after.apply(move)
+    return before, search(after, budget, None, Pruning.none()).result

@@ -24,7 +24,7 @@ from cardz_tools.cards import face_up, parse_card
 from cardz_tools.engine import Game, State
 from cardz_tools.loading import open_design
 from cardz_tools.model import build_design
-from tests.engine_support import random_positions
+from tests.engine_support import random_positions, safe_move_verdicts
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
@@ -89,17 +89,13 @@ def wins_lost_by(rule: SafeSinkMoves, positions: list[Any]) -> tuple[int, int, i
     """(positions where ``rule`` moved, of those the won ones, of those the ones its move made lost)."""
     moved = won = lost = 0
     for state in positions:
-        move = rule.safe_move(state)
-        if move is None:
+        verdicts = safe_move_verdicts(rule, state, BUDGET)
+        if verdicts is None:
             continue
-        assert move in state.legal_moves()
         moved += 1
-        if search(state, BUDGET, None, NONE).result != "won":
-            continue
-        won += 1
-        after = state.clone()
-        after.apply(move)
-        lost += search(after, BUDGET, None, NONE).result != "won"
+        if verdicts[0] == "won":
+            won += 1
+            lost += verdicts[1] != "won"
     return moved, won, lost
 
 
