@@ -640,8 +640,9 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
 
     if not pruning.quick:
         return [member("search", 1, pruning, first=False)]
+    plan = plan_for(game, pruning)
     # Without stock moves the best-first pass earns a second share (module doc, QUICK_WEIGHTS).
-    quick = QUICK_WEIGHTS[plan_for(game, pruning).stock is not None]
+    quick = QUICK_WEIGHTS[plan.stock is not None]
     members = [
         member("quick", quick, pruning, first=True, cap=min(budget, QUICK_POSITIONS)),
         member("search", 2, pruning, first=False),
@@ -649,11 +650,11 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
     if plain_order != pruning:
         members.append(member("search", 1, plain_order, first=False))
-    if plan_for(game, pruning).restarts:
+    if plan.restarts:
         members.append(member("search", RESTART_WEIGHT, pruning, first=False, again=True))
-    if plan_for(game, pruning).runs is not None:  # incomplete: their "lost" proves nothing
+    if plan.runs is not None:  # incomplete: their "lost" proves nothing
         for first in (False, True):
-            found = _Search(root, plan_for(game, pruning), pruning, max(1, budget), deadline, narrow=True)
+            found = _Search(root, plan, pruning, max(1, budget), deadline, narrow=True)
             steps = found.restarts(first, RUNS_BEST_FIRST_UNIT if first else None)
             members.append(_Member("quick", RUNS_WEIGHT, found, steps, False))
     return members
