@@ -23,6 +23,13 @@ that move is not predicted again, and after :data:`MISLEADS` such replays (or on
 falls) the game's measure is not used again in this process. The counts are therefore those of
 :class:`AllPositions` for every design: ``tests/test_analysis_repeats.py`` checks that on every
 shipped game and with deliberately wrong measures.
+
+Most often no test is needed at all. No card movement lowers the measure: a card leaves only a depot of
+weight 0 or -1 and enters only one of weight 0 or +1, by a move, a draw or an effect alike (that is how
+the weights are read). So in a game whose every drag goes from a depot of lower weight to one of higher,
+whose every draw does too and never redeals, and that has no action, every move raises the measure and no
+playout meets a position twice (:func:`never_repeats`: Golf, Weathervane, Black Hole); its playouts skip
+the test and count every position they meet.
 """
 
 from __future__ import annotations
@@ -41,7 +48,14 @@ if TYPE_CHECKING:
     from ..engine import Game, Move, State
     from ..engine.plan import CompiledAction, CompiledTrigger
 
-__all__ = ["AllPositions", "ProgressMeasure", "RunPositions", "positions_tracker", "progress_measure"]
+__all__ = [
+    "AllPositions",
+    "ProgressMeasure",
+    "RunPositions",
+    "never_repeats",
+    "positions_tracker",
+    "progress_measure",
+]
 
 Piles = Sequence[tuple[int, ...]]
 
@@ -127,6 +141,21 @@ def progress_measure(game: Game) -> ProgressMeasure | None:
     return ProgressMeasure(weights, _measure(weights))
 
 
+def never_repeats(game: Game, progress: ProgressMeasure) -> bool:
+    """Whether every move of ``game`` raises ``progress`` (see the module doc), so that no playout can come back
+    to a position: no action, every draw from a depot of lower weight to one of higher with no redeal, and
+    every depot cards may be dragged off of lower weight than every other depot that accepts cards."""
+    weights = progress.weights
+    if game.actions:
+        return False  # what an action's effects do is not known from the weights: it may move nothing
+    for draw in game.draws:
+        if draw.redeals != 0 or draw.count < 1 or weights[draw.to] <= weights[draw.depot]:
+            return False
+    sources = [d for d, kind in enumerate(game.eject_kind) if kind is not EjectKind.LOCKED]
+    targets = [d for d, never in enumerate(game.accept_never) if not never]
+    return all(weights[target] > weights[source] for source in sources for target in targets if target != source)
+
+
 def _effect_depots(effect: object, owners: list[int]) -> tuple[list[int] | None, list[int]]:
     """The depots an effect may take cards from and give cards to (``None``: not known here)."""
     if isinstance(effect, MoveCards):
@@ -157,6 +186,9 @@ def _measure(weights: tuple[int, ...]) -> Callable[[Piles], int]:
     forms = [(len(up) + len(down), up, 1, down, -1), (len(up) + len(level), up, 2, level, 1)]
     forms.append((len(level) + len(down), level, -1, down, -2))
     _, first, first_weight, second, second_weight = min(forms, key=lambda form: form[0])
+    if len(first) == 1 and len(second) == 1:  # (Monte Carlo's stock and discard) one call a move, not three
+        one, other = first[0], second[0]
+        return lambda piles: first_weight * len(piles[one]) + second_weight * len(piles[other])
     take_first, take_second = _lengths(first), _lengths(second)
     return lambda piles: first_weight * take_first(piles) + second_weight * take_second(piles)
 
@@ -258,14 +290,20 @@ class RunPositions:
 
 
 _MEASURES: weakref.WeakKeyDictionary[Game, ProgressMeasure | None] = weakref.WeakKeyDictionary()
+_UNREPEATABLE: weakref.WeakKeyDictionary[Game, bool] = weakref.WeakKeyDictionary()
+"""Per game, :func:`never_repeats` of its measure, worked out with it."""
 
 
-def positions_tracker(game: Game, deal_seed: int, every: bool = False) -> AllPositions | RunPositions:
-    """The test for one playout of ``game`` dealt with ``deal_seed``; ``every`` asks for the plain one (a
-    ``noProgress`` playout asks it of every position, not only until the first repeat)."""
+def positions_tracker(game: Game, deal_seed: int, every: bool = False) -> AllPositions | RunPositions | None:
+    """The test for one playout of ``game`` dealt with ``deal_seed``, or None when no playout of it can come back to
+    a position (:func:`never_repeats`: every position is new); ``every`` asks for the plain test (a ``noProgress``
+    playout asks it of every position, not only until the first repeat)."""
     if every:
         return AllPositions()
     if game not in _MEASURES:
-        _MEASURES[game] = progress_measure(game)
+        progress = _MEASURES[game] = progress_measure(game)
+        _UNREPEATABLE[game] = progress is not None and never_repeats(game, progress)
+    if _UNREPEATABLE.get(game, False):
+        return None
     progress = _MEASURES[game]
     return AllPositions() if progress is None else RunPositions(game, progress, deal_seed)
