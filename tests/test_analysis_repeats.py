@@ -82,10 +82,11 @@ def test_a_wrong_measure_is_caught_and_the_counts_stay_exact(monkeypatch: pytest
     assert misled > 0  # the replay was exercised
 
 
-@pytest.mark.parametrize(("name", "share"), [("monte-carlo", 0.5), ("weathervane", 0.0)])
+@pytest.mark.parametrize(("name", "share"), [("monte-carlo", 0.02), ("weathervane", 0.0)])
 def test_random_play_of_the_seeds_keys_few_positions(monkeypatch: pytest.MonkeyPatch, name: str, share: float) -> None:
-    """Weathervane's every move is predicted from the weights; Monte Carlo's pairs are learnt (a consolidation
-    raises the measure only while the stock lasts, so it is keyed)."""
+    """Weathervane's every move is predicted from the weights (its playouts are not tested at all); Monte Carlo's
+    pairs are learnt, and a consolidation, which raises the measure only while the stock lasts, raises its use
+    count: neither is keyed once learnt."""
     game = _game(GAMES / f"{name}.cardz")
     repeats._MEASURES.pop(game, None)
     keyed = 0
@@ -97,6 +98,8 @@ def test_random_play_of_the_seeds_keys_few_positions(monkeypatch: pytest.MonkeyP
         return real_key(state)
 
     play_range(game, 0, 150, 1, max_moves=500)  # each move's first uses are keyed, till it is known to raise
+    if name == "weathervane":
+        monkeypatch.setitem(repeats._UNREPEATABLE, game, False)  # test as play goes: the weights predict every move
     monkeypatch.setattr(State, "key", counted)
     aggregate = play_range(game, 150, 200, 1, max_moves=500)
     progress = repeats._MEASURES[game]

@@ -11,7 +11,10 @@ to them), read from the compiled game. Two positions with different measures dif
 measure never falls along a playout, a position can equal only one of the *run* of consecutive
 positions that share its measure, and the first position of a run is new without any key. A
 position whose move is predicted to raise the measure is the last of its run, so its key is
-never needed; every other position's key is kept for the rest of its run.
+never needed; every other position's key is kept for the rest of its run. An action's use count is
+part of the position and only grows, so the position after an action is new too, whatever the
+measure does: it starts a run, and the one the action was played from ends one (no key for
+Monte Carlo's consolidations).
 
 A move is predicted to raise the measure when it takes cards from a depot of lower weight to one
 of higher (a drag or a draw), or when it has raised it each of the first :data:`LEARNED` times it
@@ -26,10 +29,10 @@ shipped game and with deliberately wrong measures.
 
 Most often no test is needed at all. No card movement lowers the measure: a card leaves only a depot of
 weight 0 or -1 and enters only one of weight 0 or +1, by a move, a draw or an effect alike (that is how
-the weights are read). So in a game whose every drag goes from a depot of lower weight to one of higher,
-whose every draw does too and never redeals, and that has no action, every move raises the measure and no
-playout meets a position twice (:func:`never_repeats`: Golf, Weathervane, Black Hole); its playouts skip
-the test and count every position they meet.
+the weights are read). So in a game whose every drag goes from a depot of lower weight to one of higher
+and whose every draw does too and never redeals, every move raises the measure or (an action) a use count,
+neither of which ever falls, and no playout meets a position twice (:func:`never_repeats`: Golf,
+Weathervane, Black Hole); its playouts skip the test and count every position they meet.
 """
 
 from __future__ import annotations
@@ -82,6 +85,8 @@ never failed to)."""
 MISLEADS = 3
 """Replays after which a game's measure is given up."""
 _NEVER = -1
+_ACTION = -2
+"""In :attr:`ProgressMeasure.raised`: an action, which raises its use count (so the next position is new)."""
 
 
 @dataclasses.dataclass
@@ -94,13 +99,13 @@ class ProgressMeasure:
     """The measure of a position's piles."""
     raised: dict[int, int] = dataclasses.field(default_factory=dict)
     """``id(move)`` of an (interned) move -> how often it raised the measure: :data:`LEARNED` or more predicts
-    that it does, -1 that it may not."""
+    that it does, -1 that it may not, -2 an action."""
     misled: int = 0
     """Replays so far."""
 
     def first_guess(self, game: Game, move: Move) -> int:
         """The count :attr:`raised` starts ``move`` at: :data:`LEARNED` when it takes cards from a depot of
-        lower weight to one of higher, else 0."""
+        lower weight to one of higher, -2 for an action, else 0."""
         weights = self.weights
         drag = game.drag_indexes.get(id(move))
         if drag is not None:
@@ -108,7 +113,7 @@ class ProgressMeasure:
         tap = game.tap_of.get(id(move))
         if isinstance(tap, CompiledDraw):
             return LEARNED if weights[tap.to] > weights[tap.depot] else 0
-        return 0  # an action: what its effects do is learned
+        return _ACTION if tap is not None else 0
 
 
 def progress_measure(game: Game) -> ProgressMeasure | None:
@@ -142,12 +147,11 @@ def progress_measure(game: Game) -> ProgressMeasure | None:
 
 
 def never_repeats(game: Game, progress: ProgressMeasure) -> bool:
-    """Whether every move of ``game`` raises ``progress`` (see the module doc), so that no playout can come back
-    to a position: no action, every draw from a depot of lower weight to one of higher with no redeal, and
-    every depot cards may be dragged off of lower weight than every other depot that accepts cards."""
+    """Whether every drag and draw of ``game`` raises ``progress`` (see the module doc), so that no playout can come
+    back to a position: every draw from a depot of lower weight to one of higher with no redeal, and every depot
+    cards may be dragged off of lower weight than every other depot that accepts cards (an action raises its
+    use count)."""
     weights = progress.weights
-    if game.actions:
-        return False  # what an action's effects do is not known from the weights: it may move nothing
     for draw in game.draws:
         if draw.redeals != 0 or draw.count < 1 or weights[draw.to] <= weights[draw.depot]:
             return False
@@ -257,6 +261,9 @@ class RunPositions:
             run.add(state.key())
             new = len(run) != size
             starts = False
+        elif value == last and raised[self.previous] == _ACTION:  # its use count grew: a position not met
+            self.run = None
+            starts = new = True
         else:
             return self._replay(state, move, value < last)
         self.last = value
@@ -265,7 +272,7 @@ class RunPositions:
         known = raised.get(ident)
         if known is None:
             known = raised[ident] = self.progress.first_guess(self.game, move)
-        if known >= LEARNED:
+        if known >= LEARNED or known == _ACTION:
             self.kept = False
         else:
             self.kept = True
