@@ -145,31 +145,31 @@ def play_random(
     every_new = positions is None  # no move of this game leads back to a position: nothing to test
     fresh = True
     positions_met = branching = choices = fresh_positions = fresh_choices = 0
-    if not state.non_terminating and not state.legal_moves() and not state.outcome().won:
+    history_from = max_moves - 64
+    if not state.non_terminating and not state.playable_moves() and not state.outcome().won:
         aggregate.stuck_at_deal += 1
-    while not state.is_terminal():
-        if moves >= max_moves:
-            break
-        legal = state.legal_moves()
+    while moves < max_moves:
+        legal = state.playable_moves()
         count = len(legal)
-        if count == 0:
+        if count == 0:  # the game is over
             break
         positions_met += 1
         branching += count
-        choices += count > 1
+        choice = count > 1
+        choices += choice
         move = legal[rng.below(count)]
         if positions is not None:
             new = positions.meet(state, move)
             if fresh and new:
                 fresh_positions += 1
-                fresh_choices += count > 1
+                fresh_choices += choice
             elif fresh:
                 fresh = False
                 if stuck is None:
                     positions = None
             if stuck is not None and stuck.going_round(new, moves) and _give_up(state, max_moves):
                 break
-        if moves >= max_moves - 64:
+        if moves >= history_from:
             history.append(str(move))
         if pointless is not None:
             found = candidates.get(id(move), _UNKNOWN)

@@ -192,6 +192,15 @@ class State:
             self._legal = [] if self._ended() else self._generate()
         return list(self._legal)
 
+    def playable_moves(self) -> list[Move]:
+        """:meth:`legal_moves` without the copy: the list this state keeps, for a caller that only reads it (the
+        random player, which asks once a move); empty exactly when the game is over."""
+        legal = self._legal
+        if legal is None:
+            ended = self._early_status() is not _ONGOING
+            legal = self._legal = [] if ended else self.game.move_lister(self.piles, self)
+        return legal
+
     def run_lengths(self, source: int, pile: tuple[Card, ...]) -> range | list[int]:
         """The run lengths that may be dragged off ``source`` (holding ``pile``, not empty) by its eject rule."""
         kind = self.game.eject_kind[source]
