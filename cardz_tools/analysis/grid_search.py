@@ -832,14 +832,14 @@ class GridSearch:
         if outcome == "dead":
             return ("unknown" if streamline else "lost"), [], 1
         line.extend(applied)
-        stack: list[tuple[list[tuple[int, int]], list[Any], list[bool] | None]] = [
-            (self._options(cells, where, piles, known), applied, None if known is None else known[0])
+        stack: list[tuple[list[tuple[int, int]], list[Any], tuple[list[bool], list[int]] | None]] = [
+            (self._options(cells, where, piles, known), applied, known)
         ]
         exhausted = "unknown" if streamline else "lost"
         must_fill = self.shape.must_fill
         add_new = seen.add_new
         while stack:
-            options, applied, parent_fixed = stack[-1]
+            options, applied, parent_known = stack[-1]
             if not options:
                 stack.pop()
                 self._undo(cells, where, piles, applied)
@@ -851,7 +851,7 @@ class GridSearch:
                 if not add_new(cells):
                     self._undo(cells, where, piles, here)
                     continue
-                parent_fixed = None  # an action may change any cell
+                parent_known = None  # an action may change any cell
             else:  # the hot path: _move inlined, and taken back at once when the position was seen
                 source, gap = step
                 code = cells[source]
@@ -867,7 +867,7 @@ class GridSearch:
                     self.missing += must_fill[gap] - must_fill[source]
                     continue
                 here = [step]
-            chain, outcome, known = self._settle(cells, where, piles, streamline, parent_fixed, step[1])
+            chain, outcome, known = self._settle(cells, where, piles, streamline, parent_known, step)
             here += chain
             if outcome == "won":
                 return "won", self._engine_line([*line, *here]), len(seen)
@@ -885,7 +885,7 @@ class GridSearch:
             if size > budget:
                 return "unknown", [], size
             line.extend(here)
-            stack.append((self._options(cells, where, piles, known), here, None if known is None else known[0]))
+            stack.append((self._options(cells, where, piles, known), here, known))
         return exhausted, [], len(seen)
 
     def best_first(self, budget: int, deadline: float | None) -> SearchRun:
@@ -992,13 +992,14 @@ class GridSearch:
 
     def _settle(
         self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]], streamline: bool,
-        parent_fixed: list[bool] | None = None, filled: int = -1,
+        parent: tuple[list[bool], list[int]] | None = None, step: tuple[int, int] = REDEAL,
     ) -> tuple[list[Any], str | None, tuple[list[bool], list[int]] | None]:
         """Play the forced moves of :meth:`forced` (none before the last action).
 
-        ``parent_fixed``: :meth:`fixed` of the position before the move that filled the gap ``filled``
-        (then only that gap's row is looked at again, :meth:`_fixed_after`). Returns the steps,
-        "won"/"dead"/None, and :meth:`fixed` and the gaps of the position reached when computed.
+        ``parent``: :meth:`fixed` and the gaps of the position before the move ``step`` that led here
+        (then only the filled gap's row is looked at again, :meth:`_fixed_after`, and the gaps are the
+        parent's with the one filled replaced by the one left). Returns the steps, "won"/"dead"/None, and
+        :meth:`fixed` and the gaps of the position reached when computed.
         """
         applied: list[Any] = []
         if not self.era.final or not self.can_win or self.plain:
@@ -1006,16 +1007,21 @@ class GridSearch:
         while True:
             if self._won(cells, piles):
                 return applied, "won", None
-            fixed = self.fixed(cells) if parent_fixed is None else self._fixed_after(cells, parent_fixed, filled)
-            gaps = _gaps(cells)
-            step = self.forced(cells, where, fixed, streamline, gaps)
-            if step is None:
+            if parent is None:
+                fixed, gaps = self.fixed(cells), _gaps(cells)
+            else:
+                source, filled = step
+                fixed = self._fixed_after(cells, parent[0], filled)
+                gaps = [source if gap == filled else gap for gap in parent[1]]
+                gaps.sort()
+            forced = self.forced(cells, where, fixed, streamline, gaps)
+            if forced is None:
                 return applied, None, (fixed, gaps)
-            if step is False:
+            if forced is False:
                 return applied, "dead", None
-            assert isinstance(step, tuple)
-            applied.append(self._play(cells, where, piles, step))
-            parent_fixed, filled = fixed, step[1]
+            assert isinstance(forced, tuple)
+            applied.append(self._play(cells, where, piles, forced))
+            parent, step = (fixed, gaps), forced
 
     def _options(
         self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]],
