@@ -135,7 +135,10 @@ ENTRIES = [
     # Klondike draw three and Canfield at the issue's own measure, 30 s a deal.
     Entry("klondike", deals=10, deal_seconds=30.0, published=plus_minus("81.945", "0.084")),
     Entry("klondike-draw-one", deals=10, deal_seconds=15.0, published=plus_minus("90.480", "0.116")),
-    Entry("trigon"),
+    # Trigon's 20 deals are all decided within 100k positions (3 won, 17 lost; session 6), but at about 5k
+    # positions a second: deals 1, 3 and 13 need 10k to 22k (2 to 5 s), deal 8 91k; all of them but deal 8
+    # take about 81k positions. 5 s a deal, 60 s for the row (40 s at 2 s a deal before).
+    Entry("trigon", deal_seconds=5.0, row_seconds=60.0),
     Entry("gargantua", playouts=100, deals=10),
     # The presets one setting away from a design here have no published figure: short runs keep the hour.
     Entry("gargantua-redeal", playouts=100, deals=10, deal_seconds=2.5),
@@ -223,7 +226,9 @@ ENTRIES = [
           playout_moves=100),
     Entry("montana", playouts=500, deals=10, deal_seconds=6.0, playout_moves=200),
     Entry("accordion", playouts=500, published=plus_minus("99.99948", "0.00052"), playout_moves=60),
-    Entry("late-binding", playouts=500, playout_moves=40),
+    # Late Binding has the row search since session 6: 19 of its 20 deals are decided within 38k positions
+    # (under a second), deal 9 is lost in 161k (5.4 s at load 10): 5 s a deal within the 40 s the row reserved.
+    Entry("late-binding", playouts=500, playout_moves=40, deal_seconds=5.0, row_seconds=40.0),
     Entry("pyramid", playouts=500, budget=2_000_000, deal_seconds=10.0, playout_moves=100),
     Entry("chateau-de-cartes", playouts=500, deals=10, deal_seconds=4.0, playout_moves=100),
     Entry("monte-carlo", 2000, 20, 1_000_000, 2.0, playout_moves=60),
