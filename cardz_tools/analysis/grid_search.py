@@ -1005,7 +1005,7 @@ class GridSearch:
         if not self.era.final or not self.can_win or self.plain:
             return applied, ("won" if self._won(cells, piles) else None), None
         while True:
-            if self._won(cells, piles):
+            if not self.missing and self._won(cells, piles):  # (:meth:`_won` itself, without a call mostly)
                 return applied, "won", None
             if parent is None:
                 fixed, gaps = self.fixed(cells), _gaps(cells)
