@@ -837,7 +837,7 @@ class GridSearch:
         ]
         exhausted = "unknown" if streamline else "lost"
         must_fill = self.shape.must_fill
-        add_new = seen.add_new
+        add_new, keys = seen.add_new, seen.keys
         while stack:
             options, applied, parent_known = stack[-1]
             if not options:
@@ -859,7 +859,14 @@ class GridSearch:
                 cells[source] = 0
                 where[code] = gap
                 self.missing += must_fill[source] - must_fill[gap]
-                if not add_new(cells):
+                if seen.symmetric:
+                    new = add_new(cells)
+                else:  # Seen.add_new without a call
+                    raw = self.era.prefix + cells
+                    new = raw not in keys
+                    if new:
+                        keys.add(raw)
+                if not new:
                     # seen before, so not won (the search would have ended)
                     cells[source] = code
                     cells[gap] = 0
