@@ -71,7 +71,7 @@ from collections.abc import Generator, Hashable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP
-from .dominance import SafeMoves, build_table, card_bits, fixed_wastes, refilled_depots
+from .dominance import SafeMoves, bottom_depots, build_table, card_bits, fixed_wastes, probe_table, refilled_depots
 from .joints import joint_table
 from .relaxation import card_flow, dead_check, effect_filled_sinks
 from .run_moves import RunMoves, run_moves
@@ -181,7 +181,7 @@ class Progress:
     than the win depots and the stocks; a waste that is never turned back
     (:func:`.dominance.fixed_wastes`) counts as a pile, since its cards come back only from its top."""
 
-    def __init__(self, game: Any, heuristic: bool = True) -> None:
+    def __init__(self, game: Any, heuristic: bool = True, bottoms: tuple[tuple[int, int], ...] = ()) -> None:
         design = game.design
         self._heuristic = heuristic
         self._targets: tuple[int, ...] = ()
@@ -198,12 +198,15 @@ class Progress:
         self._open = tuple(d for d in range(len(game.names)) if d not in sinks and d not in stocks)
         self._takers = tuple(d for d in self._open if not game.accept_never[d])
         everything = -1
-        self._table = build_table(game) or collections.defaultdict(lambda: everything)
+        # With the bottom cards of the locked depots the rules read (Canfield's base rank), the tables
+        # read those as constants (:func:`.dominance.probe_table`): else they allow every card there.
+        built = probe_table(game, False, bottoms) if bottoms else build_table(game)
+        self._table = built or collections.defaultdict(lambda: everything)
         joints = joint_table(game, self._open)
         if joints is not None:  # a card built on another that cannot move with it counts as loose too
-            built = build_table(game)
             self._table = joints if built is None else {b: m & joints.get(b, everything) for b, m in built.items()}
-        self._home_table = (build_table(game, home=True) if sinks else None) or {}
+        home_built = probe_table(game, True, bottoms) if bottoms else build_table(game, home=True)
+        self._home_table = (home_built if sinks else None) or {}
         self._bit = card_bits()
         self._terms: dict[int, dict[int, tuple[tuple[int, ...], int]]] = {}
         self._noise: random.Random | None = None
@@ -377,7 +380,7 @@ class _Search:
         self.pruning = pruning
         self.budget = budget
         self.deadline = deadline
-        self.progress = Progress(root.game, pruning.ordering)
+        self.progress = Progress(root.game, pruning.ordering, root_bottoms(root))
         self.dead = dead_check(root, pruning.relaxation)
         self.taps = plan.stock.taps() if plan.stock is not None else frozenset()
         self.seen: set[Hashable] = set()
@@ -592,6 +595,13 @@ class _Search:
                 heapq.heappush(frontier, (tuple(-v for v in score), next(counter), child, (moves, link)))
             yield
         return ("unknown" if self.cut else "lost"), []
+
+
+def root_bottoms(root: Any) -> tuple[tuple[int, int], ...]:
+    """The bottom cards of the locked depots whose bottom a rule reads (:func:`.dominance.constant_bottoms`)
+    that have one at ``root``: constants for the whole search, which :class:`Progress` reads so."""
+    piles = root.piles
+    return tuple((d, piles[d][0] & ~FACE_UP) for d in bottom_depots(root.game) if piles[d])
 
 
 def luby(number: int) -> int:
