@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import weakref
 from collections.abc import Hashable, Mapping
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..diagnostics import Severity
 from ..engine.moves import Drag
@@ -72,8 +72,9 @@ class PointlessMoves:
     @classmethod
     def of(cls, game: Game) -> PointlessMoves | None:
         """The check for ``game``, or None when no two of its piles are interchangeable (built once per game)."""
-        if game in _CACHE:
-            return _CACHE[game]
+        known = _CACHE.get(game, _UNSEEN)
+        if known is not _UNSEEN:
+            return known
         classes = interchangeable_classes(game)
         shared = {c for i, c in enumerate(classes) if c != i}
         watched = tuple(
@@ -150,6 +151,7 @@ class PointlessMoves:
 
 
 _CACHE: weakref.WeakKeyDictionary[Game, PointlessMoves | None] = weakref.WeakKeyDictionary()
+_UNSEEN: Any = object()
 
 
 def pointless_findings(game: Game, aggregate: PointlessCounts) -> list[Finding]:

@@ -41,7 +41,7 @@ import dataclasses
 import weakref
 from collections.abc import Callable, Hashable, Sequence
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..engine.effects import Compact, Deal, Flip, MoveCards, MoveFromGroup, Redeal
 from ..engine.plan import CompiledDraw
@@ -194,6 +194,8 @@ def _measure(weights: tuple[int, ...]) -> Callable[[Piles], int]:
     _, first, first_weight, second, second_weight = min(forms, key=lambda form: form[0])
     if len(first) == 1 and len(second) == 1:  # (Monte Carlo's stock and discard) one call a move, not three
         one, other = first[0], second[0]
+        if (first_weight, second_weight) == (1, -1):
+            return lambda piles: len(piles[one]) - len(piles[other])
         return lambda piles: first_weight * len(piles[one]) + second_weight * len(piles[other])
     take_first, take_second = _lengths(first), _lengths(second)
     return lambda piles: first_weight * take_first(piles) + second_weight * take_second(piles)
@@ -299,6 +301,7 @@ class RunPositions:
 _MEASURES: weakref.WeakKeyDictionary[Game, ProgressMeasure | None] = weakref.WeakKeyDictionary()
 _UNREPEATABLE: weakref.WeakKeyDictionary[Game, bool] = weakref.WeakKeyDictionary()
 """Per game, :func:`never_repeats` of its measure, worked out with it."""
+_UNSEEN: Any = object()
 
 
 def positions_tracker(game: Game, deal_seed: int, every: bool = False) -> AllPositions | RunPositions | None:
@@ -307,10 +310,10 @@ def positions_tracker(game: Game, deal_seed: int, every: bool = False) -> AllPos
     playout asks it of every position, not only until the first repeat)."""
     if every:
         return AllPositions()
-    if game not in _MEASURES:
+    progress = _MEASURES.get(game, _UNSEEN)
+    if progress is _UNSEEN:
         progress = _MEASURES[game] = progress_measure(game)
         _UNREPEATABLE[game] = progress is not None and never_repeats(game, progress)
-    if _UNREPEATABLE.get(game, False):
-        return None
-    progress = _MEASURES[game]
-    return AllPositions() if progress is None else RunPositions(game, progress, deal_seed)
+    if progress is None:
+        return AllPositions()
+    return None if _UNREPEATABLE.get(game, False) else RunPositions(game, progress, deal_seed)
