@@ -51,8 +51,9 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     does not make a depth-first search less complete, so a restart that ends uncut answers "lost" soundly.
 ``runs``
     on a design with the ``restarts`` member whose columns build runs that do not all move
-    together (the multi-suit Spider family), two more members: restarts of the depth-first search
-    and of the best-first pass (:data:`RUNS_BEST_FIRST_UNIT` × ``luby(n)`` positions) over a
+    together (the multi-suit Spider family), three more members: restarts of the depth-first search
+    and of the best-first pass (:data:`RUNS_BEST_FIRST_UNIT` × ``luby(n)`` positions), and the best-first
+    restarts again with face-down cards weighted :data:`RUNS_HIDDEN_WEIGHT` (:data:`RUNS_WEIGHTS`), over a
     narrowed move set that drops the drags which only split a suited run or move a run from one
     build onto another (:mod:`.run_moves`). They are incomplete: their wins are wins (replayed like
     every other), their "lost" is never reported.
@@ -133,12 +134,21 @@ deal), deals decided with these shares against the weights as they were (2, then
 against 74 at 20,000 positions (about 2 s); Beleaguered Castle 15 of 20 against 14 at 28,000; Streets and Alleys
 18 of 20 against 17 at 34,000."""
 
-RUNS_WEIGHTS = (8, 16)
-"""The shares of the turns of the two ``runs`` members, the depth-first and the best-first restarts (module doc).
-Spiderette, seed 0, each member alone to 150,000 positions: the best-first restarts win 7 of 10 deals (two of them
-alone), the depth-first ones 6, and the complete members none; the portfolio replayed from those figures wins 8 deals
-at 100,000 positions with (8, 16) against 7 with (8, 8) (seed 101: 4 of 9 against 3). At 30,000 positions: Mrs Mop 7 won
-against 5, Will o' the Wisp 7 against 6, Simple Simon 18 won and 1 lost either way."""
+RUNS_WEIGHTS = (8, 16, 16)
+"""The shares of the turns of the three ``runs`` members: the depth-first restarts, the best-first restarts, and the
+best-first restarts that score a face-down card as :data:`RUNS_HIDDEN_WEIGHT` (module doc). Spiderette, each member
+alone (seed 0 to 150,000 positions, seed 101 to 100,000): the complete members win nothing (seed 0, deals 0-3), the
+depth-first restarts 6 and 4 deals of 10, the best-first restarts 6 and 6, with the hidden weight 8 and 5. The
+portfolio replayed from those figures (:data:`TURN` × weight), seed 0: 9 deals won from 60,000 positions on (every
+win within 48k), against 8 at 100,000 and 180,000 with the first two members (8 and 16 shares) and 7 at 100,000 with
+8 shares each; seed 101: 4 won at 100,000 and 6 at 180,000 (5 and 6 with the first two)."""
+
+RUNS_HIDDEN_WEIGHT = -3
+"""The weight of a face-down card (:attr:`Progress.WEIGHTS`: -2; the stock's cards count too) in the third ``runs``
+member's score: uncovering a card, or dealing one, is worth more than one loose card less. Spiderette, the
+best-first restarts alone, seed 0: 8 of 10 won at 100,000 positions (each within 16k; deal 8 only with -3) against 6
+with -2 at 150,000 (deal 7 only with -2) and 6 with -4; seed 101, 100,000 positions: 5 won against 6 with -2 (deal 5
+in 1,225 positions against 55,020; deal 4 only with -2) and 2 with -4."""
 
 RUNS_BEST_FIRST_UNIT = 5_000
 """The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
@@ -214,6 +224,8 @@ class Progress:
 
     def __init__(self, game: Any, heuristic: bool = True, bottoms: tuple[tuple[int, int], ...] = ()) -> None:
         design = game.design
+        self.weights: tuple[int, ...] = self.WEIGHTS
+        """The weights :meth:`heuristic` uses (:attr:`WEIGHTS` unless a portfolio member sets its own)."""
         self._heuristic = heuristic
         self._targets: tuple[int, ...] = ()
         self._sign = 0
@@ -253,7 +265,7 @@ class Progress:
         self._noise = random.Random(seed)
 
     def heuristic(self, state: Any) -> int:
-        """The weighted sum of :attr:`WEIGHTS` (higher is better)."""
+        """The weighted sum of :attr:`weights` (higher is better)."""
         piles = state.piles
         progress = self._sign * sum(len(piles[i]) for i in self._targets)
         empty = sum(1 for d in self._takers if not piles[d])
@@ -272,7 +284,7 @@ class Progress:
             if len(self._terms) >= WANTED_KEPT:
                 self._terms.clear()
             cache = self._terms[wanted] = {}
-        w = self.WEIGHTS
+        w = self.weights
         for d in self._open:
             # A move changes one or two piles and the others stay the same tuples: their terms are
             # looked up by identity (an entry holds its pile, so the id is not reused while it is kept).
@@ -709,8 +721,11 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
     if plan.restarts:
         members.append(member("search", RESTART_WEIGHT, pruning, first=False, again=True))
     if plan.runs is not None:  # incomplete: their "lost" proves nothing
-        for first, weight in zip((False, True), RUNS_WEIGHTS, strict=True):
+        kinds = ((False, None), (True, None), (True, RUNS_HIDDEN_WEIGHT))  # (best-first, face-down weight)
+        for (first, hidden), weight in zip(kinds, RUNS_WEIGHTS, strict=True):
             found = _Search(root, plan, pruning, max(1, budget), deadline, narrow=True)
+            if hidden is not None:
+                found.progress.weights = (*found.progress.weights[:3], hidden, *found.progress.weights[4:])
             steps = found.restarts(first, RUNS_BEST_FIRST_UNIT if first else None)
             members.append(_Member("quick", weight, found, steps, False))
     return members
