@@ -135,7 +135,10 @@ ENTRIES = [
     # Klondike draw three and Canfield at the issue's own measure, 30 s a deal.
     Entry("klondike", deals=10, deal_seconds=30.0, published=plus_minus("81.945", "0.084")),
     Entry("klondike-draw-one", deals=10, deal_seconds=15.0, published=plus_minus("90.480", "0.116")),
-    Entry("trigon"),
+    # Trigon's 20 deals are all decided within 100k positions (3 won, 17 lost; session 6), but at about 5k
+    # positions a second: deals 1, 3 and 13 need 10k to 22k (2 to 5 s), deal 8 91k; all of them but deal 8
+    # take about 81k positions. 5 s a deal, 60 s for the row (40 s at 2 s a deal before).
+    Entry("trigon", deal_seconds=5.0, row_seconds=60.0),
     Entry("gargantua", playouts=100, deals=10),
     # The presets one setting away from a design here have no published figure: short runs keep the hour.
     Entry("gargantua-redeal", playouts=100, deals=10, deal_seconds=2.5),
@@ -216,15 +219,20 @@ ENTRIES = [
     # 400k, deal 7 is lost in 1.82M (about 29 CPU-s), deal 6 in about 2.4M (unknown here); the basic variant's
     # deals are all decided within 1.88M (deal 5 won, about 20 CPU-s; deal 1 lost in 1.81M, about 16 CPU-s).
     # At the 49k and 71k positions a second of a run at load 5 (2 workers), deal 7 takes 37 s, deal 1 of the basic
-    # variant 25 s: Gaps gets 42 s a deal, the basic variant 30 s.
-    Entry("gaps-no-redeal", deals=10, budget=2_000_000, deal_seconds=42.0, published=plus_minus("85.815", "3.717"),
+    # variant 25 s: the basic variant gets 30 s. Since session 6 the search is 1.5 to 1.8 times as fast on Gaps
+    # (the same positions; deal 7: 19.7 CPU-s at load 17, 29 before): Gaps gets 30 s a deal (42 s before).
+    Entry("gaps-no-redeal", deals=10, budget=2_000_000, deal_seconds=30.0, published=plus_minus("85.815", "3.717"),
           playout_moves=100),
     Entry("gaps-basic", deals=10, budget=2_000_000, deal_seconds=30.0, published=plus_minus("24.902", "0.028"),
           playout_moves=100),
     Entry("montana", playouts=500, deals=10, deal_seconds=6.0, playout_moves=200),
     Entry("accordion", playouts=500, published=plus_minus("99.99948", "0.00052"), playout_moves=60),
-    Entry("late-binding", playouts=500, playout_moves=40),
-    Entry("pyramid", playouts=500, budget=2_000_000, deal_seconds=10.0, playout_moves=100),
+    # Late Binding has the row search since session 6: 19 of its 20 deals are decided within 38k positions
+    # (under a second), deal 9 is lost in 161k (5.4 s at load 10): 5 s a deal within the 40 s the row reserved.
+    Entry("late-binding", playouts=500, playout_moves=40, deal_seconds=5.0, row_seconds=40.0),
+    # Pyramid's 20 deals took 25 s in all in session 5 (1.26 s a deal; deals 17 and 19 are lost in 1.1M and 0.7M
+    # positions, 8 to 9 CPU-s): 10 s a deal within 60 s for the row (200 s reserved before).
+    Entry("pyramid", playouts=500, budget=2_000_000, deal_seconds=10.0, playout_moves=100, row_seconds=60.0),
     Entry("chateau-de-cartes", playouts=500, deals=10, deal_seconds=4.0, playout_moves=100),
     Entry("monte-carlo", 2000, 20, 1_000_000, 2.0, playout_moves=60),
     Entry("weathervane", 2000, 20, 1_000_000, 2.0, playout_moves=60),
