@@ -123,16 +123,17 @@ whichever is spent first. Most deals are decided before, at the cost they had wi
 rather than a fixed count of positions, so that a short budget is not split with restarts too short
 to win anything (:func:`_late_join`)."""
 
-LATE_WEIGHTS = (4, 1)
-"""The shares of the turns of the best-first pass and of each depth-first search once the late restarts have
-joined (:data:`LATE_SHARE`; their own share stays :data:`RESTART_WEIGHT`): the pass keeps the share it had (4 of
-10, 2 of 5 before) and the restarts take theirs from the depth-first searches. The pass decides most deals of
-Baker's Game, its losses too (it runs out of positions where the depth-first searches do), and restarts taking 4
-of 9 of the turns from it cost the deals a 2 s deal decides just in time. Replayed from each member's decision
-points (``bench/bench_late_restarts.py``, seed 0, the restarts joining after 5,000 positions, as they do on a 2 s
-deal), deals decided with these shares against the weights as they were (2, then 2 and 1): Baker's Game 80 of 80
-against 74 at 20,000 positions (about 2 s); Beleaguered Castle 15 of 20 against 14 at 28,000; Streets and Alleys
-18 of 20 against 17 at 34,000."""
+LATE_WEIGHTS = (4, 1, 5)
+"""The shares of the turns of the best-first pass, of each depth-first search and of the restarts once the late
+restarts have joined (:data:`LATE_SHARE`): the pass keeps most of its share (4 of 11 against 2 of 5) and the
+restarts take theirs from the depth-first searches. The pass decides most deals of Baker's Game, its losses too (it
+runs out of positions where the depth-first searches do), and restarts taking 4 of 9 of the turns from it cost the
+deals a 2 s deal decides just in time. Replayed from each member's decision points (``bench/bench_late_restarts.py
+--late``, seed 0, the restarts joining after 5,000 positions, as they do on a 2 s deal), deals decided with these
+shares against the weights as they were (2, 2 and 1, then 4 for the restarts): Baker's Game 80 of 80 against 74 at
+20,000 positions (about 2 s); Beleaguered Castle 16 of 20 against 14 at 28,000; Streets and Alleys 18 against 17 at
+34,000; King Albert 13 against 11 at 20,000; and FreeCell 20 against 19 at 110,000 (about 10 s; the restarts
+joining after 10,000), whose deal 17 the restarts alone win in 44,272 positions."""
 
 RUNS_WEIGHT = 8
 """The share of the turns of each of the two ``runs`` members (module doc). Spiderette, seed 0, 10 deals at 60,000
@@ -793,6 +794,7 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
             for entry in members:  # the restarts' turns come from the depth-first searches (LATE_WEIGHTS)
                 entry.weight = LATE_WEIGHTS[0] if entry.best_first else LATE_WEIGHTS[1]
             members.append(_restarts_member(root, pruning, budget, deadline))
+            members[-1].weight = LATE_WEIGHTS[2]
             everyone.append(members[-1])
         for entry in list(members):
             stop = entry.search.positions() + turn * _share(entry, members, lead)
