@@ -19,7 +19,7 @@ budget) and positions, and the ratio of the times of the plain and the pruned se
 For the searches of issue 15 part 2 (``--only compact``) every deal gets the same budget and
 ``--deal-seconds`` of CPU under the solver before them and now: the sink search with its
 rank-reachability test and restarts against the same search without them (Golf, Black
-Hole), the pair search (Pyramid) and the row search (Accordion) against the plain
+Hole), the pair search (Pyramid) and the row search (Accordion, Late Binding) against the plain
 engine-state search. It prints deals decided, CPU seconds, deals decided per CPU second and
 the ratio of the times.
 
@@ -185,6 +185,7 @@ NEW_AGAINST_OLD: tuple[tuple[str, Solver, Solver], ...] = (
     ("black-hole", compact_solve, _as_before),
     ("pyramid", pair_solve, _engine),
     ("accordion", row_solve, _engine),
+    ("late-binding", row_solve, _engine),
     ("gaps-no-redeal", grid_solve, _engine),
 )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from bench import results
@@ -17,6 +19,30 @@ def test_every_design_in_games_has_a_results_entry_and_no_entry_is_stale() -> No
 def test_the_whole_catalog_is_bounded_within_an_hour_on_two_cores() -> None:
     worst = sum(entry.worst_seconds() for entry in results.ENTRIES)
     assert worst / 2 < 3600
+
+
+def test_a_row_bound_lowers_the_worst_case_and_is_printed_only_when_it_binds() -> None:
+    capped = results.Entry("golf", playouts=0, deals=10, deal_seconds=2.0, row_seconds=5.0)
+    assert capped.worst_seconds() == 5.0
+    assert capped.worst_seconds(scale=2) == 10.0
+    assert results.row_bound(capped, 1) == "; 5 s for the row"
+    loose = dataclasses.replace(capped, row_seconds=50.0)
+    assert loose.worst_seconds() == 20.0
+    assert results.row_bound(loose, 1) == ""
+
+
+def test_a_capped_row_solves_the_same_deals_in_batches_and_starts_none_it_cannot_finish() -> None:
+    text = (results.GAMES / "golf.cardz").read_text(encoding="utf-8")
+    plain = results.Entry("golf", deals=3, budget=2_000, deal_seconds=1.0)
+    expected, _ = results.solve_row(plain, text, 3, workers=1)
+    capped = dataclasses.replace(plain, row_seconds=2.5)  # at 1 s a deal: batches of 2, then 1 (each deal is quick)
+    reached, _ = results.solve_row(capped, text, 3, workers=1)
+    assert [(v.index, v.result, v.nodes) for v in reached] == [(v.index, v.result, v.nodes) for v in expected]
+    none, _ = results.solve_row(dataclasses.replace(plain, row_seconds=0.5), text, 3, workers=1)
+    assert none == []  # not even one deal fits in the row's bound
+    row = results.measure(dataclasses.replace(plain, playouts=5, row_seconds=0.5), scale=1, workers=1)
+    assert row.decided == "0 won, 0 lost, 3 unknown, 3 not reached within the row's bound"
+    assert row.solver.startswith("undecided: 3 of 3 deals")
 
 
 FIGURE = results.plus_minus("75.053", "0.028")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -9,7 +10,7 @@ from typing import Any
 
 from cardz_tools.analysis import grid_search
 from cardz_tools.analysis.compact import compact_solve
-from cardz_tools.analysis.grid_search import GridSearch, grid_shape
+from cardz_tools.analysis.grid_search import GridSearch, Seen, grid_shape
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.analysis.solve import search_states
 from cardz_tools.engine import Game, State, Tap
@@ -155,6 +156,84 @@ def test_the_key_merges_swapped_rows_and_renamed_suits_only_where_the_rules_allo
         gap, full = cells.index(0), next(i for i, code in enumerate(cells) if code)
         moved[gap], moved[full] = moved[full], 0
         assert search.key(moved) != search.key(cells)
+
+
+def test_the_symmetric_key_is_kept_only_while_it_merges_positions(monkeypatch: Any) -> None:
+    """Seen: past SYMMETRY_TRIAL positions with no merge it keys positions as they lie, and still finds the
+    positions stored during the trial; a merge during the trial keeps the symmetric key."""
+    monkeypatch.setattr(grid_search, "SYMMETRY_TRIAL", 4)
+    state = game_of("gaps-no-redeal").new_initial_state(seed=deal_seed(101, 0))
+    search = GridSearch.of(state)
+    assert search is not None
+    cells = search.pack(state.piles)
+    swapped_rows = cells[13:26] + cells[:13] + cells[26:]
+    distinct = []
+    for i in range(1, 7):  # positions that are not equal up to symmetry: one card moved into a gap each
+        moved = bytearray(cells)
+        gap, full = cells.index(0), [j for j, code in enumerate(cells) if code][i]
+        moved[gap], moved[full] = moved[full], 0
+        distinct.append(moved)
+    dropped = Seen(search)
+    assert dropped.symmetric and dropped.add_new(cells)
+    assert all(dropped.add_new(moved) for moved in distinct[:3])
+    assert not dropped.symmetric and dropped.merges == 0 and len(dropped) == 4
+    assert not dropped.add_new(cells) and not dropped.add_new(distinct[0])  # stored in the trial: still found
+    assert dropped.add_new(swapped_rows) and dropped.add_new(distinct[3]) and len(dropped) == 6
+    kept = Seen(search)
+    assert kept.add_new(cells) and not kept.add_new(swapped_rows)
+    assert all(kept.add_new(moved) for moved in distinct[:3])
+    assert kept.symmetric and kept.merges == 1 and not kept.on_trial
+    assert not kept.add_new(distinct[0][13:26] + distinct[0][:13] + distinct[0][26:])
+
+
+def test_the_search_agrees_with_the_engine_state_search_after_the_symmetry_trial(monkeypatch: Any) -> None:
+    """With a trial of a few positions (the symmetric key dropped early in almost every search), small deals
+    still get the plain engine-state search's verdicts, and the positions are those of a search keyed as they lie."""
+    monkeypatch.setattr(grid_search, "SYMMETRY_TRIAL", 8)
+    game = small_gaps()
+    verdicts = {"won": 0, "lost": 0}
+    for deal in range(24):
+        state = game.new_initial_state(seed=deal_seed(23, deal))
+        search = GridSearch.of(state)
+        assert search is not None
+        engine_result, _, _ = search_states(state.clone(), 300_000)
+        grid_result, line, nodes = search.search(300_000, None)
+        assert engine_result != "unknown" and grid_result == engine_result, deal
+        verdicts[grid_result] += 1
+        if line:
+            assert replays_to_a_win(state, line)
+        as_they_lie = GridSearch(state, dataclasses.replace(search.shape, rows_alike=False, suits_alike=False))
+        assert as_they_lie.search(300_000, None)[::2] == (grid_result, nodes), deal
+    assert verdicts["won"] >= 3 and verdicts["lost"] >= 2, verdicts
+
+
+def test_the_fixed_cards_after_a_move_are_those_counted_afresh() -> None:
+    """GridSearch._fixed_after (only the filled gap's row looked at again) equals fixed() along random games,
+    runs grown over cards already in place included."""
+    grown = 0
+    games = ((game_of("gaps-no-redeal"), 3), (small_gaps(columns=6), 30), (small_gaps(LEFTWARDS, columns=6), 10))
+    for game, deals in games:
+        rng = random.Random(3)
+        for deal in range(deals):
+            state = game.new_initial_state(seed=deal_seed(43, deal))
+            search = GridSearch.of(state)
+            if search is None:  # a deal with no move
+                continue
+            cells = search.pack(state.piles)
+            where = [-1] * 128
+            for i, code in enumerate(cells):
+                if code:
+                    where[code] = i
+            fixed = search.fixed(cells)
+            while steps := search.steps(cells, where, fixed):
+                source, gap = steps[rng.randrange(len(steps))]
+                code = cells[source]
+                cells[gap], cells[source], where[code] = code, 0, gap
+                after = search._fixed_after(cells, fixed, gap)
+                assert after == search.fixed(cells), (deal, source, gap)
+                grown += sum(after) > sum(fixed) + 1
+                fixed = after
+    assert grown >= 3, grown
 
 
 def random_position(game: Game, seed: int, rng: random.Random) -> State:

@@ -6,6 +6,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.analysis.row_search import RowSearch, row_shape
 from cardz_tools.analysis.solve import search_states, solve_state
@@ -65,6 +67,21 @@ def test_a_row_that_does_not_close_up_or_wins_otherwise_is_not_the_shape() -> No
     assert row_shape(Game(build_design(raw))) is None
 
 
+def test_a_short_row_with_the_cards_left_out_in_a_locked_depot_is_the_shape() -> None:
+    """Late Binding deals 18 cards and leaves 34 in a locked stock that takes nothing: the row is the rest."""
+    game = game_of("late-binding")
+    shape = row_shape(game)
+    assert shape is not None and len(shape.row) == 18 and game.names.index("unused") not in shape.row
+    resolved = open_design(GAMES / "late-binding.cardz").json_text  # "extends" resolved
+    raw = json.loads(resolved)
+    unused = next(depot for depot in raw["depots"] if depot["name"] == "unused")
+    unused["acceptRule"] = {"when": "true"}  # the left-out cards' depot takes cards: not inert
+    assert row_shape(Game(build_design(raw))) is None
+    raw = json.loads(resolved)
+    raw["winCondition"] = {"kind": "when", "when": "count(row, !empty(it)) == 1 && empty(unused)"}
+    assert row_shape(Game(build_design(raw))) is None
+
+
 def test_the_row_moves_are_the_engines_legal_moves() -> None:
     game = game_of("accordion")
     rng = random.Random(5)
@@ -101,10 +118,11 @@ def late_positions(game: Game, rng: random.Random, piles_left: int) -> list[Stat
                 if piles(on_line) <= piles_left:
                     break
                 on_line.apply(move)
-            legal = on_line.legal_moves()
-            off_line = on_line.clone()
-            off_line.apply(legal[rng.randrange(len(legal))])
-            positions += [on_line, off_line]
+            if piles(on_line) <= piles_left:  # not when the deal is lost
+                legal = on_line.legal_moves()
+                off_line = on_line.clone()
+                off_line.apply(legal[rng.randrange(len(legal))])
+                positions += [on_line, off_line]
         while not state.is_terminal() and piles(state) > piles_left:
             legal = state.legal_moves()
             state.apply(legal[rng.randrange(len(legal))])
@@ -112,11 +130,13 @@ def late_positions(game: Game, rng: random.Random, piles_left: int) -> list[Stat
     return [position for position in positions if not position.is_terminal()]
 
 
-def test_the_row_search_agrees_with_the_search_over_engine_states() -> None:
-    """The key of top cards only loses nothing: late positions get the engine-state search's verdicts."""
-    game = game_of("accordion")
+@pytest.mark.parametrize(("name", "piles_left"), [("accordion", 14), ("late-binding", 9)])
+def test_the_row_search_agrees_with_the_search_over_engine_states(name: str, piles_left: int) -> None:
+    """The key of top cards only loses nothing: late positions get the engine-state search's verdicts
+    (Late Binding's locked stock counts as a pile)."""
+    game = game_of(name)
     verdicts = {"won": 0, "lost": 0}
-    for state in late_positions(game, random.Random(8), 14):
+    for state in late_positions(game, random.Random(8), piles_left):
         search = RowSearch.of(state)
         assert search is not None
         engine_result, _, _ = search_states(state.clone(), 200_000)

@@ -24,7 +24,8 @@ function that applies it:
 * **symmetry** (:meth:`GridSearch.key`): when the table does not change under swapping two rows,
   or two suits, and the win reads neither rows, indexes, suits nor colours, positions that differ
   by such a swap are one (the key sorts the rows and renames the suits in order of first
-  appearance); only once no action is left, since a reshuffle deals in reading order;
+  appearance); only once no action is left, since a reshuffle deals in reading order; and only while
+  it merges any position (:class:`Seen`: on trial for :data:`SYMMETRY_TRIAL` positions);
 * **fixed cards** (:meth:`GridSearch.fixed`): a card that no gap it could ever enter is open to
   (the table's predecessors of the card) never moves again;
 * **the next card of a run** (:meth:`GridSearch.forced`): a gap after a fixed card that only one
@@ -57,7 +58,11 @@ MAX_POSITIONS = 6_000_000
 """The most positions one search holds (a key of one byte per cell each)."""
 
 RECENT_POSITIONS = 1 << 16
-"""The most unkeyed positions :meth:`GridSearch.depth_first` remembers (then it forgets them all)."""
+"""The most unkeyed positions :class:`Seen` remembers (then it forgets them all)."""
+
+SYMMETRY_TRIAL = 20_000
+"""Positions a search keys up to symmetry on trial (:class:`Seen`): if the symmetric key merged none of them
+with another, the search keys positions as they lie from then on."""
 
 CLOCK_EVERY = 4096
 """Positions between two reads of the clock."""
@@ -474,6 +479,77 @@ class _Era:
         self.prefix = bytes([self.mark])
 
 
+class Seen:
+    """The positions one search has stored, keyed up to symmetry (:meth:`GridSearch.key`) while that merges any.
+
+    The symmetric key costs a third of a search's time, and merges two positions only when both are
+    reachable from one deal: in a full Gaps grid that takes moving nearly every card (no merge in 1.3 million
+    positions of a proof of loss). So it is on trial for :data:`SYMMETRY_TRIAL` positions: if it merged
+    none of them with another, the positions are keyed as they lie from then on. Every key stored maps only
+    to positions equal up to symmetry, so a lookup that misses a merge only searches a position again: the
+    verdicts stay those of the search (a test keeps the trial tiny on small grids).
+    """
+
+    def __init__(self, search: GridSearch) -> None:
+        self.search = search
+        self.keys: set[bytes] = set()
+        self.recent: set[bytes] = set()
+        """Positions as they lie whose symmetric key is stored: most repeats meet a position exactly (two
+        moves played in either order), and this test is cheaper than the key. Never forgotten during the trial,
+        so a symmetric key found stored whose position is not here was a merge."""
+        self.symmetric = search.shape.rows_alike or search.shape.suits_alike
+        self.on_trial = self.symmetric
+        self.merges = 0
+        """Positions found stored only up to symmetry (counted while on trial)."""
+        self.doubled = 0
+        """Positions stored twice (as they lie and by their symmetric key) when the trial ended."""
+
+    def __len__(self) -> int:
+        return len(self.keys) - self.doubled
+
+    def add_new(self, cells: bytearray) -> bool:
+        """Store the position ``cells`` (of the search's era); False when it, or one equal up to symmetry, was."""
+        era = self.search.era
+        raw = era.prefix + cells
+        if not (self.symmetric and era.final):
+            if raw in self.keys:
+                return False
+            self.keys.add(raw)
+            return True
+        recent = self.recent
+        if raw in recent:
+            return False
+        key = self.search.key(cells)
+        if key in self.keys:
+            self.merges += 1
+            return False
+        self.keys.add(key)
+        if len(recent) >= RECENT_POSITIONS:
+            recent.clear()
+        recent.add(raw)
+        if self.on_trial and len(recent) >= SYMMETRY_TRIAL:
+            self._end_trial()
+        return True
+
+    def _end_trial(self) -> None:
+        """Keep the symmetric key if it merged a position; else key positions as they lie from now on.
+
+        The positions stored so far are then stored as they lie too (all are in :attr:`recent`), so that
+        none of them is searched again.
+        """
+        self.on_trial = False
+        if self.merges:
+            return
+        self.symmetric = False
+        before = len(self.keys)
+        self.keys |= self.recent
+        self.doubled = len(self.keys) - before
+        self.recent = set()
+
+
+assert SYMMETRY_TRIAL < RECENT_POSITIONS  # the trial's positions are all remembered as they lie
+
+
 class GridSearch:
     """The compact search of one deal of a grid game (build it with :meth:`of`)."""
 
@@ -602,6 +678,36 @@ class GridSearch:
                     break  # no card is fixed but after a fixed card or in the first column
         return fixed
 
+    def _fixed_after(self, cells: bytearray, parent: list[bool], filled: int) -> list[bool]:
+        """:meth:`fixed` of ``cells``, reached by a move into the gap ``filled`` from a position whose
+        :meth:`fixed` is ``parent`` (which it may return, unchanged: it is never written to).
+
+        Where no card is fixed but in a run from a row's left edge (:attr:`fixed_anywhere` false), a move
+        changes the run of only the row it fills, and only when it fills the cell right after the run
+        (the card moved was not fixed, so it left no run); the run then grows over the cards already in
+        place after it.
+        """
+        if self.fixed_anywhere:
+            return self.fixed(cells)
+        before = self.left[filled]
+        if before >= 0 and not parent[before]:
+            return parent
+        fixed = parent.copy()
+        pred_code = self.pred_code
+        start = filled - self.column[filled]
+        end = start + self.shape.columns
+        i = filled
+        while i < end:
+            code = cells[i]
+            if not code:
+                break
+            pred = pred_code[i - start][code]
+            if not (pred == NEVER or (i > start and pred == cells[i - 1])):
+                break
+            fixed[i] = True
+            i += 1
+        return fixed
+
     def forced(
         self, cells: bytearray, where: list[int], fixed: list[bool], streamline: bool, gaps: list[int] | None = None
     ) -> tuple[int, int] | None | bool:
@@ -721,19 +827,19 @@ class GridSearch:
         applied, outcome, known = self._settle(cells, where, piles, streamline)
         if outcome == "won":
             return "won", self._engine_line(applied), 1
-        seen = {self.key(cells)}
+        seen = self.seen = Seen(self)
+        seen.add_new(cells)
         if outcome == "dead":
             return ("unknown" if streamline else "lost"), [], 1
         line.extend(applied)
-        stack: list[tuple[list[tuple[int, int]], list[Any]]] = [(self._options(cells, where, piles, known), applied)]
+        stack: list[tuple[list[tuple[int, int]], list[Any], tuple[list[bool], list[int]] | None]] = [
+            (self._options(cells, where, piles, known), applied, known)
+        ]
         exhausted = "unknown" if streamline else "lost"
         must_fill = self.shape.must_fill
-        recent: set[bytes] = set()
-        """Positions as they lie whose key is in ``seen``, when the key sorts rows or renames suits: most repeats
-        meet a position exactly (two moves played in either order), and this test is cheaper than the key."""
-        symmetric = self.shape.rows_alike or self.shape.suits_alike
+        add_new, keys = seen.add_new, seen.keys
         while stack:
-            options, applied = stack[-1]
+            options, applied, parent_known = stack[-1]
             if not options:
                 stack.pop()
                 self._undo(cells, where, piles, applied)
@@ -742,10 +848,10 @@ class GridSearch:
             step = options.pop()
             if step == REDEAL:
                 here: list[Any] = [self._play(cells, where, piles, step)]
-                key = self.key(cells)
-                if key in seen:
+                if not add_new(cells):
                     self._undo(cells, where, piles, here)
                     continue
+                parent_known = None  # an action may change any cell
             else:  # the hot path: _move inlined, and taken back at once when the position was seen
                 source, gap = step
                 code = cells[source]
@@ -753,31 +859,28 @@ class GridSearch:
                 cells[source] = 0
                 where[code] = gap
                 self.missing += must_fill[source] - must_fill[gap]
-                raw = self.era.prefix + cells
-                keyed = symmetric and self.era.final
-                if (raw in recent or (key := self.key(cells)) in seen) if keyed else (key := raw) in seen:
+                if seen.symmetric:
+                    new = add_new(cells)
+                else:  # Seen.add_new without a call
+                    raw = self.era.prefix + cells
+                    new = raw not in keys
+                    if new:
+                        keys.add(raw)
+                if not new:
                     # seen before, so not won (the search would have ended)
                     cells[source] = code
                     cells[gap] = 0
                     where[code] = source
                     self.missing += must_fill[gap] - must_fill[source]
                     continue
-                if keyed:
-                    if len(recent) >= RECENT_POSITIONS:
-                        recent.clear()
-                    recent.add(raw)
                 here = [step]
-            seen.add(key)
-            chain, outcome, known = self._settle(cells, where, piles, streamline)
+            chain, outcome, known = self._settle(cells, where, piles, streamline, parent_known, step)
             here += chain
             if outcome == "won":
                 return "won", self._engine_line([*line, *here]), len(seen)
-            if chain:
-                key = self.key(cells)
-                if key in seen:
-                    self._undo(cells, where, piles, here)
-                    continue
-                seen.add(key)
+            if chain and not add_new(cells):
+                self._undo(cells, where, piles, here)
+                continue
             if outcome == "dead":
                 self._undo(cells, where, piles, here)
                 continue
@@ -789,7 +892,7 @@ class GridSearch:
             if size > budget:
                 return "unknown", [], size
             line.extend(here)
-            stack.append((self._options(cells, where, piles, known), here))
+            stack.append((self._options(cells, where, piles, known), here, known))
         return exhausted, [], len(seen)
 
     def best_first(self, budget: int, deadline: float | None) -> SearchRun:
@@ -815,10 +918,9 @@ class GridSearch:
             return "won", self._engine_line(applied), 1
         if outcome == "dead":
             return "unknown", [], 1
-        seen = {self.key(cells)}
-        recent: set[bytes] = set()
-        """As in :meth:`depth_first`."""
-        symmetric = self.shape.rows_alike or self.shape.suits_alike
+        seen = self.seen = Seen(self)
+        seen.add_new(cells)
+        add_new = seen.add_new
         parents: list[tuple[int, list[Any]]] = [(-1, applied)]
         frontier = [(-self._promise(cells, None), 0, bytes(cells))]
         while frontier:
@@ -827,24 +929,15 @@ class GridSearch:
             self._place(cells, where, piles)
             for step in self.steps(cells, where):
                 here: list[Any] = [self._play(cells, where, piles, step)]
-                raw = bytes(cells)
-                if (symmetric and raw in recent) or (key := self.key(cells)) in seen:
+                if not add_new(cells):
                     # seen before, so not won
                     self._undo(cells, where, piles, here)
                     continue
-                if symmetric:
-                    if len(recent) >= RECENT_POSITIONS:
-                        recent.clear()
-                    recent.add(raw)
-                seen.add(key)
                 chain, outcome, known = self._settle(cells, where, piles, True)
                 here += chain
                 if outcome == "won":
                     return "won", self._engine_line(self._line_to(parents, index) + here), len(seen)
-                if chain:
-                    key = self.key(cells)
-                if outcome is None and (not chain or key not in seen):
-                    seen.add(key)
+                if outcome is None and (not chain or add_new(cells)):
                     parents.append((index, here))
                     promise = self._promise(cells, None if known is None else known[0])
                     heapq.heappush(frontier, (-promise, len(parents) - 1, bytes(cells)))
@@ -905,28 +998,37 @@ class GridSearch:
         self.missing = sum(1 for gap in _gaps(cells) if must_fill[gap])
 
     def _settle(
-        self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]], streamline: bool
+        self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]], streamline: bool,
+        parent: tuple[list[bool], list[int]] | None = None, step: tuple[int, int] = REDEAL,
     ) -> tuple[list[Any], str | None, tuple[list[bool], list[int]] | None]:
         """Play the forced moves of :meth:`forced` (none before the last action).
 
-        Returns the steps, "won"/"dead"/None, and :meth:`fixed` and the gaps of the position reached when
-        computed.
+        ``parent``: :meth:`fixed` and the gaps of the position before the move ``step`` that led here
+        (then only the filled gap's row is looked at again, :meth:`_fixed_after`, and the gaps are the
+        parent's with the one filled replaced by the one left). Returns the steps, "won"/"dead"/None, and
+        :meth:`fixed` and the gaps of the position reached when computed.
         """
         applied: list[Any] = []
         if not self.era.final or not self.can_win or self.plain:
             return applied, ("won" if self._won(cells, piles) else None), None
         while True:
-            if self._won(cells, piles):
+            if not self.missing and self._won(cells, piles):  # (:meth:`_won` itself, without a call mostly)
                 return applied, "won", None
-            fixed = self.fixed(cells)
-            gaps = _gaps(cells)
-            step = self.forced(cells, where, fixed, streamline, gaps)
-            if step is None:
+            if parent is None:
+                fixed, gaps = self.fixed(cells), _gaps(cells)
+            else:
+                source, filled = step
+                fixed = self._fixed_after(cells, parent[0], filled)
+                gaps = [source if gap == filled else gap for gap in parent[1]]
+                gaps.sort()
+            forced = self.forced(cells, where, fixed, streamline, gaps)
+            if forced is None:
                 return applied, None, (fixed, gaps)
-            if step is False:
+            if forced is False:
                 return applied, "dead", None
-            assert isinstance(step, tuple)
-            applied.append(self._play(cells, where, piles, step))
+            assert isinstance(forced, tuple)
+            applied.append(self._play(cells, where, piles, forced))
+            parent, step = (fixed, gaps), forced
 
     def _options(
         self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]],

@@ -3,8 +3,9 @@
 Accordion and its variants have this shape, recognised here from the compiled
 :class:`~cardz_tools.engine.Game` alone (no game, family or depot is named):
 
-* every depot is a member of one group, the *row*; one deck, no jokers, no stock, no
-  actions, no loss condition but having no move;
+* every depot is a member of one group, the *row*, but those that are locked and take nothing
+  (the cards a short row leaves out, in Late Binding: no rule may read them); one deck, no
+  jokers, no stock that draws, no actions, no loss condition but having no move;
 * a pile moves whole: the eject rule reads only ``count(cards)`` and ``count(depot)`` and,
   probed on every pile size, lets exactly the whole pile go;
 * the accept rule is a conjunction whose parts each read either only where the pile comes
@@ -114,8 +115,13 @@ def _probe_shape(game: Any) -> RowShape | None:
     design = game.design
     if design.decks != 1 or design.jokers or game.draws or game.actions or game.loss_when is not None:
         return None
-    n = len(game.names)
-    groups = {name for name, members in game.members.items() if len(members) == n and n > 1}
+    inert = {d for d in range(len(game.names)) if game.accept_never[d] and game.eject_kind[d] is EjectKind.LOCKED}
+    if any(design.depots[d].spec.triggers for d in inert):
+        return None
+    n = len(game.names) - len(inert)
+    groups = {
+        name for name, members in game.members.items() if len(members) == n and n > 1 and not inert & set(members)
+    }
     if not groups or len({tuple(game.members[name]) for name in groups}) != 1:
         return None
     row = tuple(game.members[next(iter(groups))])
