@@ -31,8 +31,8 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     :data:`TURN` new positions per share. The first to decide
     decides; only a complete search answers "lost": a depth-first one, or the best-first pass
     when it runs out of positions to expand. Where the waste is never turned back (one pass
-    through the stock), the member that has got more cards home than every other takes
-    :data:`LEAD_WEIGHT` times its share (Rank and File's deals are won by the depth-first
+    through the stock), the member that has got :data:`LEAD_MARGIN` cards home more than every
+    other takes :data:`LEAD_WEIGHT` times its share (Rank and File's deals are won by the depth-first
     member alone, in a quarter of the positions its fixed share would need).
 ``restarts``
     on a design whose win depots are filled by a trigger or an action (Spider's completed runs: no
