@@ -927,19 +927,20 @@ class GridSearch:
             _, index, position = heapq.heappop(frontier)
             cells[:] = position
             self._place(cells, where, piles)
-            for step in self.steps(cells, where):
+            here_known = (self.fixed(cells), _gaps(cells))
+            for step in self.steps(cells, where, *here_known):
                 here: list[Any] = [self._play(cells, where, piles, step)]
                 if not add_new(cells):
                     # seen before, so not won
                     self._undo(cells, where, piles, here)
                     continue
-                chain, outcome, known = self._settle(cells, where, piles, True)
+                chain, outcome, known = self._settle(cells, where, piles, True, here_known, step)
                 here += chain
                 if outcome == "won":
                     return "won", self._engine_line(self._line_to(parents, index) + here), len(seen)
                 if outcome is None and (not chain or add_new(cells)):
                     parents.append((index, here))
-                    promise = self._promise(cells, None if known is None else known[0])
+                    promise = self._promise(cells, None) if known is None else self._promise(cells, *known)
                     heapq.heappush(frontier, (-promise, len(parents) - 1, bytes(cells)))
                     size = len(seen)
                     if size % CLOCK_EVERY == 0:
@@ -951,11 +952,11 @@ class GridSearch:
                 self._undo(cells, where, piles, here)
         return "unknown", [], len(seen)
 
-    def _promise(self, cells: bytearray, fixed: list[bool] | None) -> int:
+    def _promise(self, cells: bytearray, fixed: list[bool] | None, gaps: list[int] | None = None) -> int:
         """How close ``cells`` looks to a win: 4 a fixed card, -1 a gap after a card no card may follow."""
         left, placeable = self.left, self.placeable
         dead = 0
-        for gap in _gaps(cells):
+        for gap in _gaps(cells) if gaps is None else gaps:
             before = left[gap]
             if before >= 0 and not placeable[gap][cells[before]]:
                 dead += 1
