@@ -592,6 +592,11 @@ class GridSearch:
         """Whether :meth:`search` plays no forced move (set by its argument)."""
         self.missing = 0
         """How many cells every win fills are gaps now (the win is not tested while some are)."""
+        self.forced_tables = (
+            self.left, self.column, self.last, shape.must_fill, shape.opens_after_gap, self.only_after,
+            self.placeable, self.mask_of,
+        )
+        """What :meth:`forced` reads, in one attribute (it runs once or more a position)."""
         """Whether the win rule proves cells filled (then the win is tested only when every gap is spared)."""
 
     def _grid_cards(self) -> list[int]:
@@ -730,10 +735,7 @@ class GridSearch:
         With ``streamline`` (the quick pass, which never proves a loss) the second condition is
         dropped: the next card of a run is always played at once.
         """
-        shape = self.shape
-        left, column, last = self.left, self.column, self.last
-        must_fill, opens_after_gap, only_after = shape.must_fill, shape.opens_after_gap, self.only_after
-        placeable, mask_of = self.placeable, self.mask_of
+        left, column, last, must_fill, opens_after_gap, only_after, placeable, mask_of = self.forced_tables
         for gap in _gaps(cells) if gaps is None else gaps:
             if not must_fill[gap]:
                 continue
@@ -1028,7 +1030,8 @@ class GridSearch:
             if forced is False:
                 return applied, "dead", None
             assert isinstance(forced, tuple)
-            applied.append(self._play(cells, where, piles, forced))
+            self._move(cells, where, piles, *forced)  # (:meth:`_play` of a move)
+            applied.append(forced)
             parent, step = (fixed, gaps), forced
 
     def _options(
