@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from cardz_tools.cards import FACE_UP, SplitMix64, parse_deck, shuffle, standard_deck
+from cardz_tools import cards as cards_module
+from cardz_tools.cards import FACE_UP, MAX_DECK_CARDS, SplitMix64, parse_deck, shuffle, standard_deck
 from cardz_tools.engine import DeckError, Drag, Game, IllegalMoveError, RuleError, Tap, Termination
 from cardz_tools.model import build_design
 from tests.engine_support import load_design
@@ -41,6 +42,23 @@ def test_splitmix64_gives_the_reference_outputs_and_below_rejects_over_them() ->
                 value = plain.next()
             assert fast.below(bound) == value % bound
             assert fast.state == plain.state
+
+
+def test_shuffle_is_fisher_yates_over_below() -> None:
+    """``shuffle`` inlines ``below`` and looks its rejection limits up: the same orders as the documented loop,
+    for decks up to the largest and beyond (where the limit is worked out)."""
+    for size in (0, 1, 2, 52, 104, MAX_DECK_CARDS, MAX_DECK_CARDS + 3):
+        cards = list(range(size))
+        for seed in (0, 1, 42, (1 << 64) - 1, 1 << 70, -5):
+            rng = SplitMix64(seed)
+            expected = cards.copy()
+            for i in range(size - 1, 0, -1):
+                j = rng.below(i + 1)
+                expected[i], expected[j] = expected[j], expected[i]
+            assert shuffle(cards, seed) == expected, (size, seed)
+    # a rejection is too rare to meet in a test: the limits themselves are below's
+    mask = (1 << 64) - 1
+    assert all(cards_module._BELOW_LIMITS[bound] == mask - (mask + 1) % bound for bound in range(1, MAX_DECK_CARDS + 1))
 
 
 def test_seed_deal_is_the_documented_shuffle_and_leftovers_go_to_stock_next_card_on_top() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cardz_tools.analysis import tableau_search
-from cardz_tools.analysis.dominance import build_table
+from cardz_tools.analysis.dominance import build_table, card_bits
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.cards import FACE_UP, parse_deck
 from cardz_tools.engine import Game
@@ -50,3 +50,21 @@ def test_a_card_built_on_one_it_cannot_move_with_counts_as_loose() -> None:
 def test_rules_that_move_what_they_build_keep_the_ordering_they_had() -> None:
     game = Game(open_design(GAMES / "freecell.cardz").design)
     assert tableau_search.Progress(game)._table == build_table(game)
+
+
+@pytest.mark.parametrize("name", ["canfield", "canfield-runs"])
+def test_the_base_rank_read_from_the_deal_tells_which_card_a_foundation_takes(name: str) -> None:
+    """Canfield's rules read the first foundation's bottom card: without it every card may go on every top,
+    so no card is ever loose or wanted; the search's ordering reads it off the deal (a constant from then on)."""
+    game = Game(open_design(GAMES / f"{name}.cardz").design)
+    root = game.new_initial_state(seed=deal_seed(0, 0))
+    base = root.piles[game.index["found[0]"]][0] & ~FACE_UP
+    search = tableau_search._Search(
+        root, tableau_search.plan_for(game, tableau_search.Pruning()), tableau_search.Pruning(), 10, None
+    )
+    home = search.progress._home_table
+    bits = [bit for bit in card_bits().values() if home[base] & bit]
+    assert len(bits) == 1  # the card after the base in its suit, and nothing else
+    assert len([b for b in card_bits().values() if tableau_search.Progress(game)._home_table.get(base, -1) & b]) == 52
+    table = search.progress._table
+    assert all(bin(table[card]).count("1") <= 2 for card in card_bits())  # two cards go on a column's top

@@ -14,8 +14,12 @@ from typing import Any
 
 import pytest
 
+from cardz_tools.analysis import stock_moves as stock_module
+from cardz_tools.analysis.dominance import bottom_depots, card_bits, probe_table
 from cardz_tools.analysis.stock_moves import StockMoves, stock_moves
+from cardz_tools.cards import FACE_UP
 from cardz_tools.engine import Game, State
+from cardz_tools.engine.moves import Drag
 from cardz_tools.loading import open_design
 from cardz_tools.model import build_design
 from tests.engine_support import random_positions
@@ -36,7 +40,8 @@ def _plays(found: list[tuple[tuple[Any, ...], State, bool]]) -> list[tuple[Any, 
 
 @pytest.mark.parametrize(
     "name",
-    ["gargantua-redeal", "klondike-two-deck-9", "gargantua", "forty-thieves", "klondike", "limited"],
+    ["gargantua-redeal", "klondike-two-deck-9", "gargantua", "forty-thieves", "klondike", "limited", "canfield",
+     "canfield-runs"],
 )
 def test_probed_plays_are_the_plays_the_engine_lists(name: str) -> None:
     game = _game(name)
@@ -62,3 +67,58 @@ def test_limited_redeals_are_counted_as_the_engine_counts_them() -> None:
     for state in random_positions(game, 8, seed=3, max_moves=200):
         listed = _plays(list(stock._listed_plays(state, stock.draws[0])))
         assert _plays(list(stock._probed_plays(state, stock.draws[0]))) == listed
+
+
+@pytest.mark.parametrize("waste", ["count(waste) % 3 == 0", "empty(waste)"])
+def test_a_trigger_that_fires_after_a_tap_leaves_the_plays_to_the_engine(waste: str) -> None:
+    """Canfield's columns also taking a reserve card when short while the waste holds a multiple of three, or
+    nothing (a tap that turns the waste over, which shows no card to play): a tap can fire that, so the probe
+    must give way (StockMoves built by hand: :func:`stock_moves` refuses a design whose rules read the waste)."""
+    design: dict[str, Any] = copy.deepcopy(open_design(GAMES / "canfield.cardz").data)
+    triggers = design["depots"][4]["triggers"]
+    triggers.append({"when": f"{waste} && count(depot) < 2 && !empty(reserve)", "do": triggers[0]["do"]})
+    game = Game(build_design(design))
+    stock = StockMoves(tuple(game.draws))
+    gave_way = 0
+    for state in random_positions(game, 40, seed=5, max_moves=120):
+        for draw in stock.draws:
+            try:
+                list(stock._probed_plays(state, draw))
+            except stock_module._TapFired:
+                gave_way += 1
+            assert _plays(list(stock.plays(state))) == _plays(list(stock._listed_plays(state, draw)))
+    assert gave_way > 0  # some positions did have a column that a tap refills
+
+
+@pytest.mark.parametrize("name", ["canfield", "canfield-runs", "canfield-strict", "klondike", "forty-thieves"])
+def test_the_probe_table_allows_every_legal_drag(name: str) -> None:
+    """The probe's card table (``?:`` read branch by branch, the first foundation's bottom card folded) never
+    drops a target the engine would take a card on, and it does tell cards apart (else it would filter nothing)."""
+    game = _game(name)
+    bit = card_bits()
+    told_apart = checked = 0
+    positions = []
+    for start in random_positions(game, 20, seed=11, max_moves=150):
+        positions.append(start)
+        tap = next((move for move in start.legal_moves() if not isinstance(move, Drag)), None)
+        for _ in range(24 if tap is not None else 0):  # the waste's cards as sources too
+            positions.append(positions[-1].clone())
+            positions[-1].apply(tap)
+            if positions[-1].is_terminal() or tap not in positions[-1].legal_moves():
+                break
+    for state in positions:
+        piles = state.piles
+        bottoms = tuple((d, piles[d][0] & ~FACE_UP) for d in bottom_depots(game) if piles[d])
+        tables = {home: probe_table(game, home, bottoms) for home in (False, True)}
+        for move in state.legal_moves():
+            if not isinstance(move, Drag):
+                continue
+            source, target = game.index[move.source], game.index[move.target]
+            table = tables[target in game.win_depots]
+            assert table is not None
+            pile = piles[target]
+            card = piles[source][-move.count] & ~FACE_UP
+            assert table[pile[-1] & ~FACE_UP if pile else -1] & bit[card], (move, state.piles)
+            checked += 1
+        told_apart += sum(1 for t in tables.values() if t is not None and bin(t[-1]).count("1") < 52)
+    assert checked > 30 and told_apart > 0

@@ -865,3 +865,62 @@ def refilled_depots(game: Any) -> frozenset[int]:
 
 SafeMoves = SafeSinkMoves | BottomSafeMoves
 """What :func:`safe_sink_moves` finds: one dominance, or one per set of bottom cards."""
+
+
+def probe_table(game: Any, home: bool, bottoms: tuple[tuple[int, Card], ...] = ()) -> dict[Card, int] | None:
+    """A :func:`build_table` that also reads the branches of ``?:``: a rule part ``t ? a : b`` whose test
+    reads only the card, the top and ``empty(depot)`` stands for ``t ? (a's card-and-top parts) : (b's)``
+    (each branch over-approximated as the whole rule is), and ``bottom(X)`` of the depots of ``bottoms``
+    is read as the card given (:func:`_folded`), so Canfield's foundations, whose empty branch reads the
+    first foundation's bottom card, still tell which cards go on a top. Still an over-approximation of
+    what the rules accept on a board where those depots have those bottom cards: for filtering the
+    targets a move is asked of the engine (:mod:`.stock_moves`), not for the dominance."""
+    return _probe_table(game, home, bottoms)
+
+
+@functools.lru_cache(maxsize=128)
+def _probe_table(game: Any, home: bool, bottoms: tuple[tuple[int, Card], ...]) -> dict[Card, int] | None:
+    cards = tuple(identity(c) for c in standard_deck())
+    bit = card_bits()
+    everything = (1 << len(cards)) - 1
+    table = {card: 0 for card in (*cards, -1)}
+    done: set[int] = set()
+    for depot in range(len(game.names)):
+        spec = id(game.design.depots[depot].spec)
+        rule = game.accept_rules[depot]
+        if (depot in game.win_depots) != home or rule.never or spec in done:
+            continue
+        done.add(spec)
+        if rule.when is None or rule.follow or rule.wild_rank is not None:
+            return {card: everything for card in table}
+        try:
+            text = _card_part(_folded(game, parse(rule.when.text), dict(bottoms)))
+            pairs = _pair_table(game, depot, text, cards)
+        except (RuleError, ValueError):
+            return None
+        for top, accepted in pairs.items():
+            for card in accepted:
+                table[top] |= bit[card]
+    return table
+
+
+def _card_part(node: expr_ast.Node) -> str:
+    """The text of a rule that reads only the card, the top and ``empty(depot)`` and allows at least
+    what ``node`` allows (:func:`probe_table`): its card-and-top conjuncts, a ``?:`` on such a test
+    narrowed branch by branch, and ``true`` for nothing."""
+    parts = []
+    for part in _conjuncts(node):
+        if isinstance(part, expr_ast.Conditional) and _names(part.test) <= _CARD_NAMES:
+            test, then, otherwise = to_source(part.test), _card_part(part.then), _card_part(part.otherwise)
+            parts.append(f"(({test}) ? ({then}) : ({otherwise}))")
+            continue
+        variants = _source_variants(part)
+        if set().union(*map(_names, variants)) <= _CARD_NAMES:
+            parts.append(f"({_any_of(variants)})")
+    return " && ".join(parts) or "true"
+
+
+@functools.lru_cache(maxsize=16)
+def bottom_depots(game: Any) -> tuple[int, ...]:
+    """:func:`constant_bottoms`, worked out once per game."""
+    return constant_bottoms(game)

@@ -142,6 +142,7 @@ def play_random(
     # CZ505 asks whether the player has choices; once play returns to a position it has met, the
     # rest of the playout (a lost game shuttling one card to and fro) says nothing new about that.
     positions: AllPositions | RunPositions | None = positions_tracker(game, dealt, every=stuck is not None)
+    every_new = positions is None  # no move of this game leads back to a position: nothing to test
     fresh = True
     positions_met = branching = choices = fresh_positions = fresh_choices = 0
     if not state.non_terminating and not state.legal_moves() and not state.outcome().won:
@@ -202,6 +203,8 @@ def play_random(
     aggregate.positions += positions_met
     aggregate.branching_total += branching
     aggregate.choice_positions += choices
+    if every_new:
+        fresh_positions, fresh_choices = positions_met, choices
     aggregate.fresh_positions += fresh_positions
     aggregate.fresh_choice_positions += fresh_choices
     aggregate.playouts += 1

@@ -187,6 +187,11 @@ class CardFlow:
         pending = tuple(d for d in range(len(root.piles)) if d not in free and d not in sinks)
         onto = tuple((bit[top], mask) for top, mask in self.moves_onto.items() if mask)
         empty_mask = self.moves_onto_empty
+        # The tests run on nearly every position: their tables are lists indexed by the card as it lies
+        # (either face), to look up only the cards they reach.
+        bit_of = [0] * (2 * FACE_UP)
+        for card, b in bit.items():
+            bit_of[card] = bit_of[card | FACE_UP] = b
 
         def unsettled_piles(state: Any, empty: int, each_of: frozenset[int] = frozenset()) -> list[int] | None:
             """The depots holding a card not settled when an empty depot takes the cards ``empty``
@@ -197,11 +202,11 @@ class CardFlow:
             alive = 0  # identities with a copy known alive
             for d in sinks:
                 for card in piles[d]:
-                    alive |= bit[card & ~FACE_UP]
+                    alive |= bit_of[card]
             outside = 0
             for d in free:
                 for card in piles[d]:
-                    outside |= bit[card & ~FACE_UP]
+                    outside |= bit_of[card]
             alive |= outside
             unsettled: list[tuple[int, list[int], list[bool]]] = []
             carries: list[bool] = []
@@ -211,7 +216,7 @@ class CardFlow:
                     continue
                 if d in locked:
                     return None  # no drag and no effect ever takes these cards
-                cards = [bit[card & ~FACE_UP] for card in pile]
+                cards = [bit_of[card] for card in pile]
                 for b in cards:
                     outside |= b
                 unsettled.append((d, cards, [False] * len(cards)))
@@ -264,6 +269,11 @@ class CardFlow:
             for b in onto_of:
                 if mask & b:
                     onto_of[b] |= top_bit
+        onto_of_card = [0] * (2 * FACE_UP)
+        required_of_card = [0] * (2 * FACE_UP)
+        for card, b in bit.items():
+            for lying in (card, card | FACE_UP):
+                onto_of_card[lying], required_of_card[lying] = onto_of[b], required[b]
 
         def left_unsettled(state: Any, each_taker: bool = False, empty: int = 0) -> list[int]:
             """The depots holding a card that can never leave it when every move goes onto a top or
@@ -274,9 +284,9 @@ class CardFlow:
             alive = 0
             for d in sinks:
                 for card in piles[d]:
-                    alive |= bit[card & ~FACE_UP]
+                    alive |= bit_of[card]
             depots: list[int] = []
-            columns: list[list[int]] = []
+            columns: list[tuple[int, ...]] = []
             first_unsettled: list[int] = []  # per column, the index of its topmost unsettled card
             # Cards that are or can become a top: the settled ones, each column's first unsettled one,
             # and those in the sinks when a sink gives its top back.
@@ -285,22 +295,23 @@ class CardFlow:
                 pile = piles[d]
                 if pile:
                     depots.append(d)
-                    columns.append([bit[card & ~FACE_UP] for card in pile])
+                    columns.append(pile)
                     first_unsettled.append(len(pile) - 1)
-                    tops |= columns[-1][-1]
+                    tops |= bit_of[pile[-1]]
             changed = True
             while changed:
                 changed = False
                 for number, cards in enumerate(columns):
                     at = first_unsettled[number]
                     while at >= 0:
-                        b = cards[at]
-                        if not b & empty and not onto_of[b] & tops and required[b] & ~alive:
+                        card = cards[at]
+                        b = bit_of[card]
+                        if not b & empty and not onto_of_card[card] & tops and required_of_card[card] & ~alive:
                             break
                         alive |= b
                         at -= 1
                         if at >= 0:
-                            tops |= cards[at]
+                            tops |= bit_of[cards[at]]
                         elif each_taker and depots[number] in takers:
                             return []
                         changed = True
@@ -343,7 +354,7 @@ class CardFlow:
                 outside = 0
                 for d in pending:
                     for card in piles[d]:
-                        outside |= bit[card & ~FACE_UP]
+                        outside |= bit_of[card]
                 if not outside & no_route:
                     for d, gives_runs in bottom_settles:
                         pile = piles[d]
@@ -367,11 +378,11 @@ class CardFlow:
                 if no_route:
                     for d in pending:
                         for card in piles[d]:
-                            if bit[card & ~FACE_UP] & no_route:
+                            if bit_of[card] & no_route:
                                 return True
                     for d in free:
                         for card in piles[d]:
-                            if bit[card & ~FACE_UP] & no_route:
+                            if bit_of[card] & no_route:
                                 return True
                 return beyond_tops(state)
 

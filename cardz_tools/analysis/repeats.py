@@ -11,7 +11,10 @@ to them), read from the compiled game. Two positions with different measures dif
 measure never falls along a playout, a position can equal only one of the *run* of consecutive
 positions that share its measure, and the first position of a run is new without any key. A
 position whose move is predicted to raise the measure is the last of its run, so its key is
-never needed; every other position's key is kept for the rest of its run.
+never needed; every other position's key is kept for the rest of its run. An action's use count is
+part of the position and only grows, so the position after an action is new too, whatever the
+measure does: it starts a run, and the one the action was played from ends one (no key for
+Monte Carlo's consolidations).
 
 A move is predicted to raise the measure when it takes cards from a depot of lower weight to one
 of higher (a drag or a draw), or when it has raised it each of the first :data:`LEARNED` times it
@@ -23,6 +26,13 @@ that move is not predicted again, and after :data:`MISLEADS` such replays (or on
 falls) the game's measure is not used again in this process. The counts are therefore those of
 :class:`AllPositions` for every design: ``tests/test_analysis_repeats.py`` checks that on every
 shipped game and with deliberately wrong measures.
+
+Most often no test is needed at all. No card movement lowers the measure: a card leaves only a depot of
+weight 0 or -1 and enters only one of weight 0 or +1, by a move, a draw or an effect alike (that is how
+the weights are read). So in a game whose every drag goes from a depot of lower weight to one of higher
+and whose every draw does too and never redeals, every move raises the measure or (an action) a use count,
+neither of which ever falls, and no playout meets a position twice (:func:`never_repeats`: Golf,
+Weathervane, Black Hole); its playouts skip the test and count every position they meet.
 """
 
 from __future__ import annotations
@@ -41,7 +51,14 @@ if TYPE_CHECKING:
     from ..engine import Game, Move, State
     from ..engine.plan import CompiledAction, CompiledTrigger
 
-__all__ = ["AllPositions", "ProgressMeasure", "RunPositions", "positions_tracker", "progress_measure"]
+__all__ = [
+    "AllPositions",
+    "ProgressMeasure",
+    "RunPositions",
+    "never_repeats",
+    "positions_tracker",
+    "progress_measure",
+]
 
 Piles = Sequence[tuple[int, ...]]
 
@@ -68,6 +85,8 @@ never failed to)."""
 MISLEADS = 3
 """Replays after which a game's measure is given up."""
 _NEVER = -1
+_ACTION = -2
+"""In :attr:`ProgressMeasure.raised`: an action, which raises its use count (so the next position is new)."""
 
 
 @dataclasses.dataclass
@@ -80,13 +99,13 @@ class ProgressMeasure:
     """The measure of a position's piles."""
     raised: dict[int, int] = dataclasses.field(default_factory=dict)
     """``id(move)`` of an (interned) move -> how often it raised the measure: :data:`LEARNED` or more predicts
-    that it does, -1 that it may not."""
+    that it does, -1 that it may not, -2 an action."""
     misled: int = 0
     """Replays so far."""
 
     def first_guess(self, game: Game, move: Move) -> int:
         """The count :attr:`raised` starts ``move`` at: :data:`LEARNED` when it takes cards from a depot of
-        lower weight to one of higher, else 0."""
+        lower weight to one of higher, -2 for an action, else 0."""
         weights = self.weights
         drag = game.drag_indexes.get(id(move))
         if drag is not None:
@@ -94,7 +113,7 @@ class ProgressMeasure:
         tap = game.tap_of.get(id(move))
         if isinstance(tap, CompiledDraw):
             return LEARNED if weights[tap.to] > weights[tap.depot] else 0
-        return 0  # an action: what its effects do is learned
+        return _ACTION if tap is not None else 0
 
 
 def progress_measure(game: Game) -> ProgressMeasure | None:
@@ -127,6 +146,20 @@ def progress_measure(game: Game) -> ProgressMeasure | None:
     return ProgressMeasure(weights, _measure(weights))
 
 
+def never_repeats(game: Game, progress: ProgressMeasure) -> bool:
+    """Whether every drag and draw of ``game`` raises ``progress`` (see the module doc), so that no playout can come
+    back to a position: every draw from a depot of lower weight to one of higher with no redeal, and every depot
+    cards may be dragged off of lower weight than every other depot that accepts cards (an action raises its
+    use count)."""
+    weights = progress.weights
+    for draw in game.draws:
+        if draw.redeals != 0 or draw.count < 1 or weights[draw.to] <= weights[draw.depot]:
+            return False
+    sources = [d for d, kind in enumerate(game.eject_kind) if kind is not EjectKind.LOCKED]
+    targets = [d for d, never in enumerate(game.accept_never) if not never]
+    return all(weights[target] > weights[source] for source in sources for target in targets if target != source)
+
+
 def _effect_depots(effect: object, owners: list[int]) -> tuple[list[int] | None, list[int]]:
     """The depots an effect may take cards from and give cards to (``None``: not known here)."""
     if isinstance(effect, MoveCards):
@@ -157,6 +190,9 @@ def _measure(weights: tuple[int, ...]) -> Callable[[Piles], int]:
     forms = [(len(up) + len(down), up, 1, down, -1), (len(up) + len(level), up, 2, level, 1)]
     forms.append((len(level) + len(down), level, -1, down, -2))
     _, first, first_weight, second, second_weight = min(forms, key=lambda form: form[0])
+    if len(first) == 1 and len(second) == 1:  # (Monte Carlo's stock and discard) one call a move, not three
+        one, other = first[0], second[0]
+        return lambda piles: first_weight * len(piles[one]) + second_weight * len(piles[other])
     take_first, take_second = _lengths(first), _lengths(second)
     return lambda piles: first_weight * take_first(piles) + second_weight * take_second(piles)
 
@@ -225,6 +261,9 @@ class RunPositions:
             run.add(state.key())
             new = len(run) != size
             starts = False
+        elif value == last and raised[self.previous] == _ACTION:  # its use count grew: a position not met
+            self.run = None
+            starts = new = True
         else:
             return self._replay(state, move, value < last)
         self.last = value
@@ -233,7 +272,7 @@ class RunPositions:
         known = raised.get(ident)
         if known is None:
             known = raised[ident] = self.progress.first_guess(self.game, move)
-        if known >= LEARNED:
+        if known >= LEARNED or known == _ACTION:
             self.kept = False
         else:
             self.kept = True
@@ -258,14 +297,20 @@ class RunPositions:
 
 
 _MEASURES: weakref.WeakKeyDictionary[Game, ProgressMeasure | None] = weakref.WeakKeyDictionary()
+_UNREPEATABLE: weakref.WeakKeyDictionary[Game, bool] = weakref.WeakKeyDictionary()
+"""Per game, :func:`never_repeats` of its measure, worked out with it."""
 
 
-def positions_tracker(game: Game, deal_seed: int, every: bool = False) -> AllPositions | RunPositions:
-    """The test for one playout of ``game`` dealt with ``deal_seed``; ``every`` asks for the plain one (a
-    ``noProgress`` playout asks it of every position, not only until the first repeat)."""
+def positions_tracker(game: Game, deal_seed: int, every: bool = False) -> AllPositions | RunPositions | None:
+    """The test for one playout of ``game`` dealt with ``deal_seed``, or None when no playout of it can come back to
+    a position (:func:`never_repeats`: every position is new); ``every`` asks for the plain test (a ``noProgress``
+    playout asks it of every position, not only until the first repeat)."""
     if every:
         return AllPositions()
     if game not in _MEASURES:
-        _MEASURES[game] = progress_measure(game)
+        progress = _MEASURES[game] = progress_measure(game)
+        _UNREPEATABLE[game] = progress is not None and never_repeats(game, progress)
+    if _UNREPEATABLE.get(game, False):
+        return None
     progress = _MEASURES[game]
     return AllPositions() if progress is None else RunPositions(game, progress, deal_seed)

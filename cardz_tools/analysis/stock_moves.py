@@ -39,7 +39,7 @@ from ..cards import FACE_UP, Card
 from ..expr import design_sites
 from ..expr.sites import Site
 from ..model import EjectKind
-from .dominance import build_table, card_bits
+from .dominance import bottom_depots, card_bits, probe_table
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_\[\]]*")
 Piles = tuple[tuple[Card, ...], tuple[Card, ...]]
@@ -66,10 +66,19 @@ class StockMoves:
         stock came back to a state it had had.
         """
         for draw in self.draws:
-            if _probes(state):
+            if not _probes(state):
+                yield from self._listed_plays(state, draw)
+            elif not state.game.triggers:
                 yield from self._probed_plays(state, draw)
             else:
-                yield from self._listed_plays(state, draw)
+                # A trigger fires after a tap only if its rule reads what a tap changes: then the
+                # probe stops and the engine lists the plays (so the probe is all taken or none).
+                try:
+                    probed = list(self._probed_plays(state, draw))
+                except _TapFired:
+                    yield from self._listed_plays(state, draw)
+                else:
+                    yield from probed
 
     def _listed_plays(self, state: Any, draw: Any) -> Iterator[tuple[tuple[Any, ...], Any, bool]]:
         """:meth:`plays` of one draw through the engine: tap, list every move, keep the waste's."""
@@ -100,20 +109,26 @@ class StockMoves:
 
     def _probed_plays(self, state: Any, draw: Any) -> Iterator[tuple[tuple[Any, ...], Any, bool]]:
         """:meth:`plays` of one draw without listing every move after each tap (in a design without
-        triggers or named suits, :func:`_probes`): the taps are followed on the stock and waste
+        named suits, :func:`_probes`): the taps are followed on the stock and waste
         alone, as the engine plays them (:func:`tap`), and only the drags off the waste are
         asked of the engine (:meth:`State.drag_refusal`), to the targets whose top card the card
-        table lets take it (:mod:`.dominance`; an over-approximation, so no legal play is missed).
-        The plays, and their order, are those of :meth:`_listed_plays` (the tests compare them)."""
+        table lets take it (:func:`.dominance.probe_table`; an over-approximation, so no legal play is missed).
+        The plays, and their order, are those of :meth:`_listed_plays` (the tests compare them).
+        In a design with triggers the engine settles them after each tap, as it does after a tap it
+        plays; when one fires, :class:`_TapFired` is raised (the taps alone no longer tell the board)."""
         game = state.game
-        targets = _waste_targets(game, draw.to)
-        other, home = _tables(game)
+        settles = bool(game.triggers)
+        bottoms = tuple((d, state.piles[d][0] & ~FACE_UP) for d in bottom_depots(game) if state.piles[d])
+        other, home = probe_table(game, False, bottoms), probe_table(game, True, bottoms)
+        # each target with the table of its cards (None: ask the engine about every card)
+        targets = [(t, home if t in game.win_depots else other) for t in _waste_targets(game, draw.to)]
         bit = _BITS
         depot, waste_depot = draw.depot, draw.to
         flips = bool(game.auto_flip[depot])
         stock, waste, redeals = state.piles[depot], state.piles[waste_depot], state.redeals[depot]
         seen: set[Hashable] = {(stock, waste, redeals)}
         scratch = state.clone()
+        piles = scratch.piles
         taps: list[Any] = []
         while len(taps) < MAX_TAPS:
             if not stock and (redeals == 0 or not waste):
@@ -125,20 +140,23 @@ class StockMoves:
             if (stock, waste, redeals) in seen:
                 return
             seen.add((stock, waste, redeals))
-            if not waste or not waste[-1] & FACE_UP:
-                continue
             scratch.set_pile(depot, stock)
             scratch.set_pile(waste_depot, waste)
             scratch.redeals[depot] = redeals
+            if settles:  # after every tap, as the engine's: a trigger read the board this one shows
+                before = piles[:]
+                game.settle(piles, scratch)
+                if scratch.cascade or piles != before or scratch.reshuffles != state.reshuffles:
+                    raise _TapFired
+            if not waste or not waste[-1] & FACE_UP:
+                continue
             scratch.move_count = state.move_count + len(taps)
-            piles = scratch.piles
             for count in scratch.run_lengths(waste_depot, waste):
                 card = waste[-count] & ~FACE_UP
                 wanted = bit.get(card)
-                for target in targets:
-                    pile = piles[target]
-                    table = home if target in game.win_depots else other
+                for target, table in targets:
                     if wanted is not None and table is not None:
+                        pile = piles[target]
                         if not table.get(pile[-1] & ~FACE_UP if pile else -1, -1) & wanted:
                             continue
                     move = game.drag_move(waste_depot, count, target, None)
@@ -191,23 +209,21 @@ class StockMoves:
 _BITS = card_bits()
 
 
+class _TapFired(Exception):
+    """A trigger fired after a tap followed without the engine (:meth:`StockMoves._probed_plays`)."""
+
+
 def _probes(state: Any) -> bool:
-    """Whether :meth:`StockMoves.plays` may follow the taps without the engine: no trigger can fire
-    after a tap, no drag names a suit, and no statistics are counted."""
+    """Whether :meth:`StockMoves.plays` may follow the taps without the engine: no drag names a
+    suit, and no statistics are counted (triggers are settled after each tap)."""
     game = state.game
-    return not game.triggers and not game.has_declarations and state.stats is None
+    return not game.has_declarations and state.stats is None
 
 
 @functools.lru_cache(maxsize=16)
 def _waste_targets(game: Any, waste: int) -> tuple[int, ...]:
     """The depots that may ever take a card from ``waste``, in depot order (the lister's)."""
     return tuple(d for d in range(len(game.names)) if d != waste and not game.accept_never[d])
-
-
-@functools.lru_cache(maxsize=16)
-def _tables(game: Any) -> tuple[dict[Card, int] | None, dict[Card, int] | None]:
-    """The card tables (:func:`.dominance.build_table`) of the other depots and of the win depots."""
-    return build_table(game), build_table(game, home=True)
 
 
 def stock_moves(game: Any) -> StockMoves | str:

@@ -29,7 +29,10 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     plain order finds a win in hundreds of positions where the others wander). A turn is
     :data:`TURN` new positions per share. The first to decide
     decides; only a complete search answers "lost": a depth-first one, or the best-first pass
-    when it runs out of positions to expand.
+    when it runs out of positions to expand. Where the waste is never turned back (one pass
+    through the stock), the member that has got more cards home than every other takes
+    :data:`LEAD_WEIGHT` times its share (Rank and File's deals are won by the depth-first
+    member alone, in a quarter of the positions its fixed share would need).
 ``restarts``
     on a design whose win depots are filled by a trigger or an action (Spider's completed runs: no
     safe move applies, so no forced chains shorten its lines of hundreds of moves), or whose waste
@@ -43,7 +46,8 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     times are heavy-tailed there: on 16 deals of Spider (one suit), seed 101, 30,000 positions each,
     one search won 10, restarts of 5,000 jittered positions 15. On an open board
     (:func:`open_board`: FreeCell, Beleaguered Castle) the member joins once a share of the budget
-    is spent (:data:`LATE_SHARE`). Restarts do not change what is a proof: the order of the children
+    is spent (:data:`LATE_SHARE`), taking its turns from the depth-first searches, not from the
+    best-first pass (:data:`LATE_WEIGHTS`). Restarts do not change what is a proof: the order of the children
     does not make a depth-first search less complete, so a restart that ends uncut answers "lost" soundly.
 ``runs``
     on a design with the ``restarts`` member whose columns build runs that do not all move
@@ -71,7 +75,7 @@ from collections.abc import Generator, Hashable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP
-from .dominance import SafeMoves, build_table, card_bits, fixed_wastes, refilled_depots
+from .dominance import SafeMoves, bottom_depots, build_table, card_bits, fixed_wastes, probe_table, refilled_depots
 from .joints import joint_table
 from .relaxation import card_flow, dead_check, effect_filled_sinks
 from .run_moves import RunMoves, run_moves
@@ -118,12 +122,36 @@ whichever is spent first. Most deals are decided before, at the cost they had wi
 rather than a fixed count of positions, so that a short budget is not split with restarts too short
 to win anything (:func:`_late_join`)."""
 
+LATE_WEIGHTS = (4, 1)
+"""The shares of the turns of the best-first pass and of each depth-first search once the late restarts have
+joined (:data:`LATE_SHARE`; their own share stays :data:`RESTART_WEIGHT`): the pass keeps the share it had (4 of
+10, 2 of 5 before) and the restarts take theirs from the depth-first searches. The pass decides most deals of
+Baker's Game, its losses too (it runs out of positions where the depth-first searches do), and restarts taking 4
+of 9 of the turns from it cost the deals a 2 s deal decides just in time. Replayed from each member's decision
+points (``bench/bench_late_restarts.py``, seed 0, the restarts joining after 5,000 positions, as they do on a 2 s
+deal), deals decided with these shares against the weights as they were (2, then 2 and 1): Baker's Game 80 of 80
+against 74 at 20,000 positions (about 2 s); Beleaguered Castle 15 of 20 against 14 at 28,000; Streets and Alleys
+18 of 20 against 17 at 34,000."""
+
 RUNS_WEIGHT = 8
 """The share of the turns of each of the two ``runs`` members (module doc). Spiderette, seed 0, 10 deals at 60,000
 positions: 6 won with 8 against 4 with 4; Simple Simon, 20 deals at 30,000: 18 won and 1 lost against 17 and 1."""
 
 RUNS_BEST_FIRST_UNIT = 5_000
 """The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
+
+LEAD_WEIGHT = 4
+"""In a design whose waste is never turned back (:func:`.dominance.fixed_wastes`: one pass through the
+stock), the factor on the share of the portfolio member that has got more cards into the win depots than
+every other (:func:`_share`; module doc, ``quick``)."""
+
+LEAD_MARGIN = 4
+"""How many cards home more than every other member make a member ahead (:data:`LEAD_WEIGHT`): on
+Weathervane (six hidden), seed 0, deal 5, the restarts ahead by one card took a turn of 16,000
+positions, and the deal was not won within 25,000 (it was in 19,166 without)."""
+
+UNSEARCHED = -(1 << 30)
+"""The :attr:`_Search.home` of a search that has expanded nothing yet."""
 
 QUICK_POSITIONS = 200_000
 """The most positions the quick pass stores: it keeps every position it has not expanded yet."""
@@ -181,7 +209,7 @@ class Progress:
     than the win depots and the stocks; a waste that is never turned back
     (:func:`.dominance.fixed_wastes`) counts as a pile, since its cards come back only from its top."""
 
-    def __init__(self, game: Any, heuristic: bool = True) -> None:
+    def __init__(self, game: Any, heuristic: bool = True, bottoms: tuple[tuple[int, int], ...] = ()) -> None:
         design = game.design
         self._heuristic = heuristic
         self._targets: tuple[int, ...] = ()
@@ -198,15 +226,23 @@ class Progress:
         self._open = tuple(d for d in range(len(game.names)) if d not in sinks and d not in stocks)
         self._takers = tuple(d for d in self._open if not game.accept_never[d])
         everything = -1
-        self._table = build_table(game) or collections.defaultdict(lambda: everything)
+        # With the bottom cards of the locked depots the rules read (Canfield's base rank), the tables
+        # read those as constants (:func:`.dominance.probe_table`): else they allow every card there.
+        built = probe_table(game, False, bottoms) if bottoms else build_table(game)
+        self._table = built or collections.defaultdict(lambda: everything)
         joints = joint_table(game, self._open)
         if joints is not None:  # a card built on another that cannot move with it counts as loose too
-            built = build_table(game)
             self._table = joints if built is None else {b: m & joints.get(b, everything) for b, m in built.items()}
-        self._home_table = (build_table(game, home=True) if sinks else None) or {}
+        home_built = probe_table(game, True, bottoms) if bottoms else build_table(game, home=True)
+        self._home_table = (home_built if sinks else None) or {}
         self._bit = card_bits()
         self._terms: dict[int, dict[int, tuple[tuple[int, ...], int]]] = {}
         self._noise: random.Random | None = None
+
+    def home(self, state: Any) -> int:
+        """The cards in the win depots of ``state`` (minus those left in them, for a ``depotsEmpty`` win)."""
+        piles = state.piles
+        return self._sign * sum(len(piles[i]) for i in self._targets)
 
     def jitter(self, seed: int) -> None:
         """From now on add to each :meth:`heuristic` a random 0 .. (the weight of one loose card),
@@ -289,6 +325,8 @@ class Plan:
     """Whether the portfolio has the ``restarts`` member (module doc)."""
     runs: RunMoves | None = None
     """The narrowed move set of the ``runs`` member, if the portfolio has it (module doc)."""
+    lead: bool = False
+    """Whether the member ahead gets more turns (:data:`LEAD_WEIGHT`)."""
 
 
 _PLANS: dict[tuple[int, Pruning], tuple[Any, Plan]] = {}
@@ -333,7 +371,7 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             notes.append(f"no narrowed run moves: {narrowed}")
         else:
             runs = narrowed
-    plan = Plan(key_of, chain_key, safe, stock, tuple(notes), restarts, runs)
+    plan = Plan(key_of, chain_key, safe, stock, tuple(notes), restarts, runs, bool(fixed_wastes(game)))
     if len(_PLANS) >= 8:
         _PLANS.pop(next(iter(_PLANS)))
     _PLANS[(id(game), pruning)] = (game, plan)
@@ -377,13 +415,16 @@ class _Search:
         self.pruning = pruning
         self.budget = budget
         self.deadline = deadline
-        self.progress = Progress(root.game, pruning.ordering)
+        self.progress = Progress(root.game, pruning.ordering, root_bottoms(root))
         self.dead = dead_check(root, pruning.relaxation)
         self.taps = plan.stock.taps() if plan.stock is not None else frozenset()
         self.seen: set[Hashable] = set()
         self.spent = 0
         """Positions stored by the earlier searches of :meth:`restarts` (their tables are dropped)."""
         self.cut = False
+        self.home = UNSEARCHED
+        """The most cards in the win depots (fewest left, for a ``depotsEmpty`` win) of a position
+        this search has expanded, over all its restarts (:data:`LEAD_WEIGHT`)."""
 
     def positions(self) -> int:
         """The positions this search has stored, over all its restarts."""
@@ -458,6 +499,9 @@ class _Search:
     def expand(self, state: Any) -> tuple[list[Any] | None, list[tuple[tuple[Any, ...], Any, Any]]]:
         """(the moves of a win one choice away, or None; the new children worth searching, best
         first, each with the moves that lead to it from ``state`` and its :class:`Progress` score)."""
+        home = self.progress.home(state)
+        if home > self.home:
+            self.home = home
         forced = self.single_moves(state)
         if forced is None:
             return None, []
@@ -594,6 +638,13 @@ class _Search:
         return ("unknown" if self.cut else "lost"), []
 
 
+def root_bottoms(root: Any) -> tuple[tuple[int, int], ...]:
+    """The bottom cards of the locked depots whose bottom a rule reads (:func:`.dominance.constant_bottoms`)
+    that have one at ``root``: constants for the whole search, which :class:`Progress` reads so."""
+    piles = root.piles
+    return tuple((d, piles[d][0] & ~FACE_UP) for d in bottom_depots(root.game) if piles[d])
+
+
 def luby(number: int) -> int:
     """The ``number``-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ...: the restart
     lengths that are within a log factor of the best fixed length on any run-time distribution."""
@@ -627,6 +678,8 @@ class _Member:
     steps: Generator[None, None, tuple[str, list[Any]]]
     complete: bool
     """Whether its "lost" is a proof (a depth-first search, or a best-first pass that ran out)."""
+    best_first: bool = False
+    """Whether it is the portfolio's best-first pass (the ``quick`` member: :data:`LATE_WEIGHTS`)."""
 
 
 def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None) -> list[_Member]:
@@ -636,7 +689,7 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
     def member(stage: str, weight: int, use: Pruning, first: bool, cap: int = budget, again: bool = False) -> _Member:
         found = _Search(root, plan_for(game, use), use, max(1, cap), deadline)
         steps = found.best_first() if first else found.restarts() if again else found.run()
-        return _Member(stage, weight, found, steps, True)
+        return _Member(stage, weight, found, steps, True, best_first=first)
 
     if not pruning.quick:
         return [member("search", 1, pruning, first=False)]
@@ -658,6 +711,17 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
             steps = found.restarts(first, RUNS_BEST_FIRST_UNIT if first else None)
             members.append(_Member("quick", RUNS_WEIGHT, found, steps, False))
     return members
+
+
+def _share(entry: _Member, members: list[_Member], lead: bool) -> int:
+    """The weight of ``entry``'s next turn: its own, times :data:`LEAD_WEIGHT` when ``lead`` and it has
+    got :data:`LEAD_MARGIN` cards home more than every other member still searching (each of which has had
+    a turn)."""
+    if lead:
+        others = [m.search.home for m in members if m is not entry]
+        if others and min(others) > UNSEARCHED and entry.search.home >= max(others) + LEAD_MARGIN:
+            return entry.weight * LEAD_WEIGHT
+    return entry.weight
 
 
 def _restarts_from_the_start(game: Any, pruning: Pruning) -> bool:
@@ -711,13 +775,16 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
         and open_board(root)
     )
     join_nodes, join_time = _late_join(budget, deadline)
+    lead = pruning.quick and plan_for(root.game, pruning).lead
     while members:
         if late and (nodes() >= join_nodes or join_time is not None and time.monotonic() >= join_time):
             late = False
+            for entry in members:  # the restarts' turns come from the depth-first searches (LATE_WEIGHTS)
+                entry.weight = LATE_WEIGHTS[0] if entry.best_first else LATE_WEIGHTS[1]
             members.append(_restarts_member(root, pruning, budget, deadline))
             everyone.append(members[-1])
         for entry in list(members):
-            stop = entry.search.positions() + turn * entry.weight
+            stop = entry.search.positions() + turn * _share(entry, members, lead)
             try:
                 while entry.search.positions() < stop:
                     next(entry.steps)

@@ -147,10 +147,14 @@ class State:
         else:
             cut = len(pile) - count
             moved, rest = pile[cut:], pile[:cut]
-        if face_up is True:
-            moved = tuple(c | FACE_UP for c in moved)
-        elif face_up is False:
-            moved = tuple(c & ~FACE_UP for c in moved)
+        if face_up is not None:
+            if len(moved) == 1:  # a draw or a refill: no generator (1.06-1.08x random play of Golf, Weathervane)
+                card = moved[0]
+                moved = (card | FACE_UP if face_up else card & ~FACE_UP,)
+            elif face_up:
+                moved = tuple([c | FACE_UP for c in moved])
+            else:
+                moved = tuple([c & ~FACE_UP for c in moved])
         if rest and self.game.auto_flip[source] and not rest[-1] & FACE_UP:
             rest = rest[:-1] + (rest[-1] | FACE_UP,)
         piles[source] = rest
