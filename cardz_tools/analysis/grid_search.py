@@ -928,8 +928,7 @@ class GridSearch:
         while frontier:
             _, index, position = heapq.heappop(frontier)
             cells[:] = position
-            self._place(cells, where, piles)
-            here_known = (self.fixed(cells), _gaps(cells))
+            here_known = (self.fixed(cells), self._place(cells, where, piles))
             for step in self.steps(cells, where, *here_known):
                 here: list[Any] = [self._play(cells, where, piles, step)]
                 if not add_new(cells):
@@ -974,13 +973,21 @@ class GridSearch:
             index = parent
         return steps
 
-    def _place(self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]]) -> None:
-        """Make ``where`` that of ``cells`` (the grid's ``piles`` wait for :meth:`_sync`)."""
+    def _place(self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]]) -> list[int]:
+        """Make ``where`` and :attr:`missing` those of ``cells`` (the grid's ``piles`` wait for :meth:`_sync`);
+        the gaps, in order."""
         where[:] = _NOWHERE
+        must_fill = self.shape.must_fill
+        gaps = []
+        missing = 0
         for i, code in enumerate(cells):
             if code:
                 where[code] = i
-        self._count_missing(cells)
+            else:
+                gaps.append(i)
+                missing += must_fill[i]
+        self.missing = missing
+        return gaps
 
     def _sync(self, cells: bytearray, piles: list[tuple[Card, ...]]) -> None:
         """Make the grid's ``piles`` those of ``cells`` (moves change only the cells: the engine reads the piles)."""
