@@ -588,6 +588,7 @@ class GridSearch:
         self.fixed_anywhere = any(code[card] == NEVER for code in self.pred_code[1:] for card in present)
         """Whether a card may be fixed outside a run from a row's left edge (else :meth:`fixed` stops early)."""
         self.can_win = any(shape.must_fill)
+        """Whether the win rule proves cells filled (then the win is tested only when every gap is spared)."""
         self.plain = False
         """Whether :meth:`search` plays no forced move (set by its argument)."""
         self.missing = 0
@@ -597,7 +598,6 @@ class GridSearch:
             self.placeable, self.mask_of,
         )
         """What :meth:`forced` reads, in one attribute (it runs once or more a position)."""
-        """Whether the win rule proves cells filled (then the win is tested only when every gap is spared)."""
 
     def _grid_cards(self) -> list[int]:
         """The identities of the cards in the grid at the start."""
