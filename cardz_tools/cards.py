@@ -281,8 +281,13 @@ class SplitMix64:
                 return value % bound
 
 
-_BELOW_LIMITS = (0, *(_MASK64 - (_MASK64 + 1) % bound for bound in range(1, MAX_DECK_CARDS + 1)))
-"""``SplitMix64.below``'s rejection limit for each bound up to the largest deck (index 0 unused)."""
+def _below_limits(largest: int) -> tuple[int, ...]:
+    """``SplitMix64.below``'s rejection limit for each bound up to ``largest`` (index 0 unused)."""
+    return (0, *(_MASK64 - (_MASK64 + 1) % bound for bound in range(1, largest + 1)))
+
+
+_BELOW_LIMITS = _below_limits(MAX_DECK_CARDS)
+"""The limits for every bound a deck's shuffle draws with."""
 
 
 def shuffle(cards: Sequence[Card], seed: int) -> list[Card]:
@@ -292,13 +297,13 @@ def shuffle(cards: Sequence[Card], seed: int) -> list[Card]:
     The same seed gives the same order on every machine and Python version.
     """
     out = list(cards)
-    # SplitMix64.below inlined, with the rejection limits looked up: a playout of Golf deals once and makes
-    # about 25 moves, and the 51 calls were a tenth of its time. tests/test_engine_rules.py pins it to below.
+    # SplitMix64.below inlined, with the rejection limits looked up: a playout of Golf deals once and makes about
+    # 25 moves, and a deal's 51 calls cost a quarter of the shuffle. tests/test_engine_rules.py pins it to below.
     state = seed & _MASK64
-    limits = _BELOW_LIMITS
+    limits = _BELOW_LIMITS if len(out) <= MAX_DECK_CARDS else _below_limits(len(out))
     for i in range(len(out) - 1, 0, -1):
         bound = i + 1
-        limit = limits[bound] if bound < len(limits) else _MASK64 - (_MASK64 + 1) % bound
+        limit = limits[bound]
         while True:
             state = (state + 0x9E3779B97F4A7C15) & _MASK64
             z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64

@@ -141,35 +141,33 @@ def play_random(
     stuck = _Stuck() if game.loss_no_progress else None
     # CZ505 asks whether the player has choices; once play returns to a position it has met, the
     # rest of the playout (a lost game shuttling one card to and fro) says nothing new about that.
+    # (None: no move of this game leads back to a position, so there is nothing to test)
     positions: AllPositions | RunPositions | None = positions_tracker(game, dealt, every=stuck is not None)
-    every_new = positions is None  # no move of this game leads back to a position: nothing to test
     fresh = True
     positions_met = branching = choices = fresh_positions = fresh_choices = 0
-    if not state.non_terminating and not state.legal_moves() and not state.outcome().won:
+    history_from = max_moves - 64
+    if not state.non_terminating and not state.playable_moves() and not state.outcome().won:
         aggregate.stuck_at_deal += 1
-    while not state.is_terminal():
-        if moves >= max_moves:
-            break
-        legal = state.legal_moves()
+    while moves < max_moves:
+        legal = state.playable_moves()
         count = len(legal)
-        if count == 0:
+        if count == 0:  # the game is over
             break
         positions_met += 1
         branching += count
-        choices += count > 1
+        choice = count > 1
+        choices += choice
         move = legal[rng.below(count)]
         if positions is not None:
             new = positions.meet(state, move)
-            if fresh and new:
-                fresh_positions += 1
-                fresh_choices += count > 1
-            elif fresh:
+            if not new and fresh:  # the first position met again: CZ505 counts those before it
                 fresh = False
+                fresh_positions, fresh_choices = positions_met - 1, choices - choice
                 if stuck is None:
                     positions = None
             if stuck is not None and stuck.going_round(new, moves) and _give_up(state, max_moves):
                 break
-        if moves >= max_moves - 64:
+        if moves >= history_from:
             history.append(str(move))
         if pointless is not None:
             found = candidates.get(id(move), _UNKNOWN)
@@ -184,7 +182,7 @@ def play_random(
                     _count_pointless(aggregate, rule, where, index, moves, met)
                 moves += 1
                 continue
-        state.apply(move)
+        state.apply(move, checked=True)  # one of its moves: no need to find it in the list again
         moves += 1
     if moves >= max_moves and not state.is_terminal():
         # A noProgress design: lost if nothing ends it. The search is bounded by the playout's own
@@ -203,7 +201,7 @@ def play_random(
     aggregate.positions += positions_met
     aggregate.branching_total += branching
     aggregate.choice_positions += choices
-    if every_new:
+    if fresh:
         fresh_positions, fresh_choices = positions_met, choices
     aggregate.fresh_positions += fresh_positions
     aggregate.fresh_choice_positions += fresh_choices

@@ -87,6 +87,8 @@ MISLEADS = 3
 _NEVER = -1
 _ACTION = -2
 """In :attr:`ProgressMeasure.raised`: an action, which raises its use count (so the next position is new)."""
+_BELOW_ANY = -(1 << 62)
+"""Less than any position's measure (which counts cards)."""
 
 
 @dataclasses.dataclass
@@ -225,8 +227,8 @@ class RunPositions:
         self.deal_seed = deal_seed
         self.line: list[Move] = []
         """The moves played so far (to replay the playout when the measure misleads)."""
-        self.last: int | None = None
-        """The measure of the previous position (None before the first)."""
+        self.last = _BELOW_ANY
+        """The measure of the previous position (below any measure before the first)."""
         self.previous = 0
         """``id`` of the move played from the previous position."""
         self.kept = False
@@ -244,39 +246,37 @@ class RunPositions:
             return self.plain.meet(state, move)
         value = self.measure(state.piles)
         last = self.last
-        raised = self.raised
-        if last is None or value > last:
-            if self.kept:
-                count = raised[self.previous]
+        if value > last:  # a new run (the previous move raised the measure, or this is the first position)
+            if self.kept:  # the previous move, not predicted to raise the measure, did
+                count = self.raised[self.previous]
                 if count >= 0:
-                    raised[self.previous] = count + 1
+                    self.raised[self.previous] = count + 1
             self.run = None
-            starts = new = True
+            new = True
         elif value == last and self.kept:
-            raised[self.previous] = _NEVER
+            self.raised[self.previous] = _NEVER
             run = self.run
             if run is None:
                 run = self.run = {self.first}
             size = len(run)
             run.add(state.key())
             new = len(run) != size
-            starts = False
-        elif value == last and raised[self.previous] == _ACTION:  # its use count grew: a position not met
+        elif value == last and self.raised[self.previous] == _ACTION:  # its use count grew: a position not met
             self.run = None
-            starts = new = True
+            new = True
         else:
             return self._replay(state, move, value < last)
         self.last = value
         self.line.append(move)
         self.previous = ident = id(move)
-        known = raised.get(ident)
+        known = self.raised.get(ident)
         if known is None:
-            known = raised[ident] = self.progress.first_guess(self.game, move)
+            known = self.raised[ident] = self.progress.first_guess(self.game, move)
         if known >= LEARNED or known == _ACTION:
             self.kept = False
         else:
             self.kept = True
-            if starts:
+            if self.run is None:  # the first of its run
                 self.first = state.key()
         return new
 

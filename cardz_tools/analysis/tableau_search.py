@@ -25,13 +25,14 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     best-first pass (always the stored position with the best :meth:`Progress.heuristic`, at
     most :data:`QUICK_POSITIONS`; one share, two without stock moves: :data:`QUICK_WEIGHTS`),
     the depth-first search with these pieces (two shares), and
-    the depth-first search with ``ordering`` and ``stock`` off (one share: on some deals the
+    the depth-first search with ``ordering`` and ``stock`` off (one share, two where its positions are
+    cheap: :data:`PLAIN_WEIGHTS`; on some deals the
     plain order finds a win in hundreds of positions where the others wander). A turn is
     :data:`TURN` new positions per share. The first to decide
     decides; only a complete search answers "lost": a depth-first one, or the best-first pass
     when it runs out of positions to expand. Where the waste is never turned back (one pass
-    through the stock), the member that has got more cards home than every other takes
-    :data:`LEAD_WEIGHT` times its share (Rank and File's deals are won by the depth-first
+    through the stock), the member that has got :data:`LEAD_MARGIN` cards home more than every
+    other takes :data:`LEAD_WEIGHT` times its share (Rank and File's deals are won by the depth-first
     member alone, in a quarter of the positions its fixed share would need).
 ``restarts``
     on a design whose win depots are filled by a trigger or an action (Spider's completed runs: no
@@ -123,16 +124,17 @@ whichever is spent first. Most deals are decided before, at the cost they had wi
 rather than a fixed count of positions, so that a short budget is not split with restarts too short
 to win anything (:func:`_late_join`)."""
 
-LATE_WEIGHTS = (4, 1)
-"""The shares of the turns of the best-first pass and of each depth-first search once the late restarts have
-joined (:data:`LATE_SHARE`; their own share stays :data:`RESTART_WEIGHT`): the pass keeps the share it had (4 of
-10, 2 of 5 before) and the restarts take theirs from the depth-first searches. The pass decides most deals of
-Baker's Game, its losses too (it runs out of positions where the depth-first searches do), and restarts taking 4
-of 9 of the turns from it cost the deals a 2 s deal decides just in time. Replayed from each member's decision
-points (``bench/bench_late_restarts.py``, seed 0, the restarts joining after 5,000 positions, as they do on a 2 s
-deal), deals decided with these shares against the weights as they were (2, then 2 and 1): Baker's Game 80 of 80
-against 74 at 20,000 positions (about 2 s); Beleaguered Castle 15 of 20 against 14 at 28,000; Streets and Alleys
-18 of 20 against 17 at 34,000."""
+LATE_WEIGHTS = (4, 1, 5)
+"""The shares of the turns of the best-first pass, of each depth-first search and of the restarts once the late
+restarts have joined (:data:`LATE_SHARE`): the pass keeps most of its share (4 of 11 against 2 of 5) and the
+restarts take theirs from the depth-first searches. The pass decides most deals of Baker's Game, its losses too (it
+runs out of positions where the depth-first searches do), and restarts taking 4 of 9 of the turns from it cost the
+deals a 2 s deal decides just in time. Replayed from each member's decision points (``bench/bench_late_restarts.py
+--late``, seed 0, the restarts joining after 5,000 positions, as they do on a 2 s deal), deals decided with these
+shares against the weights as they were (2, 2 and 1, then 4 for the restarts): Baker's Game 80 of 80 against 74 at
+20,000 positions (about 2 s); Beleaguered Castle 16 of 20 against 14 at 28,000; Streets and Alleys 18 against 17 at
+34,000; King Albert 13 against 11 at 20,000; and FreeCell 20 against 19 at 110,000 (about 10 s; the restarts
+joining after 10,000), whose deal 17 the restarts alone win in 44,272 positions."""
 
 RUNS_WEIGHTS = (8, 16, 16)
 """The shares of the turns of the three ``runs`` members: the depth-first restarts, the best-first restarts, and the
@@ -152,6 +154,15 @@ in 1,225 positions against 55,020; deal 4 only with -2) and 2 with -4."""
 
 RUNS_BEST_FIRST_UNIT = 5_000
 """The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
+
+PLAIN_WEIGHTS = (1, 2)
+"""The share of the turns of the depth-first member in the plain order without stock moves (module doc,
+``quick``): one, and two in a design with stock moves whose emptied depots a trigger refills (the Canfield
+family, :func:`.dominance.refilled_depots`). There its positions cost a third of the CPU of the other
+members' (no plays after each tap are followed: 15k positions a CPU-second against 5k to 6k), and it wins
+deals the others wander on: Canfield, seed 0, 30,000 positions a deal, 8 decided against 7 (deal 0 won
+at 22,759, deal 1 at 17,496); deal 6, which it alone wins in 35,914, is won at 157,957 instead of not
+within 200,000; seed 101, the same 9."""
 
 LEAD_WEIGHT = 4
 """In a design whose waste is never turned back (:func:`.dominance.fixed_wastes`: one pass through the
@@ -717,7 +728,8 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
     ]
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
     if plain_order != pruning:
-        members.append(member("search", 1, plain_order, first=False))
+        cheap = plan.stock is not None and bool(refilled_depots(game))  # its positions cost less (PLAIN_WEIGHTS)
+        members.append(member("search", PLAIN_WEIGHTS[cheap], plain_order, first=False))
     if plan.restarts:
         members.append(member("search", RESTART_WEIGHT, pruning, first=False, again=True))
     if plan.runs is not None:  # incomplete: their "lost" proves nothing
@@ -800,6 +812,7 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
             for entry in members:  # the restarts' turns come from the depth-first searches (LATE_WEIGHTS)
                 entry.weight = LATE_WEIGHTS[0] if entry.best_first else LATE_WEIGHTS[1]
             members.append(_restarts_member(root, pruning, budget, deadline))
+            members[-1].weight = LATE_WEIGHTS[2]
             everyone.append(members[-1])
         for entry in list(members):
             stop = entry.search.positions() + turn * _share(entry, members, lead)

@@ -192,6 +192,15 @@ class State:
             self._legal = [] if self._ended() else self._generate()
         return list(self._legal)
 
+    def playable_moves(self) -> list[Move]:
+        """:meth:`legal_moves` without the copy: the list this state keeps, for a caller that only reads it (the
+        random player, which asks once a move); empty exactly when the game is over."""
+        legal = self._legal
+        if legal is None:
+            ended = self._early_status() is not _ONGOING
+            legal = self._legal = [] if ended else self.game.move_lister(self.piles, self)
+        return legal
+
     def run_lengths(self, source: int, pile: tuple[Card, ...]) -> range | list[int]:
         """The run lengths that may be dragged off ``source`` (holding ``pile``, not empty) by its eject rule."""
         kind = self.game.eject_kind[source]
@@ -335,8 +344,8 @@ class State:
     # ------------------------------------------------------------ playing
 
     def apply(self, move: Move, checked: bool = False) -> None:
-        """Play ``move``, then let triggers settle; ``checked``: the caller found the drag legal
-        (:meth:`drag_refusal`), so it is not checked again.
+        """Play ``move``, then let triggers settle; ``checked``: the caller knows the move is legal (it found the
+        drag legal with :meth:`drag_refusal`, or took the move from this state's moves), so it is not checked again.
 
         :raises IllegalMoveError: with the reason the rules give, when ``move`` is not legal.
         """
@@ -345,7 +354,9 @@ class State:
         stats = self.stats
         if type(move) is Drag:
             indexes = None
-            if legal is not None:
+            if checked:
+                indexes = game.drag_indexes.get(id(move))  # None for a move the lister did not intern
+            elif legal is not None:
                 for candidate in legal:
                     if candidate is move:  # listed here, so legal: its depot indexes were kept when interned
                         indexes = game.drag_indexes.get(id(move))
@@ -366,7 +377,9 @@ class State:
                 stats[game.accept_stat[target]] += 1
         else:
             tap = None
-            if legal is not None:
+            if checked:
+                tap = game.tap_of.get(id(move))
+            elif legal is not None:
                 for candidate in reversed(legal):  # taps come last
                     if candidate is move:
                         tap = game.tap_of.get(id(move))
