@@ -79,21 +79,24 @@ def measure(name: str, deals: int, seed: int, cap: int = CAP) -> list[list[tuple
         if not open_board(root):
             raise SystemExit(f"{name}: not an open board, no late restarts")
         members = _portfolio(root, Pruning(), cap, None) + [_restarts_member(root, Pruning(), cap, None)]
-        # A member's share of the cap (the restarts' with everyone), and a turn more: the best-first pass's
-        # share at LATE_QUICK_WEIGHT once they join is less than its share before.
+        # A member's share of the cap (the restarts' with everyone, at their weight or at LATE_WEIGHTS'), and a
+        # turn more: the others' shares at LATE_WEIGHTS are less than before the restarts join.
         first = sum(m.weight for m in members[:-1])
         caps = [cap * m.weight // first + TURN * m.weight for m in members[:-1]]
-        caps.append(cap * members[-1].weight // (first + members[-1].weight) + TURN * members[-1].weight)
+        pass_weight, search_weight, restarts_weight = LATE_WEIGHTS
+        late = pass_weight + search_weight * (len(members) - 2) + restarts_weight
+        restarts = max(members[-1].weight / (first + members[-1].weight), restarts_weight / late)
+        caps.append(int(cap * restarts) + TURN * max(members[-1].weight, restarts_weight))
         row = [(m.weight, alone(m, cap)) for m, cap in zip(members, caps, strict=True)]
         rows.append(row)
         print(f"  {name} deal {index}: " + ", ".join(f"{r} {p:,.0f}" for _, (r, p) in row), flush=True)
     return rows
 
 
-def replay(row: list[tuple[int, Point]], budget: int, join: float, late: tuple[int, int] | None = None) -> str:
+def replay(row: list[tuple[int, Point]], budget: int, join: float, late: tuple[int, int, int] | None = None) -> str:
     """What the portfolio answers on one deal at ``budget`` positions, the restarts joining at ``join``
-    and, with ``late``, the best-first pass (the first member) and the depth-first searches taking those
-    weights from then on (:data:`.tableau_search.LATE_WEIGHTS`; None: their own)."""
+    and, with ``late``, the best-first pass (the first member), the depth-first searches and the restarts
+    taking those weights from then on (:data:`.tableau_search.LATE_WEIGHTS`; None: their own)."""
     *first, restarts = row
     members = [[weight, result, at, 0.0] for weight, (result, at) in first]
     waiting = [[restarts[0], restarts[1][0], restarts[1][1], 0.0]]
@@ -103,6 +106,7 @@ def replay(row: list[tuple[int, Point]], budget: int, join: float, late: tuple[i
             if late is not None:
                 for member in members:
                     member[0] = late[0] if member is quick else late[1]
+                waiting[0][0] = late[2]
             members.append(waiting.pop())
         for member in list(members):
             weight, result, at, done = member
@@ -148,8 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     joins: list[tuple[str, Any]] = [(f"at {FIXED:,}", lambda b: FIXED)]
     joins += [(f"at {int(j):,}", lambda b, j=int(j): j) for j in args.joins.split(",") if j]
     joins += [(f"share {s:g}", lambda b, s=s: s * b) for s in map(float, args.shares.split(","))]
-    weights: list[tuple[int, int] | None] = [None, LATE_WEIGHTS] if args.late else [None]
-    rules: list[tuple[str, Any, tuple[int, int] | None]] = [("never", lambda b: math.inf, None)]
+    weights: list[tuple[int, int, int] | None] = [None, LATE_WEIGHTS] if args.late else [None]
+    rules: list[tuple[str, Any, tuple[int, int, int] | None]] = [("never", lambda b: math.inf, None)]
     rules += [(label + (" late" if w else ""), join, w) for label, join in joins for w in weights]
     print(f"decided deals (won+lost of {args.deals}), seed {args.seed}; CPU {time.process_time() - began:.0f} s")
     print(f"{'game':24} {'budget':>8} " + " ".join(f"{label:>14}" for label, _, _ in rules))

@@ -27,7 +27,7 @@ from cardz_tools.analysis.dominance import (
 )
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.analysis.runner import game_for
-from cardz_tools.analysis.tableau_search import Pruning, search
+from cardz_tools.analysis.tableau_search import Pruning, _portfolio, search
 from cardz_tools.cards import FACE_UP, identity, standard_deck
 from cardz_tools.engine import Game, State
 from cardz_tools.engine.rules import Site, compile_rule
@@ -127,3 +127,15 @@ def test_the_waste_that_is_turned_back_is_no_source_of_safe_moves() -> None:
     after = state.clone()
     after.apply(move)
     assert search(after, BUDGET, None, Pruning.none()).result == "lost"  # ... and loses the win
+
+
+def test_the_plain_order_member_has_two_shares_where_its_positions_are_cheap() -> None:
+    """PLAIN_WEIGHTS: two shares in Canfield (stock moves and refilled columns), one in Klondike (no refill)."""
+    shares = {}
+    for name in ("canfield", "klondike"):
+        game = game_for(open_design(GAMES / f"{name}.cardz").json_text)
+        members = _portfolio(game.new_initial_state(seed=1), Pruning(), 100, None)
+        plain = [m for m in members if not m.search.pruning.stock and not m.search.pruning.ordering]
+        assert len(plain) == 1
+        shares[name] = plain[0].weight
+    assert shares == {"canfield": 2, "klondike": 1}

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from cardz_tools.analysis import tableau_search
 from cardz_tools.analysis.playout import deal_seed
-from cardz_tools.analysis.tableau_search import Pruning, _Search, plan_for, replays_to_a_win, search
-from cardz_tools.cards import Suit, make_card
+from cardz_tools.analysis.tableau_search import Progress, Pruning, _Search, plan_for, replays_to_a_win, search
+from cardz_tools.cards import FACE_UP, Suit, make_card
 from cardz_tools.engine import Game
 from cardz_tools.loading import open_design
 from tests.engine_support import random_positions
@@ -114,5 +114,10 @@ def test_the_runs_members_take_turns_in_the_portfolio() -> None:
     root = game.new_initial_state(seed=deal_seed(0, 0))
     members = tableau_search._portfolio(root, Pruning(), 1_000, None)
     narrowed = [m for m in members if m.search.runs is not None]
-    assert len(narrowed) == 2 and not any(m.complete for m in narrowed)
+    assert len(narrowed) == 3 and not any(m.complete for m in narrowed)
     assert all(m.search.runs is None for m in members if m.complete)
+    # The third member scores a face-down card at its own weight, the rest of the score as the second does.
+    hidden = sum(1 for pile in root.piles for card in pile if not card & FACE_UP)
+    assert hidden > 0
+    plain, heavier = (m.search.progress.heuristic(root) for m in narrowed[1:])
+    assert plain - heavier == hidden * (Progress.WEIGHTS[3] - tableau_search.RUNS_HIDDEN_WEIGHT)

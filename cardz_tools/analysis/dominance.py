@@ -94,7 +94,7 @@ import dataclasses
 import functools
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..cards import (
@@ -515,13 +515,7 @@ def _game_table(game: Any, home: bool) -> dict[Card, int] | None:
     bit = card_bits()
     everything = (1 << len(cards)) - 1
     table = {card: 0 for card in (*cards, -1)}
-    done: set[int] = set()
-    for depot in range(len(game.names)):
-        spec = id(game.design.depots[depot].spec)
-        rule = game.accept_rules[depot]
-        if (depot in game.win_depots) != home or rule.never or spec in done:
-            continue
-        done.add(spec)
+    for depot, rule in _table_rules(game, home):
         exact = []
         if rule.when is not None and not rule.follow and rule.wild_rank is None:
             try:
@@ -538,10 +532,28 @@ def _game_table(game: Any, home: bool) -> dict[Card, int] | None:
             pairs = _pair_table(game, depot, " && ".join(f"({text})" for text in exact), cards)
         except (RuleError, ValueError):
             return None
-        for top, accepted in pairs.items():
-            for card in accepted:
-                table[top] |= bit[card]
+        _add_pairs(table, pairs, bit)
     return table
+
+
+def _table_rules(game: Any, home: bool) -> Iterator[tuple[int, Any]]:
+    """The depots a card table reads, each with its accept rule: one depot for each depot spec, the win
+    depots' (``home``) or the others', leaving out rules that never accept."""
+    done: set[int] = set()
+    for depot in range(len(game.names)):
+        spec = id(game.design.depots[depot].spec)
+        rule = game.accept_rules[depot]
+        if (depot in game.win_depots) != home or rule.never or spec in done:
+            continue
+        done.add(spec)
+        yield depot, rule
+
+
+def _add_pairs(table: dict[Card, int], pairs: dict[Card, set[Card]], bit: dict[Card, int]) -> None:
+    """Add to ``table`` (a mask of cards for each top) the cards ``pairs`` lets onto each top."""
+    for top, accepted in pairs.items():
+        for card in accepted:
+            table[top] |= bit[card]
 
 
 def card_bits() -> dict[Card, int]:
@@ -884,13 +896,7 @@ def _probe_table(game: Any, home: bool, bottoms: tuple[tuple[int, Card], ...]) -
     bit = card_bits()
     everything = (1 << len(cards)) - 1
     table = {card: 0 for card in (*cards, -1)}
-    done: set[int] = set()
-    for depot in range(len(game.names)):
-        spec = id(game.design.depots[depot].spec)
-        rule = game.accept_rules[depot]
-        if (depot in game.win_depots) != home or rule.never or spec in done:
-            continue
-        done.add(spec)
+    for depot, rule in _table_rules(game, home):
         if rule.when is None or rule.follow or rule.wild_rank is not None:
             return {card: everything for card in table}
         try:
@@ -898,9 +904,7 @@ def _probe_table(game: Any, home: bool, bottoms: tuple[tuple[int, Card], ...]) -
             pairs = _pair_table(game, depot, text, cards)
         except (RuleError, ValueError):
             return None
-        for top, accepted in pairs.items():
-            for card in accepted:
-                table[top] |= bit[card]
+        _add_pairs(table, pairs, bit)
     return table
 
 

@@ -75,7 +75,11 @@ QUICK_EARLY = 160_000
 quick pass wins most of its deals within about 130,000 positions, and the deals still open after that are
 mostly proofs of loss, which only the complete search gives."""
 
-LATE_COMPLETE_TURNS = 12
+LATE_COMPLETE_TURNS = 24
+"""Every deal decided after :data:`QUICK_EARLY` that was measured is decided by the complete search alone (Gaps
+seed 0 deals 6 and 7 lost, the basic variant's deal 1 lost and deal 5 won in 1.62M positions, seed 101 deal 1
+lost), and a position of the quick pass costs about twice one of the complete search: one turn in 25 (12 until
+session 6)."""
 
 NEVER = 0xFF
 """In :attr:`GridShape.pred_code`: the card never enters a gap from that column."""
@@ -588,11 +592,16 @@ class GridSearch:
         self.fixed_anywhere = any(code[card] == NEVER for code in self.pred_code[1:] for card in present)
         """Whether a card may be fixed outside a run from a row's left edge (else :meth:`fixed` stops early)."""
         self.can_win = any(shape.must_fill)
+        """Whether the win rule proves cells filled (then the win is tested only when every gap is spared)."""
         self.plain = False
         """Whether :meth:`search` plays no forced move (set by its argument)."""
         self.missing = 0
         """How many cells every win fills are gaps now (the win is not tested while some are)."""
-        """Whether the win rule proves cells filled (then the win is tested only when every gap is spared)."""
+        self.forced_tables = (
+            self.left, self.column, self.last, shape.must_fill, shape.opens_after_gap, self.only_after,
+            self.placeable, self.mask_of,
+        )
+        """What :meth:`forced` reads, in one attribute (it runs once or more a position)."""
 
     def _grid_cards(self) -> list[int]:
         """The identities of the cards in the grid at the start."""
@@ -730,10 +739,7 @@ class GridSearch:
         With ``streamline`` (the quick pass, which never proves a loss) the second condition is
         dropped: the next card of a run is always played at once.
         """
-        shape = self.shape
-        left, column, last = self.left, self.column, self.last
-        must_fill, opens_after_gap, only_after = shape.must_fill, shape.opens_after_gap, self.only_after
-        placeable, mask_of = self.placeable, self.mask_of
+        left, column, last, must_fill, opens_after_gap, only_after, placeable, mask_of = self.forced_tables
         for gap in _gaps(cells) if gaps is None else gaps:
             if not must_fill[gap]:
                 continue
@@ -926,20 +932,20 @@ class GridSearch:
         while frontier:
             _, index, position = heapq.heappop(frontier)
             cells[:] = position
-            self._place(cells, where, piles)
-            for step in self.steps(cells, where):
+            here_known = (self.fixed(cells), self._place(cells, where, piles))
+            for step in self.steps(cells, where, *here_known):
                 here: list[Any] = [self._play(cells, where, piles, step)]
                 if not add_new(cells):
                     # seen before, so not won
                     self._undo(cells, where, piles, here)
                     continue
-                chain, outcome, known = self._settle(cells, where, piles, True)
+                chain, outcome, known = self._settle(cells, where, piles, True, here_known, step)
                 here += chain
                 if outcome == "won":
                     return "won", self._engine_line(self._line_to(parents, index) + here), len(seen)
                 if outcome is None and (not chain or add_new(cells)):
                     parents.append((index, here))
-                    promise = self._promise(cells, None if known is None else known[0])
+                    promise = self._promise(cells, None) if known is None else self._promise(cells, *known)
                     heapq.heappush(frontier, (-promise, len(parents) - 1, bytes(cells)))
                     size = len(seen)
                     if size % CLOCK_EVERY == 0:
@@ -951,11 +957,11 @@ class GridSearch:
                 self._undo(cells, where, piles, here)
         return "unknown", [], len(seen)
 
-    def _promise(self, cells: bytearray, fixed: list[bool] | None) -> int:
+    def _promise(self, cells: bytearray, fixed: list[bool] | None, gaps: list[int] | None = None) -> int:
         """How close ``cells`` looks to a win: 4 a fixed card, -1 a gap after a card no card may follow."""
         left, placeable = self.left, self.placeable
         dead = 0
-        for gap in _gaps(cells):
+        for gap in _gaps(cells) if gaps is None else gaps:
             before = left[gap]
             if before >= 0 and not placeable[gap][cells[before]]:
                 dead += 1
@@ -971,13 +977,21 @@ class GridSearch:
             index = parent
         return steps
 
-    def _place(self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]]) -> None:
-        """Make ``where`` that of ``cells`` (the grid's ``piles`` wait for :meth:`_sync`)."""
+    def _place(self, cells: bytearray, where: list[int], piles: list[tuple[Card, ...]]) -> list[int]:
+        """Make ``where`` and :attr:`missing` those of ``cells`` (the grid's ``piles`` wait for :meth:`_sync`);
+        the gaps, in order."""
         where[:] = _NOWHERE
+        must_fill = self.shape.must_fill
+        gaps = []
+        missing = 0
         for i, code in enumerate(cells):
             if code:
                 where[code] = i
-        self._count_missing(cells)
+            else:
+                gaps.append(i)
+                missing += must_fill[i]
+        self.missing = missing
+        return gaps
 
     def _sync(self, cells: bytearray, piles: list[tuple[Card, ...]]) -> None:
         """Make the grid's ``piles`` those of ``cells`` (moves change only the cells: the engine reads the piles)."""
@@ -1027,7 +1041,8 @@ class GridSearch:
             if forced is False:
                 return applied, "dead", None
             assert isinstance(forced, tuple)
-            applied.append(self._play(cells, where, piles, forced))
+            self._move(cells, where, piles, *forced)  # (:meth:`_play` of a move)
+            applied.append(forced)
             parent, step = (fixed, gaps), forced
 
     def _options(

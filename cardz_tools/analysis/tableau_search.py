@@ -25,13 +25,14 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     best-first pass (always the stored position with the best :meth:`Progress.heuristic`, at
     most :data:`QUICK_POSITIONS`; one share, two without stock moves: :data:`QUICK_WEIGHTS`),
     the depth-first search with these pieces (two shares), and
-    the depth-first search with ``ordering`` and ``stock`` off (one share: on some deals the
+    the depth-first search with ``ordering`` and ``stock`` off (one share, two where its positions are
+    cheap: :data:`PLAIN_WEIGHTS`; on some deals the
     plain order finds a win in hundreds of positions where the others wander). A turn is
     :data:`TURN` new positions per share. The first to decide
     decides; only a complete search answers "lost": a depth-first one, or the best-first pass
     when it runs out of positions to expand. Where the waste is never turned back (one pass
-    through the stock), the member that has got more cards home than every other takes
-    :data:`LEAD_WEIGHT` times its share (Rank and File's deals are won by the depth-first
+    through the stock), the member that has got :data:`LEAD_MARGIN` cards home more than every
+    other takes :data:`LEAD_WEIGHT` times its share (Rank and File's deals are won by the depth-first
     member alone, in a quarter of the positions its fixed share would need).
 ``restarts``
     on a design whose win depots are filled by a trigger or an action (Spider's completed runs: no
@@ -51,8 +52,9 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     does not make a depth-first search less complete, so a restart that ends uncut answers "lost" soundly.
 ``runs``
     on a design with the ``restarts`` member whose columns build runs that do not all move
-    together (the multi-suit Spider family), two more members: restarts of the depth-first search
-    and of the best-first pass (:data:`RUNS_BEST_FIRST_UNIT` × ``luby(n)`` positions) over a
+    together (the multi-suit Spider family), three more members: restarts of the depth-first search
+    and of the best-first pass (:data:`RUNS_BEST_FIRST_UNIT` × ``luby(n)`` positions), and the best-first
+    restarts again with face-down cards weighted :data:`RUNS_HIDDEN_WEIGHT` (:data:`RUNS_WEIGHTS`), over a
     narrowed move set that drops the drags which only split a suited run or move a run from one
     build onto another (:mod:`.run_moves`). They are incomplete: their wins are wins (replayed like
     every other), their "lost" is never reported.
@@ -122,23 +124,45 @@ whichever is spent first. Most deals are decided before, at the cost they had wi
 rather than a fixed count of positions, so that a short budget is not split with restarts too short
 to win anything (:func:`_late_join`)."""
 
-LATE_WEIGHTS = (4, 1)
-"""The shares of the turns of the best-first pass and of each depth-first search once the late restarts have
-joined (:data:`LATE_SHARE`; their own share stays :data:`RESTART_WEIGHT`): the pass keeps the share it had (4 of
-10, 2 of 5 before) and the restarts take theirs from the depth-first searches. The pass decides most deals of
-Baker's Game, its losses too (it runs out of positions where the depth-first searches do), and restarts taking 4
-of 9 of the turns from it cost the deals a 2 s deal decides just in time. Replayed from each member's decision
-points (``bench/bench_late_restarts.py``, seed 0, the restarts joining after 5,000 positions, as they do on a 2 s
-deal), deals decided with these shares against the weights as they were (2, then 2 and 1): Baker's Game 80 of 80
-against 74 at 20,000 positions (about 2 s); Beleaguered Castle 15 of 20 against 14 at 28,000; Streets and Alleys
-18 of 20 against 17 at 34,000."""
+LATE_WEIGHTS = (4, 1, 5)
+"""The shares of the turns of the best-first pass, of each depth-first search and of the restarts once the late
+restarts have joined (:data:`LATE_SHARE`): the pass keeps most of its share (4 of 11 against 2 of 5) and the
+restarts take theirs from the depth-first searches. The pass decides most deals of Baker's Game, its losses too (it
+runs out of positions where the depth-first searches do), and restarts taking 4 of 9 of the turns from it cost the
+deals a 2 s deal decides just in time. Replayed from each member's decision points (``bench/bench_late_restarts.py
+--late``, seed 0, the restarts joining after 5,000 positions, as they do on a 2 s deal), deals decided with these
+shares against the weights as they were (2, 2 and 1, then 4 for the restarts): Baker's Game 80 of 80 against 74 at
+20,000 positions (about 2 s); Beleaguered Castle 16 of 20 against 14 at 28,000; Streets and Alleys 18 against 17 at
+34,000; King Albert 13 against 11 at 20,000; and FreeCell 20 against 19 at 110,000 (about 10 s; the restarts
+joining after 10,000), whose deal 17 the restarts alone win in 44,272 positions."""
 
-RUNS_WEIGHT = 8
-"""The share of the turns of each of the two ``runs`` members (module doc). Spiderette, seed 0, 10 deals at 60,000
-positions: 6 won with 8 against 4 with 4; Simple Simon, 20 deals at 30,000: 18 won and 1 lost against 17 and 1."""
+RUNS_WEIGHTS = (8, 16, 16)
+"""The shares of the turns of the three ``runs`` members: the depth-first restarts, the best-first restarts, and the
+best-first restarts that score a face-down card as :data:`RUNS_HIDDEN_WEIGHT` (module doc). Spiderette, each member
+alone (seed 0 to 150,000 positions, seed 101 to 100,000): the complete members win nothing (seed 0, deals 0-3), the
+depth-first restarts 6 and 4 deals of 10, the best-first restarts 6 and 6, with the hidden weight 8 and 5. The
+portfolio replayed from those figures (:data:`TURN` × weight), seed 0: 9 deals won from 60,000 positions on (every
+win within 48k), against 8 at 100,000 and 180,000 with the first two members (8 and 16 shares) and 7 at 100,000 with
+8 shares each; seed 101: 4 won at 100,000 and 6 at 180,000 (5 and 6 with the first two)."""
+
+RUNS_HIDDEN_WEIGHT = -3
+"""The weight of a face-down card (:attr:`Progress.WEIGHTS`: -2; the stock's cards count too) in the third ``runs``
+member's score: uncovering a card, or dealing one, is worth more than one loose card less. Spiderette, the
+best-first restarts alone, seed 0: 8 of 10 won at 100,000 positions (each within 16k; deal 8 only with -3) against 6
+with -2 at 150,000 (deal 7 only with -2) and 6 with -4; seed 101, 100,000 positions: 5 won against 6 with -2 (deal 5
+in 1,225 positions against 55,020; deal 4 only with -2) and 2 with -4."""
 
 RUNS_BEST_FIRST_UNIT = 5_000
 """The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
+
+PLAIN_WEIGHTS = (1, 2)
+"""The share of the turns of the depth-first member in the plain order without stock moves (module doc,
+``quick``): one, and two in a design with stock moves whose emptied depots a trigger refills (the Canfield
+family, :func:`.dominance.refilled_depots`). There its positions cost a third of the CPU of the other
+members' (no plays after each tap are followed: 15k positions a CPU-second against 5k to 6k), and it wins
+deals the others wander on: Canfield, seed 0, 30,000 positions a deal, 8 decided against 7 (deal 0 won
+at 22,759, deal 1 at 17,496); deal 6, which it alone wins in 35,914, is won at 157,957 instead of not
+within 200,000; seed 101, the same 9."""
 
 LEAD_WEIGHT = 4
 """In a design whose waste is never turned back (:func:`.dominance.fixed_wastes`: one pass through the
@@ -211,6 +235,8 @@ class Progress:
 
     def __init__(self, game: Any, heuristic: bool = True, bottoms: tuple[tuple[int, int], ...] = ()) -> None:
         design = game.design
+        self.weights: tuple[int, ...] = self.WEIGHTS
+        """The weights :meth:`heuristic` uses (:attr:`WEIGHTS` unless a portfolio member sets its own)."""
         self._heuristic = heuristic
         self._targets: tuple[int, ...] = ()
         self._sign = 0
@@ -250,7 +276,7 @@ class Progress:
         self._noise = random.Random(seed)
 
     def heuristic(self, state: Any) -> int:
-        """The weighted sum of :attr:`WEIGHTS` (higher is better)."""
+        """The weighted sum of :attr:`weights` (higher is better)."""
         piles = state.piles
         progress = self._sign * sum(len(piles[i]) for i in self._targets)
         empty = sum(1 for d in self._takers if not piles[d])
@@ -269,7 +295,7 @@ class Progress:
             if len(self._terms) >= WANTED_KEPT:
                 self._terms.clear()
             cache = self._terms[wanted] = {}
-        w = self.WEIGHTS
+        w = self.weights
         for d in self._open:
             # A move changes one or two piles and the others stay the same tuples: their terms are
             # looked up by identity (an entry holds its pile, so the id is not reused while it is kept).
@@ -702,14 +728,18 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
     ]
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
     if plain_order != pruning:
-        members.append(member("search", 1, plain_order, first=False))
+        cheap = plan.stock is not None and bool(refilled_depots(game))  # its positions cost less (PLAIN_WEIGHTS)
+        members.append(member("search", PLAIN_WEIGHTS[cheap], plain_order, first=False))
     if plan.restarts:
         members.append(member("search", RESTART_WEIGHT, pruning, first=False, again=True))
     if plan.runs is not None:  # incomplete: their "lost" proves nothing
-        for first in (False, True):
+        kinds = ((False, None), (True, None), (True, RUNS_HIDDEN_WEIGHT))  # (best-first, face-down weight)
+        for (first, hidden), weight in zip(kinds, RUNS_WEIGHTS, strict=True):
             found = _Search(root, plan, pruning, max(1, budget), deadline, narrow=True)
+            if hidden is not None:
+                found.progress.weights = (*found.progress.weights[:3], hidden, *found.progress.weights[4:])
             steps = found.restarts(first, RUNS_BEST_FIRST_UNIT if first else None)
-            members.append(_Member("quick", RUNS_WEIGHT, found, steps, False))
+            members.append(_Member("quick", weight, found, steps, False))
     return members
 
 
@@ -782,6 +812,7 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
             for entry in members:  # the restarts' turns come from the depth-first searches (LATE_WEIGHTS)
                 entry.weight = LATE_WEIGHTS[0] if entry.best_first else LATE_WEIGHTS[1]
             members.append(_restarts_member(root, pruning, budget, deadline))
+            members[-1].weight = LATE_WEIGHTS[2]
             everyone.append(members[-1])
         for entry in list(members):
             stop = entry.search.positions() + turn * _share(entry, members, lead)

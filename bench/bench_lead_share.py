@@ -1,0 +1,77 @@
+"""The portfolio's lead share on and off, on the same deals and budget, in one run.
+
+    python bench/bench_lead_share.py [--games rank-and-file,limited] [--deals N] [--seed S] [--budget N]
+
+In a design whose waste is never turned back, :func:`cardz_tools.analysis.tableau_search.search`
+gives the member that has got :data:`~cardz_tools.analysis.tableau_search.LEAD_MARGIN` cards home
+more than every other :data:`~cardz_tools.analysis.tableau_search.LEAD_WEIGHT` times its share
+(docs/analysis.md, "The lead share"). "Off" is the same search with that switched off in the
+game's plan. Both get the same deals and the same budget of positions per deal, with no time
+bound, so the counts are deterministic whatever the machine's load. Per game it prints the
+verdicts (w won, l lost, . unknown), the deals decided, the positions of all the deals (an
+undecided deal counts its budget) and their ratio (off / on), and the CPU seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+from cardz_tools.analysis import tableau_search  # noqa: E402
+from cardz_tools.analysis.playout import deal_seed  # noqa: E402
+from cardz_tools.engine import Game  # noqa: E402
+from cardz_tools.loading import open_design  # noqa: E402
+
+GAMES = pathlib.Path(__file__).resolve().parents[1] / "games"
+
+
+def run(game: Game, lead: bool, deals: int, seed: int, budget: int) -> tuple[str, int, float]:
+    """(verdicts, positions, CPU seconds) of the portfolio with the lead share ``lead``."""
+    plan = tableau_search.plan_for(game, tableau_search.Pruning())
+    saved, plan.lead = plan.lead, lead
+    verdicts, positions = [], 0
+    started = time.process_time()
+    try:
+        for index in range(deals):
+            root = game.new_initial_state(seed=deal_seed(seed, index))
+            found = tableau_search.search(root, budget)
+            if found.result == "won" and not tableau_search.replays_to_a_win(root, found.line):
+                raise SystemExit(f"deal {index}: a win that does not replay")
+            verdicts.append(found.result[0] if found.result != "unknown" else ".")
+            positions += found.nodes
+    finally:
+        plan.lead = saved
+    return "".join(verdicts), positions, time.process_time() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default="rank-and-file,limited")
+    parser.add_argument("--deals", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--budget", type=int, default=20_000)
+    args = parser.parse_args(argv)
+    print(f"seed {args.seed}, {args.deals} deals, {args.budget:,} positions a deal")
+    for name in args.games.split(","):
+        game = Game(open_design(GAMES / f"{name}.cardz").design)
+        if not tableau_search.plan_for(game, tableau_search.Pruning()).lead:
+            print(f"{name}: its waste is turned back, no lead share")
+            continue
+        off = run(game, False, args.deals, args.seed, args.budget)
+        on = run(game, True, args.deals, args.seed, args.budget)
+        for label, (verdicts, positions, cpu) in (("off", off), ("on", on)):
+            decided = sum(v != "." for v in verdicts)
+            print(f"{name:16} {label:3} {verdicts}  decided {decided:2}  positions {positions:>9,}  CPU {cpu:6.1f} s")
+        disagree = [i for i, (a, b) in enumerate(zip(off[0], on[0], strict=True)) if "." not in (a, b) and a != b]
+        if disagree:
+            raise SystemExit(f"{name}: the verdicts disagree on deals {disagree}")
+        print(f"{name:16} positions off / on: {off[1] / on[1]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
