@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from cardz_tools.analysis import stock_moves as stock_module
-from cardz_tools.analysis.dominance import bottom_depots, card_bits, probe_table
+from cardz_tools.analysis.dominance import bottom_cards, card_bits, probe_table
 from cardz_tools.analysis.stock_moves import StockMoves, stock_moves
 from cardz_tools.cards import FACE_UP
 from cardz_tools.engine import Game, State
@@ -108,7 +108,7 @@ def test_the_probe_table_allows_every_legal_drag(name: str) -> None:
                 break
     for state in positions:
         piles = state.piles
-        bottoms = tuple((d, piles[d][0] & ~FACE_UP) for d in bottom_depots(game) if piles[d])
+        bottoms = bottom_cards(state)
         tables = {home: probe_table(game, home, bottoms) for home in (False, True)}
         for move in state.legal_moves():
             if not isinstance(move, Drag):

@@ -928,3 +928,10 @@ def _card_part(node: expr_ast.Node) -> str:
 def bottom_depots(game: Any) -> tuple[int, ...]:
     """:func:`constant_bottoms`, worked out once per game."""
     return constant_bottoms(game)
+
+
+def bottom_cards(state: Any) -> tuple[tuple[int, Card], ...]:
+    """The bottom card of each depot of :func:`bottom_depots` that has one in ``state``, as ``(depot, card)``
+    (face bit clear): constants from then on, which :func:`probe_table` reads so."""
+    piles = state.piles
+    return tuple((d, piles[d][0] & ~FACE_UP) for d in bottom_depots(state.game) if piles[d])

@@ -39,7 +39,7 @@ from ..cards import FACE_UP, Card
 from ..expr import design_sites
 from ..expr.sites import Site
 from ..model import EjectKind
-from .dominance import bottom_depots, card_bits, probe_table
+from .dominance import bottom_cards, card_bits, probe_table
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_\[\]]*")
 Piles = tuple[tuple[Card, ...], tuple[Card, ...]]
@@ -118,7 +118,7 @@ class StockMoves:
         plays; when one fires, :class:`_TapFired` is raised (the taps alone no longer tell the board)."""
         game = state.game
         settles = bool(game.triggers)
-        bottoms = tuple((d, state.piles[d][0] & ~FACE_UP) for d in bottom_depots(game) if state.piles[d])
+        bottoms = bottom_cards(state)
         other, home = probe_table(game, False, bottoms), probe_table(game, True, bottoms)
         # each target with the table of its cards (None: ask the engine about every card)
         targets = [(t, home if t in game.win_depots else other) for t in _waste_targets(game, draw.to)]

@@ -77,7 +77,7 @@ from collections.abc import Generator, Hashable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP
-from .dominance import SafeMoves, bottom_depots, build_table, card_bits, fixed_wastes, probe_table, refilled_depots
+from .dominance import SafeMoves, bottom_cards, build_table, card_bits, fixed_wastes, probe_table, refilled_depots
 from .joints import joint_table
 from .relaxation import card_flow, dead_check, effect_filled_sinks
 from .run_moves import RunMoves, run_moves
@@ -441,7 +441,7 @@ class _Search:
         self.pruning = pruning
         self.budget = budget
         self.deadline = deadline
-        self.progress = Progress(root.game, pruning.ordering, root_bottoms(root))
+        self.progress = Progress(root.game, pruning.ordering, bottom_cards(root))
         self.dead = dead_check(root, pruning.relaxation)
         self.taps = plan.stock.taps() if plan.stock is not None else frozenset()
         self.seen: set[Hashable] = set()
@@ -662,13 +662,6 @@ class _Search:
                 heapq.heappush(frontier, (tuple(-v for v in score), next(counter), child, (moves, link)))
             yield
         return ("unknown" if self.cut else "lost"), []
-
-
-def root_bottoms(root: Any) -> tuple[tuple[int, int], ...]:
-    """The bottom cards of the locked depots whose bottom a rule reads (:func:`.dominance.constant_bottoms`)
-    that have one at ``root``: constants for the whole search, which :class:`Progress` reads so."""
-    piles = root.piles
-    return tuple((d, piles[d][0] & ~FACE_UP) for d in bottom_depots(root.game) if piles[d])
 
 
 def luby(number: int) -> int:
