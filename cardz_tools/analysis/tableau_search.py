@@ -270,6 +270,11 @@ class Progress:
         piles = state.piles
         return self._sign * sum(len(piles[i]) for i in self._targets)
 
+    def weigh_face_down(self, weight: int) -> None:
+        """From now on score a face-down card ``weight`` (instead of its :attr:`WEIGHTS` term)."""
+        w = self.weights
+        self.weights = (*w[:3], weight, *w[4:])
+
     def jitter(self, seed: int) -> None:
         """From now on add to each :meth:`heuristic` a random 0 .. (the weight of one loose card),
         drawn from a generator seeded with ``seed`` (the ``restarts`` member of the search)."""
@@ -450,7 +455,8 @@ class _Search:
         self.cut = False
         self.home = UNSEARCHED
         """The most cards in the win depots (fewest left, for a ``depotsEmpty`` win) of a position
-        this search has expanded, over all its restarts (:data:`LEAD_WEIGHT`)."""
+        this search has expanded, over all its restarts, kept where the plan has the lead share
+        (:data:`LEAD_WEIGHT`)."""
 
     def positions(self) -> int:
         """The positions this search has stored, over all its restarts."""
@@ -525,9 +531,10 @@ class _Search:
     def expand(self, state: Any) -> tuple[list[Any] | None, list[tuple[tuple[Any, ...], Any, Any]]]:
         """(the moves of a win one choice away, or None; the new children worth searching, best
         first, each with the moves that lead to it from ``state`` and its :class:`Progress` score)."""
-        home = self.progress.home(state)
-        if home > self.home:
-            self.home = home
+        if self.plan.lead:  # only the lead share reads it (_share): no count on the hot path elsewhere
+            home = self.progress.home(state)
+            if home > self.home:
+                self.home = home
         forced = self.single_moves(state)
         if forced is None:
             return None, []
@@ -730,7 +737,7 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
         for (first, hidden), weight in zip(kinds, RUNS_WEIGHTS, strict=True):
             found = _Search(root, plan, pruning, max(1, budget), deadline, narrow=True)
             if hidden is not None:
-                found.progress.weights = (*found.progress.weights[:3], hidden, *found.progress.weights[4:])
+                found.progress.weigh_face_down(hidden)
             steps = found.restarts(first, RUNS_BEST_FIRST_UNIT if first else None)
             members.append(_Member("quick", weight, found, steps, False))
     return members
