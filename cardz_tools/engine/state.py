@@ -188,9 +188,7 @@ class State:
 
         A terminal state has none.
         """
-        if self._legal is None:
-            self._legal = [] if self._ended() else self._generate()
-        return list(self._legal)
+        return list(self.playable_moves())
 
     def playable_moves(self) -> list[Move]:
         """:meth:`legal_moves` without the copy: the list this state keeps, for a caller that only reads it (the
@@ -217,9 +215,6 @@ class State:
         if when is None:
             return range(1, up + 1)
         return [k for k in range(1, up + 1) if when(self.piles, self, pile[-k], pile[-k:], source)]
-
-    def _generate(self) -> list[Move]:
-        return self.game.move_lister(self.piles, self)
 
     def tap_refusal(self, tap: CompiledTap) -> str | None:
         """Why the rules refuse the draw or action ``tap`` now, or None."""
@@ -441,10 +436,6 @@ class State:
         self.game.settle(self.piles, self)
 
     # ------------------------------------------------------------ the end
-
-    def _ended(self) -> bool:
-        """Whether the game is over for a reason other than having no moves."""
-        return self._early_status() is not Termination.ONGOING
 
     def _early_status(self) -> Termination:
         """The reason the game is over without looking at its moves, or ONGOING."""
