@@ -824,7 +824,7 @@ class GridSearch:
         probe = self.probe = state.clone()
         piles = probe.piles
         cells = self.pack(piles)
-        where = [-1] * 128
+        where = _NOWHERE.copy()
         for i, code in enumerate(cells):
             if code:
                 where[code] = i
@@ -917,7 +917,7 @@ class GridSearch:
         probe = self.probe = state.clone()
         piles = probe.piles
         cells = self.pack(piles)
-        where = [-1] * 128
+        where = _NOWHERE.copy()
         self._place(cells, where, piles)
         applied, outcome, _ = self._settle(cells, where, piles, True)
         if outcome == "won":
