@@ -294,7 +294,7 @@ def measure(entry: Entry, scale: int, workers: int) -> Row:
     low, high = wilson_interval(sim_d["wins"], sim_d["playouts"])
     random = f"{percent(sim.win_rate, 2)} ({percent(low, 2)}–{percent(high, 2)})"
     deals = entry.deals * scale
-    verdicts, elapsed = solve_row(entry, text, deals, workers)
+    verdicts, elapsed = solve_row(entry, text, scale, workers)
     unreached = deals - len(verdicts)
     won = sum(v.result == "won" for v in verdicts)
     lost = sum(v.result == "lost" for v in verdicts)
@@ -330,17 +330,17 @@ ROW_BATCH = 10
 """Deals solved between two looks at a capped row's time left."""
 
 
-def solve_row(entry: Entry, text: str, deals: int, workers: int) -> tuple[list[Verdict], float]:
-    """Solve the row's deals in order within its bounds: the verdicts reached and the wall time taken.
+def solve_row(entry: Entry, text: str, scale: int, workers: int) -> tuple[list[Verdict], float]:
+    """Solve the row's deals (× ``scale``) in order within its bounds: the verdicts reached and the wall time taken.
 
     Without a row bound every deal is solved. With one, deals are solved in batches, each only as
     large as the time left covers at every deal's own bound, so the row never exceeds its bound.
     """
     began = time.perf_counter()
+    deals = entry.deals * scale
     if entry.row_seconds is None:
         report = solve(text, deals, SEED, entry.budget, workers=workers, deal_seconds=entry.deal_seconds)
         return list(report.verdicts), time.perf_counter() - began
-    scale = deals // entry.deals
     verdicts: list[Verdict] = []
     while len(verdicts) < deals:
         left = entry.solve_seconds(scale) - sum(v.seconds for v in verdicts)

@@ -34,11 +34,11 @@ def test_a_row_bound_lowers_the_worst_case_and_is_printed_only_when_it_binds() -
 def test_a_capped_row_solves_the_same_deals_in_batches_and_starts_none_it_cannot_finish() -> None:
     text = (results.GAMES / "golf.cardz").read_text(encoding="utf-8")
     plain = results.Entry("golf", deals=3, budget=2_000, deal_seconds=1.0)
-    expected, _ = results.solve_row(plain, text, 3, workers=1)
+    expected, _ = results.solve_row(plain, text, 1, workers=1)
     capped = dataclasses.replace(plain, row_seconds=2.5)  # at 1 s a deal: batches of 2, then 1 (each deal is quick)
-    reached, _ = results.solve_row(capped, text, 3, workers=1)
+    reached, _ = results.solve_row(capped, text, 1, workers=1)
     assert [(v.index, v.result, v.nodes) for v in reached] == [(v.index, v.result, v.nodes) for v in expected]
-    none, _ = results.solve_row(dataclasses.replace(plain, row_seconds=0.5), text, 3, workers=1)
+    none, _ = results.solve_row(dataclasses.replace(plain, row_seconds=0.5), text, 1, workers=1)
     assert none == []  # not even one deal fits in the row's bound
     row = results.measure(dataclasses.replace(plain, playouts=5, row_seconds=0.5), scale=1, workers=1)
     assert row.decided == "0 won, 0 lost, 3 unknown, 3 not reached within the row's bound"
