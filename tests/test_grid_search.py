@@ -108,6 +108,20 @@ def replays_to_a_win(state: State, line: list) -> bool:
     return replay.outcome().won
 
 
+def checked_grid_verdict(state: State, budget: int) -> tuple[GridSearch, str, list, int]:
+    """The grid search of ``state`` and its (verdict, line, positions), checked against the plain engine-state search:
+    both decide, the same way, and a win's line replays through the engine."""
+    search = GridSearch.of(state)
+    assert search is not None
+    engine_result, _, _ = search_states(state.clone(), budget)
+    grid_result, line, nodes = search.search(budget, None)
+    assert engine_result != "unknown", state.piles
+    assert grid_result == engine_result, state.piles
+    if line:
+        assert replays_to_a_win(state, line)
+    return search, grid_result, line, nodes
+
+
 def test_the_grid_search_agrees_with_the_search_over_engine_states() -> None:
     """Symmetry and the table lose nothing: small deals get the plain engine-state search's verdicts."""
     verdicts = {"won": 0, "lost": 0}
@@ -117,15 +131,8 @@ def test_the_grid_search_agrees_with_the_search_over_engine_states() -> None:
     )):
         for deal in range(30):
             state = game.new_initial_state(seed=deal_seed(17, deal))
-            search = GridSearch.of(state)
-            assert search is not None
-            engine_result, _, _ = search_states(state.clone(), 300_000)
-            grid_result, line, _ = search.search(300_000, None)
-            assert engine_result != "unknown"
-            assert grid_result == engine_result, (deal, state.piles)
+            _, grid_result, _, _ = checked_grid_verdict(state, 300_000)
             verdicts[grid_result] += 1
-            if line:
-                assert replays_to_a_win(state, line)
     assert verdicts["won"] >= 5 and verdicts["lost"] >= 5, verdicts
 
 
@@ -194,14 +201,8 @@ def test_the_search_agrees_with_the_engine_state_search_after_the_symmetry_trial
     verdicts = {"won": 0, "lost": 0}
     for deal in range(24):
         state = game.new_initial_state(seed=deal_seed(23, deal))
-        search = GridSearch.of(state)
-        assert search is not None
-        engine_result, _, _ = search_states(state.clone(), 300_000)
-        grid_result, line, nodes = search.search(300_000, None)
-        assert engine_result != "unknown" and grid_result == engine_result, deal
+        search, grid_result, _, nodes = checked_grid_verdict(state, 300_000)
         verdicts[grid_result] += 1
-        if line:
-            assert replays_to_a_win(state, line)
         as_they_lie = GridSearch(state, dataclasses.replace(search.shape, rows_alike=False, suits_alike=False))
         assert as_they_lie.search(300_000, None)[::2] == (grid_result, nodes), deal
     assert verdicts["won"] >= 3 and verdicts["lost"] >= 2, verdicts
@@ -328,14 +329,8 @@ def test_redeals_are_searched_as_the_engine_deals_them() -> None:
     redealt = 0
     for deal in range(16):
         state = game.new_initial_state(seed=deal_seed(37, deal))
-        search = GridSearch.of(state)
-        assert search is not None
-        engine_result, _, _ = search_states(state.clone(), 1_000_000)
-        grid_result, line, _ = search.search(1_000_000, None)
-        assert engine_result != "unknown" and grid_result == engine_result, deal
-        if line:
-            assert replays_to_a_win(state, line)
-            redealt += any(isinstance(move, Tap) for move in line)
+        _, _, line, _ = checked_grid_verdict(state, 1_000_000)
+        redealt += any(isinstance(move, Tap) for move in line)
     assert redealt >= 2, redealt
 
 
