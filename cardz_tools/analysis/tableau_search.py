@@ -752,8 +752,8 @@ def best_first_pass(game: Any, plan: Plan) -> bool:
     the stock (64 to 75 cards with two decks): alone for 30,000 positions (seed 0, deal 0) it got 19
     of 104 cards home on Forty Thieves against 33 and 46 for the depth-first search and its restarts,
     12 on American Toad (18, 18), and it decided no deal of the two-deck one-pass rows (Forty Thieves,
-    Lucas, Limited, Streets, Rank and File, Maria, American Toad, Gargantua) that the depth-first
-    members did not. With one deck and a shorter stock it does win deals early (Fortune's Favor,
+    Lucas, Limited, Streets, Rank and File, Maria, American Toad, Gargantua; seed 0, 30,000 to 100,000
+    positions a deal). With one deck and a shorter stock it does win deals early (Fortune's Favor,
     Thirty-Six, Weathervane, Duchess), so it stays there (docs/analysis.md)."""
     return not (plan.lead and game.design.decks > 1)
 
