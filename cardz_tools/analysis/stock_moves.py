@@ -44,7 +44,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP, Card
@@ -59,6 +59,12 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_\[\]]*")
 Piles = tuple[tuple[Card, ...], tuple[Card, ...]]
 MAX_TAPS = 4096
 """The most taps one stock move looks ahead; a search that reaches it can no longer prove a loss."""
+TapState = tuple[int, tuple[Card, ...], tuple[Card, ...], int]
+"""(taps from the position, stock, waste, redeals left) after some taps (:meth:`StockMoves._tap_chain`)."""
+_CUT: TapState = (-1, (), (), 0)
+"""Ends a tap chain that reached :data:`MAX_TAPS`."""
+CHAINS_KEPT = 5_000
+"""The most tap chains :meth:`StockMoves._tap_chain` keeps (then it forgets them all)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,6 +74,8 @@ class StockMoves:
     draws: tuple[Any, ...]
     cycles: dict[tuple[Any, ...], tuple[Any, Any]] = dataclasses.field(default_factory=dict, compare=False)
     """Per (draw's stock, stock pile, waste pile): the piles that stand for its tap cycle (cache)."""
+    chains: dict[tuple[Any, ...], tuple[TapState, ...]] = dataclasses.field(default_factory=dict, compare=False)
+    """Per (draw's stock, stock pile, waste pile, redeals): :meth:`_tap_chain` (cache)."""
     leasts: set[tuple[Any, ...]] = dataclasses.field(default_factory=set, compare=False)
     """The (draw's stock, stock pile, waste pile) that stand for a cycle of taps (:meth:`normalize`)."""
 
@@ -142,31 +150,20 @@ class StockMoves:
         depot, waste_depot = draw.depot, draw.to
         flips = bool(game.auto_flip[depot])
         stock, waste, redeals = state.piles[depot], state.piles[waste_depot], state.redeals[depot]
-        seen: set[Hashable] = {(stock, waste, redeals)}
         scratch = state.clone()
         piles = scratch.piles
-        taps: list[Any] = []
-        while len(taps) < MAX_TAPS:
-            if not stock and (redeals == 0 or not waste):
-                return  # the tap is refused (State.tap_refusal)
-            if not stock and redeals > 0:
-                redeals -= 1
-            stock, waste = tap(stock, waste, draw.count, draw.face_up, flips)
-            taps.append(draw.move)
-            if (stock, waste, redeals) in seen:
+        if settles:
+            shown: Iterable[TapState] = self._settled_taps(state, draw, scratch)
+        else:
+            shown = self._tap_chain(draw, flips, stock, waste, redeals)
+        for taps, stock, waste, redeals in shown:
+            if taps < 0:  # MAX_TAPS reached before the stock came back to a state it had had
+                yield (), state, False
                 return
-            seen.add((stock, waste, redeals))
             scratch.set_pile(depot, stock)
             scratch.set_pile(waste_depot, waste)
             scratch.redeals[depot] = redeals
-            if settles:  # after every tap, as the engine's: a trigger read the board this one shows
-                before = piles[:]
-                game.settle(piles, scratch)
-                if scratch.cascade or piles != before or scratch.reshuffles != state.reshuffles:
-                    raise _TapFired
-            if not waste or not waste[-1] & FACE_UP:
-                continue
-            scratch.move_count = state.move_count + len(taps)
+            scratch.move_count = state.move_count + taps
             for count in scratch.run_lengths(waste_depot, waste):
                 card = waste[-count] & ~FACE_UP
                 wanted = bit.get(card)
@@ -179,8 +176,73 @@ class StockMoves:
                     if scratch.drag_refusal(move) is None:
                         child = scratch.clone()
                         child.apply(move, checked=True)
-                        yield (*taps, move), child, True
-        yield (), state, False
+                        yield (*(draw.move,) * taps, move), child, True
+
+    def _tap_chain(self, draw: Any, flips: bool, stock: Any, waste: Any, redeals: int) -> tuple[TapState, ...]:
+        """The states taps of ``draw`` lead to from (``stock``, ``waste``, ``redeals``), in a design
+        without triggers (nothing but the stock and waste changes): (taps, stock, waste, redeals) of
+        each whose waste shows a face-up card, ended by :data:`_CUT` when :data:`MAX_TAPS` is reached
+        first (kept: positions of one search share their stock)."""
+        entry = (draw.depot, stock, waste, redeals)
+        found = self.chains.get(entry)
+        if found is not None:
+            return found
+        shown: list[TapState] = []
+        seen: set[Hashable] = {(stock, waste, redeals)}
+        taps = 0
+        while True:
+            if taps >= MAX_TAPS:
+                shown.append(_CUT)
+                break
+            if not stock and (redeals == 0 or not waste):
+                break  # the tap is refused (State.tap_refusal)
+            if not stock and redeals > 0:
+                redeals -= 1
+            stock, waste = tap(stock, waste, draw.count, draw.face_up, flips)
+            taps += 1
+            if (stock, waste, redeals) in seen:
+                break
+            seen.add((stock, waste, redeals))
+            if waste and waste[-1] & FACE_UP:
+                shown.append((taps, stock, waste, redeals))
+        if len(self.chains) >= CHAINS_KEPT:
+            self.chains.clear()
+        found = self.chains[entry] = tuple(shown)
+        return found
+
+    @staticmethod
+    def _settled_taps(state: Any, draw: Any, scratch: Any) -> Iterator[TapState]:
+        """:meth:`_tap_chain` in a design with triggers, on ``scratch`` (a copy of ``state``): the
+        engine settles the triggers after each tap, as after a tap it plays, and :class:`_TapFired`
+        is raised when one fires (the taps alone no longer tell the board)."""
+        game, piles = state.game, scratch.piles
+        depot, waste_depot = draw.depot, draw.to
+        flips = bool(game.auto_flip[depot])
+        stock, waste, redeals = state.piles[depot], state.piles[waste_depot], state.redeals[depot]
+        seen: set[Hashable] = {(stock, waste, redeals)}
+        taps = 0
+        while True:
+            if taps >= MAX_TAPS:
+                yield _CUT
+                return
+            if not stock and (redeals == 0 or not waste):
+                return  # the tap is refused (State.tap_refusal)
+            if not stock and redeals > 0:
+                redeals -= 1
+            stock, waste = tap(stock, waste, draw.count, draw.face_up, flips)
+            taps += 1
+            if (stock, waste, redeals) in seen:
+                return
+            seen.add((stock, waste, redeals))
+            scratch.set_pile(depot, stock)
+            scratch.set_pile(waste_depot, waste)
+            scratch.redeals[depot] = redeals
+            before = piles[:]
+            game.settle(piles, scratch)
+            if scratch.cascade or piles != before or scratch.reshuffles != state.reshuffles:
+                raise _TapFired
+            if waste and waste[-1] & FACE_UP:
+                yield taps, stock, waste, redeals
 
     def normalize(self, state: Any, piles: list[Any]) -> None:
         """Replace, in ``piles`` (a copy of ``state``'s), the stock and waste of each draw that
