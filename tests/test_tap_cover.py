@@ -138,3 +138,10 @@ def test_the_cover_agrees_with_the_plain_exhaustive_search(name: str) -> None:
         uncovered += search(root, 300_000, None, Pruning(quick=False, tap_cover=False)).nodes
     assert verdicts == {"won", "lost"}, verdicts
     assert covered < uncovered if name == "klondike" else covered <= uncovered  # and it prunes (small Canfield: little)
+
+
+def test_a_stock_drawing_one_card_has_no_cover() -> None:
+    # every state of its stock is on its cycle of taps, which the key already folds into one
+    plan = plan_for(_game_named("klondike-draw-one"), Pruning())
+    assert plan.stock is not None and not plan.tap_cover
+    assert any("no tap cover" in note for note in plan.notes)

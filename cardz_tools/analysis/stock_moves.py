@@ -283,11 +283,11 @@ class StockMoves:
     def split_key(self, game: Any, symmetry: bool) -> KeyFunction | None:
         """The position key of :func:`.symmetry.canonical_key_function` with :meth:`normalize`, as a pair
         (the rest of the position, the stock and waste): the same positions are told apart. None unless
-        exactly one draw redeals without limit and its piles are in no class of interchangeable depots
-        (then :class:`TapCover` applies: module doc)."""
+        exactly one draw redeals without limit, draws more than one card and has its piles in no class of
+        interchangeable depots (then :class:`TapCover` applies: module doc)."""
         unlimited = [draw for draw in self.draws if draw.redeals < 0]
-        if len(unlimited) != 1:
-            return None
+        if len(unlimited) != 1 or unlimited[0].count < 2:
+            return None  # drawing one card, every state of a stock is on its cycle: nothing is covered
         draw = unlimited[0]
         classes = interchangeable_classes(game) + late_classes(game)[1]
         if any(d in members for members in classes for d in (draw.depot, draw.to)):

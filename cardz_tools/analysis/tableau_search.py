@@ -32,7 +32,7 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     a portfolio of three searches taking turns, each resumed where it stopped: a greedy
     best-first pass (always the stored position with the best :meth:`Progress.heuristic`, at
     most :data:`QUICK_POSITIONS`; one share, two without stock moves: :data:`QUICK_WEIGHTS`),
-    the depth-first search with these pieces (two shares), and
+    the depth-first search with these pieces (two shares, five in Klondike draw three: :data:`SEARCH_WEIGHTS`), and
     the depth-first search with ``ordering`` and ``stock`` off (one share, two where its positions are
     cheap: :data:`PLAIN_WEIGHTS`; on some deals the
     plain order finds a win in hundreds of positions where the others wander). A turn is
@@ -162,6 +162,17 @@ in 1,225 positions against 55,020; deal 4 only with -2) and 2 with -4."""
 
 RUNS_BEST_FIRST_UNIT = 5_000
 """The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
+
+SEARCH_WEIGHTS = (2, 5)
+"""The share of the turns of the depth-first member with every piece: two, and five where the tap cover applies
+(:attr:`Plan.tap_cover`: one stock that redeals without limit, drawing more than one card) in a design of one deck
+without triggers (Klondike draw three). There that member decides what the others do not, late: Klondike draw
+three, seed 0, each member alone with the tap cover, deals 0 and 6 are won by it in 191,216 and 260,065 positions
+and deal 3 is proved lost in 154,648 (the best-first pass: 154,590), while the deals the best-first pass and the
+plain order decide take them 20,000 positions or fewer (deals 5 and 9: 76,883 and 80,688 in the portfolio with two
+shares). With five, the portfolio proves deal 3 lost at 215,717 positions (about 24 s on a quiet core). With two
+decks (Klondike with nine columns, 20,000 positions a deal, seed 0) it cost a deal the other members won: 9 decided
+instead of 10."""
 
 PLAIN_WEIGHTS = (1, 2)
 """The share of the turns of the depth-first member in the plain order without stock moves (module doc,
@@ -406,7 +417,10 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
     if split is not None:
         key_of = split
     elif stock is not None and pruning.tap_cover:
-        notes.append("no tap cover: it needs exactly one stock that redeals without limit, in no interchangeable class")
+        notes.append(
+            "no tap cover: it needs exactly one stock that redeals without limit and draws more than one card,"
+            " in no interchangeable class"
+        )
     restarts = pruning.restarts and bool(effect_filled_sinks(game) or fixed_wastes(game) or refilled_depots(game))
     if pruning.restarts and not restarts:
         notes.append(
@@ -756,9 +770,10 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
     plan = plan_for(game, pruning)
     # Without stock moves the best-first pass earns a second share (module doc, QUICK_WEIGHTS).
     quick = QUICK_WEIGHTS[plan.stock is not None]
+    klondike_like = plan.tap_cover and not game.triggers and game.design.decks == 1  # SEARCH_WEIGHTS
     members = [
         member("quick", quick, pruning, first=True, cap=min(budget, QUICK_POSITIONS)),
-        member("search", 2, pruning, first=False),
+        member("search", SEARCH_WEIGHTS[klondike_like], pruning, first=False),
     ]
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
     if plain_order != pruning:
