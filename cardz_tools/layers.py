@@ -114,6 +114,7 @@ LAYERS: tuple[Layer, ...] = (
             "analysis.relaxation",
             "analysis.joints",
             "analysis.run_moves",
+            "analysis.beam_search",
             "analysis.tableau_search",
             "analysis.sim",
             "analysis.solve",
