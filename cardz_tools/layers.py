@@ -113,6 +113,7 @@ LAYERS: tuple[Layer, ...] = (
             "analysis.relaxation",
             "analysis.joints",
             "analysis.run_moves",
+            "analysis.loss_proofs",
             "analysis.tableau_search",
             "analysis.sim",
             "analysis.solve",
