@@ -720,9 +720,12 @@ class _Search:
         # A line is kept as a link to its parent's (moves, parent link): no copies of long lines.
         Link = tuple[tuple[Any, ...], Any]
         start: Link = (tuple(prefix), None)
-        frontier: list[tuple[Any, int, Any, Link]] = [((0,), 0, root, start)]
+        frontier: list[tuple[Any, int, Any, Link, Hashable]] = [((0,), 0, root, start, None)]
+        lost = self.lost
         while frontier:
-            _, _, state, link = heapq.heappop(frontier)
+            _, _, state, link, key = heapq.heappop(frontier)
+            if key in lost:  # a depth-first search proved it lost after this pass stored it
+                continue
             won, options = self.expand(state)
             if won is not None:
                 parts = [tuple(won)]
@@ -730,12 +733,12 @@ class _Search:
                     parts.append(link[0])
                     link = link[1]
                 return "won", [move for part in reversed(parts) for move in part]
-            for moves, child, score, _ in options:  # the score expand() gave it
+            for moves, child, score, key in options:  # the score expand() gave it
                 if child is None:
                     child = state.clone()
                     for move in moves:
                         child.apply(move)
-                heapq.heappush(frontier, (tuple(-v for v in score), next(counter), child, (moves, link)))
+                heapq.heappush(frontier, (tuple(-v for v in score), next(counter), child, (moves, link), key))
             yield
         return ("unknown" if self.cut else "lost"), []
 
