@@ -115,6 +115,7 @@ LAYERS: tuple[Layer, ...] = (
             "analysis.joints",
             "analysis.run_moves",
             "analysis.beam_search",
+            "analysis.loss_proofs",
             "analysis.tableau_search",
             "analysis.sim",
             "analysis.solve",

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Hashable, Sequence
 from typing import Any
 
-Options = Sequence[tuple[tuple[Any, ...], Any, Any]]
-"""The children a search's ``expand`` gives: (the moves that lead to it, the position or None, its score)."""
+Options = Sequence[tuple[tuple[Any, ...], Any, Any, Hashable]]
+"""The children a search's ``expand`` gives: (the moves that lead to it, the position or None, its score, its key)."""
 
 Expand = Callable[[Any], tuple["list[Any] | None", Options]]
 """A search's expansion: (the moves of a win one choice away, or None; the new children, best first)."""
@@ -45,7 +45,7 @@ def beam(root: Any, prefix: Sequence[Any], expand: Expand, width: int) -> Genera
                     parts.append(walk[0])
                     walk = walk[1]
                 return "won", [move for part in reversed(parts) for move in part]
-            for moves, child, score in options:
+            for moves, child, score, _ in options:
                 children.append((score, -next(counter), moves, child, state, link))
             yield
         level = []
