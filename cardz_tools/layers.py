@@ -114,6 +114,8 @@ LAYERS: tuple[Layer, ...] = (
             "analysis.relaxation",
             "analysis.joints",
             "analysis.run_moves",
+            "analysis.beam_search",
+            "analysis.loss_proofs",
             "analysis.tableau_search",
             "analysis.sim",
             "analysis.solve",
