@@ -13,6 +13,14 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     played in one chain after each move, and the positions inside a chain are not stored;
 ``stock``
     "draw k times, then play from the waste" is one move (:mod:`.stock_moves`);
+``tap_cover``
+    with ``stock``, a position that taps from a stored one reach, everything but the stock and
+    waste the same, is not stored (:class:`.stock_moves.TapCover`). A complete search stays
+    complete: let ``m(p)`` be the fewest moves other than taps in a winning line from ``p``; the
+    positions taps lead to from ``p`` have ``m`` no smaller. Once a search has expanded every
+    position it stored without a win, take a stored one with a winning line and the least ``m``: the
+    first move of its line, with the taps before it, leads to one of its children, which is stored
+    or covered by a stored position, with ``m`` one less: a contradiction;
 ``ordering``
     children are searched best first by :meth:`Progress.heuristic`, a score read off the
     design; off, by the cards in the win depots, the game's score and the number of moves
@@ -23,8 +31,9 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
 ``quick``
     a portfolio of three searches taking turns, each resumed where it stopped: a greedy
     best-first pass (always the stored position with the best :meth:`Progress.heuristic`, at
-    most :data:`QUICK_POSITIONS`; one share, two without stock moves: :data:`QUICK_WEIGHTS`),
-    the depth-first search with these pieces (two shares), and
+    most :data:`QUICK_POSITIONS`; one share, two without stock moves: :data:`QUICK_WEIGHTS`; none with
+    two decks and one pass through the stock: :func:`best_first_pass`),
+    the depth-first search with these pieces (two shares, five in Klondike draw three: :data:`SEARCH_WEIGHTS`), and
     the depth-first search with ``ordering`` and ``stock`` off (one share, two where its positions are
     cheap: :data:`PLAIN_WEIGHTS`; on some deals the
     plain order finds a win in hundreds of positions where the others wander). A turn is
@@ -58,13 +67,20 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     narrowed move set that drops the drags which only split a suited run or move a run from one
     build onto another (:mod:`.run_moves`). They are incomplete: their wins are wins (replayed like
     every other), their "lost" is never reported.
+``beams``
+    with ``runs``, one more narrowed member: beam searches (:mod:`.beam_search`), the ``n``-th
+    :data:`BEAM_UNIT` × ``luby(n)`` positions wide per 52 cards, their scores jittered (:data:`BEAM_WEIGHT`). A beam
+    deals the stock only once its kept positions have no better child left; the best-first passes
+    never get past the first deal, the depth-first searches deal it all at once. Incomplete too.
 ``shared_losses``
     in a design without stock moves (:func:`shares_losses`), the portfolio's complete searches share one set
     of positions proved lost: each depth-first search
     (the restarts too, and a restart stopped by its budget) adds a position once it and everything it depends
     on are searched without a win (:mod:`.loss_proofs`: Tarjan's components, so a position that leads back to
     one still on the stack waits for it), and every member skips a position in the set as if stored. Every
-    pruning piece is sound alone, so a position proved lost by one search is lost for the others. The three
+    pruning piece is sound alone, so a position proved lost by one search is lost for the others. A search
+    with the tap cover (``tap_cover``) proves nothing into the set (a covered child's loss rests on the
+    position that covers it, which the proof does not track), but skips what the others proved. The three
     complete members of an open board otherwise prove the same loss separately (FreeCell with three cells,
     seed 0, deal 17: the best-first pass runs out of its 17,686 positions after 44,698 stored by all four
     members; with the set, 30,928).
@@ -87,12 +103,13 @@ from collections.abc import Generator, Hashable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP
+from .beam_search import beam
 from .dominance import SafeMoves, bottom_cards, build_table, card_bits, fixed_wastes, probe_table, refilled_depots
 from .joints import joint_table
 from .loss_proofs import LossProofs
 from .relaxation import card_flow, dead_check, effect_filled_sinks
 from .run_moves import RunMoves, run_moves
-from .stock_moves import StockMoves, stock_moves
+from .stock_moves import StockMoves, TapCover, stock_moves
 from .symmetry import canonical_key_function
 from .two_deck import safe_moves
 
@@ -163,8 +180,28 @@ best-first restarts alone, seed 0: 8 of 10 won at 100,000 positions (each within
 with -2 at 150,000 (deal 7 only with -2) and 6 with -4; seed 101, 100,000 positions: 5 won against 6 with -2 (deal 5
 in 1,225 positions against 55,020; deal 4 only with -2) and 2 with -4."""
 
+BEAM_UNIT = 16
+"""The width of the narrowest beam of the ``beams`` member per 52 cards of the deal (module doc): the ``n``-th
+is ``luby(n)`` times as wide. Its lines and the plateaus between two deals of the stock grow with the cards:
+the beams alone to 100,000 positions, Spider (four suits, 104 cards) seed 0, won 6 of 10 deals 32 wide and 2 of
+the first 6 16 wide; Spiderette (52) 16 wide, 7 of 10 (seed 0) and 6 of 10 (seed 101)."""
+
+BEAM_WEIGHT = 64
+"""The share of the turns of the beam searches of the ``runs`` members (module doc)."""
+
 RUNS_BEST_FIRST_UNIT = 5_000
 """The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
+
+SEARCH_WEIGHTS = (2, 5)
+"""The share of the turns of the depth-first member with every piece: two, and five where the tap cover applies
+(:attr:`Plan.tap_cover`: one stock that redeals without limit, drawing more than one card) in a design of one deck
+without triggers (Klondike draw three). There that member decides what the others do not, late: Klondike draw
+three, seed 0, each member alone with the tap cover, deals 0 and 6 are won by it in 191,216 and 260,065 positions
+and deal 3 is proved lost in 154,648 (the best-first pass: 154,590), while the deals the best-first pass and the
+plain order decide take them 20,000 positions or fewer (deals 5 and 9: 76,883 and 80,688 in the portfolio with two
+shares). With five, the portfolio proves deal 3 lost at 215,717 positions (about 24 s on a quiet core). With two
+decks (Klondike with nine columns, 20,000 positions a deal, seed 0) it cost a deal the other members won: 9 decided
+instead of 10."""
 
 PLAIN_WEIGHTS = (1, 2)
 """The share of the turns of the depth-first member in the plain order without stock moves (module doc,
@@ -200,11 +237,13 @@ class Pruning:
     safe_moves: bool = True
     forced: bool = True
     stock: bool = True
+    tap_cover: bool = True
     ordering: bool = True
     quick: bool = True
     relaxation: bool = True
     restarts: bool = True
     runs: bool = True
+    beams: bool = True
     shared_losses: bool = True
 
     @classmethod
@@ -215,11 +254,13 @@ class Pruning:
             safe_moves=False,
             forced=False,
             stock=False,
+            tap_cover=False,
             ordering=False,
             quick=False,
             relaxation=False,
             restarts=False,
             runs=False,
+            beams=False,
             shared_losses=False,
         )
 
@@ -371,6 +412,9 @@ class Plan:
     """The narrowed move set of the ``runs`` member, if the portfolio has it (module doc)."""
     lead: bool = False
     """Whether the member ahead gets more turns (:data:`LEAD_WEIGHT`)."""
+    tap_cover: bool = False
+    """Whether :attr:`key_of` gives (rest, stock and waste) pairs, and each search keeps a
+    :class:`.stock_moves.TapCover` (module doc, ``tap_cover``)."""
 
 
 _PLANS: dict[tuple[int, Pruning], tuple[Any, Plan]] = {}
@@ -402,6 +446,14 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             stock = draws
     chain_key = canonical_key_function(game, pruning.symmetry)
     key_of = canonical_key_function(game, pruning.symmetry, stock.normalize) if stock is not None else chain_key
+    split = stock.split_key(game, pruning.symmetry) if stock is not None and pruning.tap_cover else None
+    if split is not None:
+        key_of = split
+    elif stock is not None and pruning.tap_cover:
+        notes.append(
+            "no tap cover: it needs exactly one stock that redeals without limit and draws more than one card,"
+            " in no interchangeable class"
+        )
     restarts = pruning.restarts and bool(effect_filled_sinks(game) or fixed_wastes(game) or refilled_depots(game))
     if pruning.restarts and not restarts:
         notes.append(
@@ -415,7 +467,10 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             notes.append(f"no narrowed run moves: {narrowed}")
         else:
             runs = narrowed
-    plan = Plan(key_of, chain_key, safe, stock, tuple(notes), restarts, runs, bool(fixed_wastes(game)))
+    plan = Plan(
+        key_of, chain_key, safe, stock, tuple(notes), restarts, runs, bool(fixed_wastes(game)),
+        tap_cover=split is not None,
+    )
     if len(_PLANS) >= 8:
         _PLANS.pop(next(iter(_PLANS)))
     _PLANS[(id(game), pruning)] = (game, plan)
@@ -470,11 +525,12 @@ class _Search:
         self.dead = dead_check(root, pruning.relaxation)
         self.taps = plan.stock.taps() if plan.stock is not None else frozenset()
         self.seen: set[Hashable] = set()
+        self.cover = TapCover(plan.stock, root.game) if plan.tap_cover and plan.stock is not None else None
         self.lost: set[Hashable] = set() if lost is None else lost
         """The positions proved lost, shared with the portfolio's other searches that key positions alike
         (``shared_losses``): skipped like stored ones."""
         self.sharing = lost is not None
-        self.proving = self.sharing and self.runs is None
+        self.proving = self.sharing and self.runs is None and self.cover is None
         """Whether its depth-first searches add what they prove lost to :attr:`lost` (:mod:`.loss_proofs`)."""
         self.skipped: list[Hashable] | None = None
         """While proving: the stored children the last :meth:`expand` left out."""
@@ -485,6 +541,12 @@ class _Search:
         """The most cards in the win depots (fewest left, for a ``depotsEmpty`` win) of a position
         this search has expanded, over all its restarts, kept where the plan has the lead share
         (:data:`LEAD_WEIGHT`)."""
+
+    def store(self, key: Hashable) -> None:
+        """Store the position of ``key`` (as searched or to be searched)."""
+        self.seen.add(key)
+        if self.cover is not None:
+            self.cover.add(key)
 
     def positions(self) -> int:
         """The positions this search has stored, over all its restarts."""
@@ -571,7 +633,7 @@ class _Search:
             return (prefix, []) if state.outcome().won else (None, [])
         keep = len(state.legal_moves()) <= KEPT_CHILDREN
         fresh = []
-        seen, key_of, budget = self.seen, self.plan.key_of, self.budget
+        seen, key_of, budget, cover = self.seen, self.plan.key_of, self.budget, self.cover
         lost, skipped = self.lost, self.skipped
         for number, (moves, child) in enumerate(self.successors(state)):
             self.tick()  # one position of a hostile design can take long
@@ -590,6 +652,10 @@ class _Search:
                         if skipped is not None:
                             skipped.append(key)
                         continue
+            if cover is not None:  # never while proving (``shared_losses``): a covered child is not in ``skipped``
+                if cover.covers(key):
+                    continue  # taps from a stored position lead here (module doc, tap_cover)
+                cover.add(key)
             seen.add(key)
             if len(seen) > budget:
                 raise _Budget
@@ -615,7 +681,7 @@ class _Search:
         prefix: list[Any] = []
         self.forced(root, prefix)
         root_key = self.plan.key_of(root)
-        self.seen.add(root_key)
+        self.store(root_key)
         if root.is_terminal():
             return ("won", prefix) if root.outcome().won else ("unknown" if self.cut else "lost", [])
         if root_key in self.lost:
@@ -690,6 +756,8 @@ class _Search:
         for number in itertools.count(1):
             self.spent += len(self.seen)
             self.seen = set()
+            if self.cover is not None:
+                self.cover.clear()
             self.cut = False
             self.budget = min(unit * luby(number), total - self.spent)
             if self.budget <= 0:
@@ -705,6 +773,29 @@ class _Search:
                 return result, line
         raise AssertionError("unreachable")
 
+    def beams(self, unit: int) -> Generator[None, None, tuple[str, list[Any]]]:
+        """Beam searches (:func:`.beam_search.beam`) started afresh, the ``n``-th of width ``unit`` ×
+        ``luby(n)`` and its scores jittered by a new seed, until the budget is spent; returns ("won", line)
+        or ("unknown", []) (a beam proves nothing)."""
+        total = self.budget
+        for number in itertools.count(1):
+            self.spent += len(self.seen)
+            self.seen = set()
+            self.budget = total - self.spent
+            if self.budget <= 0:
+                return "unknown", []
+            self.progress.jitter(number)
+            root = self.root.clone()
+            prefix: list[Any] = []
+            self.forced(root, prefix)
+            self.seen.add(self.plan.key_of(root))
+            if ended(root) == "won":
+                return "won", prefix
+            result, line = yield from beam(root, prefix, self.expand, unit * luby(number))
+            if result == "won":
+                return result, line
+        raise AssertionError("unreachable")
+
     def best_first(self) -> Generator[None, None, tuple[str, list[Any]]]:
         """A greedy best-first pass: always expand the stored position with the best score,
         yielding between two expansions. Returns ("won", line), or ("lost", []) when no position
@@ -713,7 +804,7 @@ class _Search:
         root = self.root.clone()
         prefix: list[Any] = []
         self.forced(root, prefix)
-        self.seen.add(self.plan.key_of(root))
+        self.store(self.plan.key_of(root))
         if ended(root) == "won":
             return "won", prefix
         counter = itertools.count()
@@ -805,10 +896,10 @@ def _portfolio(
     plan = plan_for(game, pruning)
     # Without stock moves the best-first pass earns a second share (module doc, QUICK_WEIGHTS).
     quick = QUICK_WEIGHTS[plan.stock is not None]
-    members = [
-        member("quick", quick, pruning, first=True, cap=min(budget, QUICK_POSITIONS)),
-        member("search", 2, pruning, first=False),
-    ]
+    klondike_like = plan.tap_cover and not game.triggers and game.design.decks == 1  # SEARCH_WEIGHTS
+    members = [member("search", SEARCH_WEIGHTS[klondike_like], pruning, first=False)]
+    if best_first_pass(game, plan):
+        members.insert(0, member("quick", quick, pruning, first=True, cap=min(budget, QUICK_POSITIONS)))
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
     if plain_order != pruning:
         cheap = plan.stock is not None and bool(refilled_depots(game))  # its positions cost less (PLAIN_WEIGHTS)
@@ -823,7 +914,26 @@ def _portfolio(
                 found.progress.weigh_face_down(hidden)
             steps = found.restarts(first, RUNS_BEST_FIRST_UNIT if first else None)
             members.append(_Member("quick", weight, found, steps, False))
+        if pruning.beams:
+            found = _Search(root, plan, pruning, max(1, budget), deadline, narrow=True)
+            unit = BEAM_UNIT * max(1, sum(len(pile) for pile in root.piles) // 52)
+            members.append(_Member("quick", BEAM_WEIGHT, found, found.beams(unit), False))
     return members
+
+
+def best_first_pass(game: Any, plan: Plan) -> bool:
+    """Whether the portfolio of ``game`` has the greedy best-first pass: not where the waste is never
+    turned back (the plan has the lead share) and the design plays with more than one deck.
+
+    With one pass through the stock the pass keeps the positions of every point of the stock and
+    expands whichever scores best, so it stays among the first stock cards, the more so the longer
+    the stock (64 to 75 cards with two decks): alone for 30,000 positions (seed 0, deal 0) it got 19
+    of 104 cards home on Forty Thieves against 33 and 46 for the depth-first search and its restarts,
+    12 on American Toad (18, 18), and it decided no deal of the two-deck one-pass rows (Forty Thieves,
+    Lucas, Limited, Streets, Rank and File, Maria, American Toad, Gargantua; seed 0, 30,000 to 100,000
+    positions a deal). With one deck and a shorter stock it does win deals early (Fortune's Favor,
+    Thirty-Six, Weathervane, Duchess), so it stays there (docs/analysis.md)."""
+    return not (plan.lead and game.design.decks > 1)
 
 
 def _share(entry: _Member, members: list[_Member], lead: bool) -> int:
