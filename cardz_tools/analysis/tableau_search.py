@@ -79,9 +79,9 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     on are searched without a win (:mod:`.loss_proofs`: Tarjan's components, so a position that leads back to
     one still on the stack waits for it), and every member skips a position in the set as if stored. Every
     pruning piece is sound alone, so a position proved lost by one search is lost for the others. A search
-    with the tap cover (``tap_cover``) proves nothing into the set (a covered child's loss rests on the
-    position that covers it, which the proof does not track), but skips what the others proved. The three
-    complete members of an open board otherwise prove the same loss separately (FreeCell with three cells,
+    with the tap cover (``tap_cover``; a design with stock moves, so it shares nothing now) would prove nothing
+    into the set (a covered child's loss rests on the position that covers it, which the proof does not track).
+    The three complete members of an open board otherwise prove the same loss separately (FreeCell with three cells,
     seed 0, deal 17: the best-first pass runs out of its 17,686 positions after 44,698 stored by all four
     members; with the set, 30,928).
 
