@@ -21,7 +21,9 @@ from cardz_tools.analysis import tableau_search
 from cardz_tools.analysis.loss_proofs import LossProofs, Mark
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.analysis.tableau_search import Pruning, replays_to_a_win, search
-from tests.test_relaxation import castle
+from cardz_tools.engine import Game
+from cardz_tools.loading import open_design
+from tests.test_relaxation import GAMES, castle
 
 Graph = dict[int, list[int]]
 BUDGET = 300_000
@@ -225,7 +227,7 @@ def test_the_positions_the_portfolio_proves_lost_are_lost(
     monkeypatch.setattr(tableau_search, "TURN", 5)
     game = castle("Nine", columns, per_column)
     states = recording_keys(monkeypatch)
-    tables: list[dict[Any, set[Hashable]]] = []
+    tables: list[set[Hashable]] = []
     real = tableau_search._portfolio
 
     def portfolio(*args: Any) -> list[tableau_search._Member]:
@@ -245,11 +247,19 @@ def test_the_positions_the_portfolio_proves_lost_are_lost(
             assert found.result == plain.result, f"deal {deal}"
         if found.result == "won":
             assert replays_to_a_win(root, found.line)
-        proved = sorted(tables[-1].get((True, False, False), set()), key=repr)
+        proved = sorted(tables[-1], key=repr)
         for key in rng.sample(proved, min(12, len(proved))):
             assert search(states[key], BUDGET, None, Pruning.none()).result == "lost", f"deal {deal}"
             checked += 1
     assert verdicts >= 5 and checked >= 30, (verdicts, checked)
+
+
+def test_only_designs_without_stock_moves_share_losses() -> None:
+    klondike = Game(open_design(GAMES / "klondike.cardz").design)
+    assert tableau_search.shares_losses(castle("Nine", 4, 6), Pruning())
+    assert not tableau_search.shares_losses(castle("Nine", 4, 6), Pruning(shared_losses=False))
+    assert not tableau_search.shares_losses(castle("Nine", 4, 6), Pruning(quick=False))
+    assert not tableau_search.shares_losses(klondike, Pruning())
 
 
 def test_sharing_saves_positions_and_changes_no_verdict(monkeypatch: pytest.MonkeyPatch) -> None:

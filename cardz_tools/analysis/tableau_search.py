@@ -73,15 +73,15 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     deals the stock only once its kept positions have no better child left; the best-first passes
     never get past the first deal, the depth-first searches deal it all at once. Incomplete too.
 ``shared_losses``
-    the portfolio's complete searches share one set of positions proved lost (one per kind of key: the
-    members with stock moves key positions otherwise than the plain-order member): each depth-first search
+    in a design without stock moves (:func:`shares_losses`), the portfolio's complete searches share one set
+    of positions proved lost: each depth-first search
     (the restarts too, and a restart stopped by its budget) adds a position once it and everything it depends
     on are searched without a win (:mod:`.loss_proofs`: Tarjan's components, so a position that leads back to
     one still on the stack waits for it), and every member skips a position in the set as if stored. Every
     pruning piece is sound alone, so a position proved lost by one search is lost for the others. A search
-    with the tap cover (``tap_cover``) proves nothing into the set (a covered child's loss rests on the
-    position that covers it, which the proof does not track), but skips what the others proved. The three
-    complete members of an open board otherwise prove the same loss separately (FreeCell with three cells,
+    with the tap cover (``tap_cover``; a design with stock moves, so it shares nothing now) would prove nothing
+    into the set (a covered child's loss rests on the position that covers it, which the proof does not track).
+    The three complete members of an open board otherwise prove the same loss separately (FreeCell with three cells,
     seed 0, deal 17: the best-first pass runs out of its 17,686 positions after 44,698 stored by all four
     members; with the set, 30,928).
 
@@ -871,29 +871,23 @@ class _Member:
     """Whether it is the portfolio's best-first pass (the ``quick`` member: :data:`LATE_WEIGHTS`)."""
 
 
-LossTables = dict[tuple[bool, bool, bool], set[Hashable]]
-"""The positions proved lost (``shared_losses``), one set per kind of key: (``symmetry``, stock moves
-normalized, the tap cover's (rest, stock) keys)."""
-
-
-def _losses(game: Any, use: Pruning, tables: LossTables) -> set[Hashable] | None:
-    """The set of positions proved lost that a complete member searching with ``use`` shares, if any."""
-    if not (use.quick and use.shared_losses):
-        return None
-    plan = plan_for(game, use)
-    kind = (use.symmetry, plan.stock is not None, plan.tap_cover and plan.stock is not None)
-    return tables.setdefault(kind, set())
+def shares_losses(game: Any, pruning: Pruning) -> bool:
+    """Whether the portfolio's complete searches share the positions they prove lost (``shared_losses``): in a
+    design without stock moves, where they all key positions alike (with stock moves the plain-order member keys
+    the stock's cycle otherwise, and on Klondike, 4 deals of seed 0 at 20,000 positions, the others shared
+    nothing that saved a position: the bookkeeping cost 5% of the CPU)."""
+    return pruning.quick and pruning.shared_losses and plan_for(game, pruning).stock is None
 
 
 def _portfolio(
-    root: Any, pruning: Pruning, budget: int, deadline: float | None, tables: LossTables | None = None
+    root: Any, pruning: Pruning, budget: int, deadline: float | None, lost: set[Hashable] | None = None
 ) -> list[_Member]:
-    """The searches :func:`search` takes turns between (module doc, ``quick``), sharing ``tables``."""
+    """The searches :func:`search` takes turns between (module doc, ``quick``); the complete ones share ``lost``
+    (``shared_losses``), if given."""
     game = root.game
-    tables = {} if tables is None else tables
 
     def member(stage: str, weight: int, use: Pruning, first: bool, cap: int = budget, again: bool = False) -> _Member:
-        found = _Search(root, plan_for(game, use), use, max(1, cap), deadline, lost=_losses(game, use, tables))
+        found = _Search(root, plan_for(game, use), use, max(1, cap), deadline, lost=lost)
         steps = found.best_first() if first else found.restarts() if again else found.run()
         return _Member(stage, weight, found, steps, True, best_first=first)
 
@@ -959,10 +953,9 @@ def _restarts_from_the_start(game: Any, pruning: Pruning) -> bool:
 
 
 def _restarts_member(
-    root: Any, pruning: Pruning, budget: int, deadline: float | None, tables: LossTables | None = None
+    root: Any, pruning: Pruning, budget: int, deadline: float | None, lost: set[Hashable] | None = None
 ) -> _Member:
-    """The ``restarts`` member joining late (:data:`LATE_SHARE`), sharing ``tables``."""
-    lost = _losses(root.game, pruning, {} if tables is None else tables)
+    """The ``restarts`` member joining late (:data:`LATE_SHARE`), sharing ``lost`` with the others, if given."""
     found = _Search(root, plan_for(root.game, pruning), pruning, max(1, budget), deadline, lost=lost)
     return _Member("search", RESTART_WEIGHT, found, found.restarts(), True)
 
@@ -994,8 +987,8 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
     dead = dead_check(root, pruning.relaxation)
     if dead is not None and dead(root):
         return SearchResult("lost", [], 1, "proof")
-    tables: LossTables = {}
-    members = _portfolio(root, pruning, budget, deadline, tables)
+    lost: set[Hashable] | None = set() if shares_losses(root.game, pruning) else None
+    members = _portfolio(root, pruning, budget, deadline, lost)
 
     def nodes() -> int:
         return sum(m.search.positions() for m in everyone)
@@ -1014,7 +1007,7 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
             late = False
             for entry in members:  # the restarts' turns come from the depth-first searches (LATE_WEIGHTS)
                 entry.weight = LATE_WEIGHTS[0] if entry.best_first else LATE_WEIGHTS[1]
-            members.append(_restarts_member(root, pruning, budget, deadline, tables))
+            members.append(_restarts_member(root, pruning, budget, deadline, lost))
             members[-1].weight = LATE_WEIGHTS[2]
             everyone.append(members[-1])
         for entry in list(members):
