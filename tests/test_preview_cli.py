@@ -51,13 +51,15 @@ def test_watch_serve_runs_the_simulation_process_and_quits_on_ctrl_c(tmp_path: P
     try:
         assert process.stdout is not None
         os.set_blocking(process.stdout.fileno(), False)
+        # rich may wrap the status line (a long temporary path) and colour each part: skip both between the words
+        page_at = re.compile(r"page at(?:\s|\x1b\[[0-9;]*m)*(http://127\.0\.0\.1:\d+/)")
         deadline = time.perf_counter() + 30
-        while time.perf_counter() < deadline and not re.search(r"win rate|failed", seen):
+        while time.perf_counter() < deadline and not (re.search(r"win rate|failed", seen) and page_at.search(seen)):
             seen += (process.stdout.read() or b"").decode(errors="replace")
             time.sleep(0.05)
         # the simulation ran in its own process under ``python -m`` (a child that cannot start says "failed")
         assert "win rate" in seen, seen[-3000:]
-        url = re.search(r"page at (http://127\.0\.0\.1:\d+/)", seen)
+        url = page_at.search(seen)
         assert url, seen[-3000:]
         with urllib.request.urlopen(url.group(1), timeout=10) as response:
             page = response.read().decode("utf-8")
