@@ -293,13 +293,14 @@ def test_canfield_runs_moves_runs_but_never_builds_across_the_base_rank() -> Non
 @pytest.mark.parametrize("row", [0, 1, 2, 3])
 @pytest.mark.parametrize("two", ["2C", "2D", "2H", "2S"])
 def test_gaps_basic_takes_only_the_rows_own_two_at_the_left(row: int, two: str) -> None:
+    """Solvitaire's fixed suit: row i takes the Two of its suit index i (clubs, hearts, spades, diamonds)."""
     game = game_of("gaps-basic")
     cells = [f"cell[{i}]" for i in range(52)]
     state = position(game, {name: up("KC") for name in cells})
     state.set_pile(game.index[f"cell[{13 * row}]"], ())
     source = f"cell[{13 * ((row + 1) % 4) + 5}]"
     state.set_pile(game.index[source], up(two))
-    assert legal(state, Drag(source, 1, f"cell[{13 * row}]")) == (two == ["2C", "2D", "2H", "2S"][row])
+    assert legal(state, Drag(source, 1, f"cell[{13 * row}]")) == (two == ["2C", "2H", "2S", "2D"][row])  # card::suit
 
 
 # ------------------------------------------------------------------ presets one setting away

@@ -13,12 +13,19 @@ from cardz_tools.analysis.compact import compact_solve
 from cardz_tools.analysis.grid_search import GridSearch, Seen, grid_shape
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.analysis.solve import search_states
-from cardz_tools.engine import Game, State, Tap
+from cardz_tools.engine import Drag, Game, State, Tap
 from cardz_tools.loading import open_design
 from cardz_tools.model import build_design
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 HIGH = ["Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
+
+TWO_STAYS = (
+    "empty(depot) && (col(depot) == 0 ? card.rank == Two && col(source) != 0 : !empty(left(depot))"
+    " && card.suit == top(left(depot)).suit && card.rank == top(left(depot)).rank + 1)"
+)
+"""The rule of this project's Gaps before session 7: a Two already at the left edge does not move (Solvitaire's
+gaps-one-deal lets it move to another leftmost gap; its loss proofs are far shorter)."""
 
 
 def game_of(name: str) -> Game:
@@ -54,9 +61,9 @@ def test_the_shape_is_read_off_the_rules() -> None:
     shape = grid_shape(game_of("gaps-no-redeal"))
     assert shape is not None and shape.columns == 13 and len(shape.cells) == 52
     assert shape.rows_alike and shape.suits_alike
-    # The leftmost gap takes any Two, only from a column other than the first.
+    # The leftmost gap takes any Two from any column, the first too (Solvitaire's gaps-one-deal).
     assert sorted(card for card, _ in shape.fills[0][0]) == [0x02, 0x12, 0x22, 0x32]
-    assert all(mask == (1 << 13) - 2 for _, mask in shape.fills[0][0])
+    assert all(mask == (1 << 13) - 1 for _, mask in shape.fills[0][0])
     # After the Five of hearts, the Six of hearts from anywhere; after a King, nothing.
     assert shape.fills[1][0x25] == ((0x26, (1 << 13) - 1),)
     assert shape.fills[1][0x2D] == () and shape.fills[1][0] == ()
@@ -134,6 +141,68 @@ def test_the_grid_search_agrees_with_the_search_over_engine_states() -> None:
             _, grid_result, _, _ = checked_grid_verdict(state, 300_000)
             verdicts[grid_result] += 1
     assert verdicts["won"] >= 5 and verdicts["lost"] >= 5, verdicts
+
+
+def leftmost_two_moves(search: GridSearch, line: list) -> int:
+    """How many moves of ``line`` take a card from a first-column cell to another (only a Two can go there)."""
+    cell_of = {search.names[d]: i for i, d in enumerate(search.shape.cells)}
+    columns = search.shape.columns
+    return sum(
+        1 for move in line
+        if isinstance(move, Drag) and cell_of[move.source] % columns == 0 and cell_of[move.target] % columns == 0
+    )
+
+
+def test_a_two_moves_between_leftmost_gaps_as_solvitaire_allows() -> None:
+    """Solvitaire's gaps-one-deal: a leftmost gap takes any Two, one at another row's left edge too. Deals lost
+    when such a Two stays are won with that move, by the grid search as by the engine-state search; a complete
+    search that takes every first-column Two for locked (the quick pass's streamliner) loses a win."""
+    game, stays = small_gaps(), small_gaps(TWO_STAYS)
+    for deal in (4, 15, 25):
+        seed = deal_seed(17, deal)
+        staying = GridSearch.of(stays.new_initial_state(seed=seed))
+        assert staying is not None and staying.search(300_000, None)[0] == "lost", deal
+        search, result, line, _ = checked_grid_verdict(game.new_initial_state(seed=seed), 300_000)
+        assert result == "won" and leftmost_two_moves(search, line) >= 1, deal
+    eager_result = []
+    for deal in (4, 15, 25):
+        eager = GridSearch.of(game.new_initial_state(seed=deal_seed(17, deal)))
+        assert eager is not None
+        eager.locked = lambda cells, search=eager: {  # type: ignore[method-assign]
+            i for i in search.first_column if cells[i] and search.lock_dest[cells[i]] is not None
+        }
+        eager_result.append(eager.search(300_000, None)[0])
+    assert "lost" in eager_result, eager_result
+
+
+def test_fixed_cards_never_move_again_along_random_games() -> None:
+    """A card GridSearch.fixed calls fixed (first-column locks included) is never dragged by a later legal move of
+    the engine, along random games of both Gaps rules and the basic variant; the locks are met."""
+    locked_positions = 0
+    games = ((game_of("gaps-no-redeal"), 4), (game_of("gaps-basic"), 4), (small_gaps(), 30), (small_gaps(
+        "empty(depot) && (col(depot) == 0 ? card.rank == Two && card.suit == (row(depot) < 2 ? Clubs : Hearts)"
+        " : !empty(left(depot)) && card.suit == top(left(depot)).suit && card.rank == top(left(depot)).rank + 1)"
+    ), 30))
+    for game, deals in games:
+        rng = random.Random(13)
+        for deal in range(deals):
+            state = game.new_initial_state(seed=deal_seed(47, deal))
+            search = GridSearch.of(state)
+            if search is None:
+                continue
+            cell_of = {search.names[d]: i for i, d in enumerate(search.shape.cells)}
+            once_fixed: set[int] = set()
+            for _ in range(120):  # random play may send Twos to and fro between leftmost gaps for long
+                if state.is_terminal() or not (legal := state.legal_moves()):
+                    break
+                cells = search.pack(state.piles)
+                fixed = search.fixed(cells)
+                once_fixed |= {cells[i] for i, is_fixed in enumerate(fixed) if is_fixed}
+                locked_positions += bool(search.locked(cells))
+                for move in legal:
+                    assert isinstance(move, Drag) and cells[cell_of[move.source]] not in once_fixed, (deal, move)
+                state.apply(legal[rng.randrange(len(legal))])
+    assert locked_positions >= 50, locked_positions
 
 
 def test_the_solver_wins_full_deals_with_a_line_the_engine_replays() -> None:
@@ -305,9 +374,11 @@ def test_forced_moves_and_dead_gaps_never_change_a_verdict() -> None:
 
 
 def test_the_complete_search_with_forced_moves_agrees_with_the_plain_one() -> None:
-    game = small_gaps(columns=6)
+    """On both rules for a Two at the left edge (it may move to another leftmost gap, or it stays)."""
     verdicts = {"won": 0, "lost": 0}
-    for deal in range(12):
+    runs = [(small_gaps(columns=6), deal) for deal in (0, 2, 3, 4, 5, 7, 8)]
+    runs += [(small_gaps(TWO_STAYS, columns=6), deal) for deal in (0, 3, 4, 5, 9, 11)]
+    for game, deal in runs:
         state = game.new_initial_state(seed=deal_seed(31, deal))
         search = GridSearch.of(state)
         assert search is not None
@@ -353,7 +424,7 @@ def test_the_quick_pass_gives_way_to_the_complete_search_after_its_early_share(m
     share of one turn in four cost a third more)."""
     monkeypatch.setattr(grid_search, "CLOCK_EVERY", 8)
     monkeypatch.setattr(grid_search, "QUICK_EARLY", 64)
-    state = small_gaps(columns=7).new_initial_state(seed=deal_seed(31, 10))
+    state = small_gaps(columns=7).new_initial_state(seed=deal_seed(31, 13))
     search = GridSearch.of(state)
     assert search is not None
     alone, _, complete = search.search(1_000_000, None)

@@ -112,7 +112,7 @@ ACCORDION_COMPACT = (
 )
 
 MONTANA_ACCEPT = (
-    "empty(depot) && (col(depot) == 0 ? card.rank == Two && col(source) != 0 : !empty(left(depot)) && "
+    "empty(depot) && (col(depot) == 0 ? card.rank == Two : !empty(left(depot)) && "
     "card.suit == top(left(depot)).suit && card.rank == top(left(depot)).rank + 1)"
 )
 MONTANA_ORDERED = (
