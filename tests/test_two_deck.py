@@ -256,6 +256,20 @@ def test_only_designs_that_never_turn_their_waste_back_give_the_lead_share() -> 
     assert not tableau_search.plan_for(klondike, Pruning()).lead
 
 
+def test_two_decks_and_one_pass_through_the_stock_get_no_best_first_pass() -> None:
+    """tableau_search.best_first_pass: the one-pass small Forty Thieves (whose agreement with the plain
+    search above runs without the pass) and the shipped two-deck one-pass rows have only depth-first
+    members, all complete; a redealt stock, or one deck, keeps the pass."""
+    redeal = {"to": "waste", "count": 1, "redeals": 1}
+    games = [(small_forty_thieves(), 0), (small_forty_thieves(draw=redeal), 1)]
+    for name, passes in (("rank-and-file", 0), ("american-toad", 0), ("duchess", 1), ("klondike", 1)):
+        games.append((Game(open_design(GAMES / f"{name}.cardz").design), passes))
+    for game, passes in games:
+        members = tableau_search._portfolio(game.new_initial_state(seed=1), Pruning(), 1_000, None)
+        assert sum(m.best_first for m in members) == passes, game.design.name
+        assert all(m.complete for m in members)
+
+
 def test_a_search_keeps_the_most_cards_it_got_home() -> None:
     game = small_forty_thieves()
     root = game.new_initial_state(seed=deal_seed(5, 0))
@@ -275,7 +289,7 @@ def test_a_search_keeps_the_most_cards_it_got_home() -> None:
 
 def test_the_lead_share_wins_a_rank_and_file_deal_the_fixed_shares_leave_open() -> None:
     # Deal 5 of seed 0 (the results row's): the depth-first member alone wins it in about 9,100
-    # positions, but with its fixed 2 of 8 shares not within 18,000; ahead, it gets 8 of 14 (16,157).
+    # positions, but with its fixed 2 of 7 shares not within 18,000; ahead, it gets 8 of 13.
     game = Game(open_design(GAMES / "rank-and-file.cardz").design)
     root = game.new_initial_state(seed=deal_seed(0, 5))
     found = search(root, 18_000)

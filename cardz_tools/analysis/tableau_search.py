@@ -31,7 +31,8 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
 ``quick``
     a portfolio of three searches taking turns, each resumed where it stopped: a greedy
     best-first pass (always the stored position with the best :meth:`Progress.heuristic`, at
-    most :data:`QUICK_POSITIONS`; one share, two without stock moves: :data:`QUICK_WEIGHTS`),
+    most :data:`QUICK_POSITIONS`; one share, two without stock moves: :data:`QUICK_WEIGHTS`; none with
+    two decks and one pass through the stock: :func:`best_first_pass`),
     the depth-first search with these pieces (two shares, five in Klondike draw three: :data:`SEARCH_WEIGHTS`), and
     the depth-first search with ``ordering`` and ``stock`` off (one share, two where its positions are
     cheap: :data:`PLAIN_WEIGHTS`; on some deals the
@@ -66,6 +67,23 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     narrowed move set that drops the drags which only split a suited run or move a run from one
     build onto another (:mod:`.run_moves`). They are incomplete: their wins are wins (replayed like
     every other), their "lost" is never reported.
+``beams``
+    with ``runs``, one more narrowed member: beam searches (:mod:`.beam_search`), the ``n``-th
+    :data:`BEAM_UNIT` × ``luby(n)`` positions wide per 52 cards, their scores jittered (:data:`BEAM_WEIGHT`). A beam
+    deals the stock only once its kept positions have no better child left; the best-first passes
+    never get past the first deal, the depth-first searches deal it all at once. Incomplete too.
+``shared_losses``
+    the portfolio's complete searches share one set of positions proved lost (one per kind of key: the
+    members with stock moves key positions otherwise than the plain-order member): each depth-first search
+    (the restarts too, and a restart stopped by its budget) adds a position once it and everything it depends
+    on are searched without a win (:mod:`.loss_proofs`: Tarjan's components, so a position that leads back to
+    one still on the stack waits for it), and every member skips a position in the set as if stored. Every
+    pruning piece is sound alone, so a position proved lost by one search is lost for the others. A search
+    with the tap cover (``tap_cover``) proves nothing into the set (a covered child's loss rests on the
+    position that covers it, which the proof does not track), but skips what the others proved. The three
+    complete members of an open board otherwise prove the same loss separately (FreeCell with three cells,
+    seed 0, deal 17: the best-first pass runs out of its 17,686 positions after 44,698 stored by all four
+    members; with the set, 30,928).
 
 Never moving a card straight back where it came from needs no rule of its own: the
 position it would lead to is the parent, which is always in the transposition table.
@@ -85,8 +103,10 @@ from collections.abc import Generator, Hashable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP
+from .beam_search import beam
 from .dominance import SafeMoves, bottom_cards, build_table, card_bits, fixed_wastes, probe_table, refilled_depots
 from .joints import joint_table
+from .loss_proofs import LossProofs
 from .relaxation import card_flow, dead_check, effect_filled_sinks
 from .run_moves import RunMoves, run_moves
 from .stock_moves import StockMoves, TapCover, stock_moves
@@ -160,6 +180,15 @@ best-first restarts alone, seed 0: 8 of 10 won at 100,000 positions (each within
 with -2 at 150,000 (deal 7 only with -2) and 6 with -4; seed 101, 100,000 positions: 5 won against 6 with -2 (deal 5
 in 1,225 positions against 55,020; deal 4 only with -2) and 2 with -4."""
 
+BEAM_UNIT = 16
+"""The width of the narrowest beam of the ``beams`` member per 52 cards of the deal (module doc): the ``n``-th
+is ``luby(n)`` times as wide. Its lines and the plateaus between two deals of the stock grow with the cards:
+the beams alone to 100,000 positions, Spider (four suits, 104 cards) seed 0, won 6 of 10 deals 32 wide and 2 of
+the first 6 16 wide; Spiderette (52) 16 wide, 7 of 10 (seed 0) and 6 of 10 (seed 101)."""
+
+BEAM_WEIGHT = 64
+"""The share of the turns of the beam searches of the ``runs`` members (module doc)."""
+
 RUNS_BEST_FIRST_UNIT = 5_000
 """The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
 
@@ -222,6 +251,8 @@ class Pruning:
     relaxation: bool = True
     restarts: bool = True
     runs: bool = True
+    beams: bool = True
+    shared_losses: bool = True
 
     @classmethod
     def none(cls) -> Pruning:
@@ -237,6 +268,8 @@ class Pruning:
             relaxation=False,
             restarts=False,
             runs=False,
+            beams=False,
+            shared_losses=False,
         )
 
 
@@ -480,7 +513,14 @@ class _Search:
     """One search from one position: depth-first (:meth:`run`) or best-first (:meth:`best_first`)."""
 
     def __init__(
-        self, root: Any, plan: Plan, pruning: Pruning, budget: int, deadline: float | None, narrow: bool = False
+        self,
+        root: Any,
+        plan: Plan,
+        pruning: Pruning,
+        budget: int,
+        deadline: float | None,
+        narrow: bool = False,
+        lost: set[Hashable] | None = None,
     ) -> None:
         self.root = root
         self.runs = plan.runs if narrow else None
@@ -494,6 +534,14 @@ class _Search:
         self.taps = plan.stock.taps() if plan.stock is not None else frozenset()
         self.seen: set[Hashable] = set()
         self.cover = TapCover(plan.stock, root.game) if plan.tap_cover and plan.stock is not None else None
+        self.lost: set[Hashable] = set() if lost is None else lost
+        """The positions proved lost, shared with the portfolio's other searches that key positions alike
+        (``shared_losses``): skipped like stored ones."""
+        self.sharing = lost is not None
+        self.proving = self.sharing and self.runs is None and self.cover is None
+        """Whether its depth-first searches add what they prove lost to :attr:`lost` (:mod:`.loss_proofs`)."""
+        self.skipped: list[Hashable] | None = None
+        """While proving: the stored children the last :meth:`expand` left out."""
         self.spent = 0
         """Positions stored by the earlier searches of :meth:`restarts` (their tables are dropped)."""
         self.cut = False
@@ -578,9 +626,9 @@ class _Search:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise _Budget
 
-    def expand(self, state: Any) -> tuple[list[Any] | None, list[tuple[tuple[Any, ...], Any, Any]]]:
+    def expand(self, state: Any) -> tuple[list[Any] | None, list[tuple[tuple[Any, ...], Any, Any, Hashable]]]:
         """(the moves of a win one choice away, or None; the new children worth searching, best
-        first, each with the moves that lead to it from ``state`` and its :class:`Progress` score)."""
+        first, each with the moves that lead to it from ``state``, its :class:`Progress` score and its key)."""
         if self.plan.lead:  # only the lead share reads it (_share): no count on the hot path elsewhere
             home = self.progress.home(state)
             if home > self.home:
@@ -594,10 +642,13 @@ class _Search:
         keep = len(state.legal_moves()) <= KEPT_CHILDREN
         fresh = []
         seen, key_of, budget, cover = self.seen, self.plan.key_of, self.budget, self.cover
+        lost, skipped = self.lost, self.skipped
         for number, (moves, child) in enumerate(self.successors(state)):
             self.tick()  # one position of a hostile design can take long
             key = key_of(child)
-            if key in seen:
+            if key in seen or key in lost:
+                if skipped is not None:
+                    skipped.append(key)
                 continue  # stored positions are searched: whatever their safe moves lead to is searched too
             line = prefix + list(moves)
             if self.plan.safe is not None:
@@ -605,9 +656,11 @@ class _Search:
                 self.forced(child, line)
                 if len(line) > before:
                     key = key_of(child)
-                    if key in seen:
+                    if key in seen or key in lost:
+                        if skipped is not None:
+                            skipped.append(key)
                         continue
-            if cover is not None:
+            if cover is not None:  # never while proving (``shared_losses``): a covered child is not in ``skipped``
                 if cover.covers(key):
                     continue  # taps from a stored position lead here (module doc, tap_cover)
                 cover.add(key)
@@ -618,12 +671,16 @@ class _Search:
             if end is not None:
                 if end == "won":
                     return line, []
+                if self.sharing:
+                    lost.add(key)
                 continue
             if self.dead is not None and self.dead(child):
+                if self.sharing:
+                    lost.add(key)
                 continue
-            fresh.append((self.progress(child), -number, tuple(line), child if keep else None))
+            fresh.append((self.progress(child), -number, tuple(line), child if keep else None, key))
         fresh.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
-        return None, [(moves, child, score) for score, _, moves, child in fresh]
+        return None, [(moves, child, score, key) for score, _, moves, child, key in fresh]
 
     def run(self) -> Generator[None, None, tuple[str, list[Any]]]:
         """The depth-first search, yielding between two expansions (so that a portfolio can take
@@ -631,14 +688,27 @@ class _Search:
         root = self.root.clone()
         prefix: list[Any] = []
         self.forced(root, prefix)
-        self.store(self.plan.key_of(root))
+        root_key = self.plan.key_of(root)
+        self.store(root_key)
         if root.is_terminal():
             return ("won", prefix) if root.outcome().won else ("unknown" if self.cut else "lost", [])
+        if root_key in self.lost:
+            return "lost", []
+        # While proving, marks[i] is the LossProofs mark of stack[i]; a cut ends the proving (module doc).
+        proofs = LossProofs(self.lost) if self.proving else None
+        skipped = self.skipped = [] if proofs is not None else None
         won, options = self.expand(root)
         if won is not None:
             return "won", prefix + won
+        marks = []
+        if proofs is not None and skipped is not None:
+            if self.cut:
+                proofs = skipped = self.skipped = None
+            else:
+                marks.append(proofs.searched(root_key, skipped, [option[3] for option in options]))
         stack = [(root, iter(options))]
         path: list[tuple[Any, ...]] = []
+        lost = self.lost
         while stack:
             parent, pending = stack[-1]
             step = next(pending, None)
@@ -646,18 +716,37 @@ class _Search:
                 stack.pop()
                 if path:
                     path.pop()
+                if proofs is not None:
+                    mark = marks.pop()
+                    proofs.done(mark, marks[-1] if marks else None)
                 continue
-            moves, child, _ = step
+            moves, child, _, key = step
+            if key in lost:  # another search proved it lost after this one stored it
+                if proofs is not None:
+                    proofs.drop(key)
+                continue
             if len(stack) >= MAX_LINE:
                 self.cut = True
+                proofs = skipped = self.skipped = None
                 continue
             if child is None:
                 child = parent.clone()
                 for move in moves:
                     child.apply(move)
+            if skipped is not None:
+                skipped.clear()
             won, options = self.expand(child)
             if won is not None:
                 return "won", prefix + [m for part in path for m in part] + list(moves) + won
+            if proofs is not None and skipped is not None:
+                if self.cut:
+                    proofs = skipped = self.skipped = None
+                else:
+                    mark = proofs.searched(key, skipped, [option[3] for option in options])
+                    if options:
+                        marks.append(mark)
+                    else:
+                        proofs.done(mark, marks[-1])
             if options:
                 stack.append((child, iter(options)))
                 path.append(moves)
@@ -692,6 +781,29 @@ class _Search:
                 return result, line
         raise AssertionError("unreachable")
 
+    def beams(self, unit: int) -> Generator[None, None, tuple[str, list[Any]]]:
+        """Beam searches (:func:`.beam_search.beam`) started afresh, the ``n``-th of width ``unit`` ×
+        ``luby(n)`` and its scores jittered by a new seed, until the budget is spent; returns ("won", line)
+        or ("unknown", []) (a beam proves nothing)."""
+        total = self.budget
+        for number in itertools.count(1):
+            self.spent += len(self.seen)
+            self.seen = set()
+            self.budget = total - self.spent
+            if self.budget <= 0:
+                return "unknown", []
+            self.progress.jitter(number)
+            root = self.root.clone()
+            prefix: list[Any] = []
+            self.forced(root, prefix)
+            self.seen.add(self.plan.key_of(root))
+            if ended(root) == "won":
+                return "won", prefix
+            result, line = yield from beam(root, prefix, self.expand, unit * luby(number))
+            if result == "won":
+                return result, line
+        raise AssertionError("unreachable")
+
     def best_first(self) -> Generator[None, None, tuple[str, list[Any]]]:
         """A greedy best-first pass: always expand the stored position with the best score,
         yielding between two expansions. Returns ("won", line), or ("lost", []) when no position
@@ -707,9 +819,12 @@ class _Search:
         # A line is kept as a link to its parent's (moves, parent link): no copies of long lines.
         Link = tuple[tuple[Any, ...], Any]
         start: Link = (tuple(prefix), None)
-        frontier: list[tuple[Any, int, Any, Link]] = [((0,), 0, root, start)]
+        frontier: list[tuple[Any, int, Any, Link, Hashable]] = [((0,), 0, root, start, None)]
+        lost = self.lost
         while frontier:
-            _, _, state, link = heapq.heappop(frontier)
+            _, _, state, link, key = heapq.heappop(frontier)
+            if key in lost:  # a depth-first search proved it lost after this pass stored it
+                continue
             won, options = self.expand(state)
             if won is not None:
                 parts = [tuple(won)]
@@ -717,12 +832,12 @@ class _Search:
                     parts.append(link[0])
                     link = link[1]
                 return "won", [move for part in reversed(parts) for move in part]
-            for moves, child, score in options:  # the score expand() gave it
+            for moves, child, score, key in options:  # the score expand() gave it
                 if child is None:
                     child = state.clone()
                     for move in moves:
                         child.apply(move)
-                heapq.heappush(frontier, (tuple(-v for v in score), next(counter), child, (moves, link)))
+                heapq.heappush(frontier, (tuple(-v for v in score), next(counter), child, (moves, link), key))
             yield
         return ("unknown" if self.cut else "lost"), []
 
@@ -764,12 +879,29 @@ class _Member:
     """Whether it is the portfolio's best-first pass (the ``quick`` member: :data:`LATE_WEIGHTS`)."""
 
 
-def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None) -> list[_Member]:
-    """The searches :func:`search` takes turns between (module doc, ``quick``)."""
+LossTables = dict[tuple[bool, bool, bool], set[Hashable]]
+"""The positions proved lost (``shared_losses``), one set per kind of key: (``symmetry``, stock moves
+normalized, the tap cover's (rest, stock) keys)."""
+
+
+def _losses(game: Any, use: Pruning, tables: LossTables) -> set[Hashable] | None:
+    """The set of positions proved lost that a complete member searching with ``use`` shares, if any."""
+    if not (use.quick and use.shared_losses):
+        return None
+    plan = plan_for(game, use)
+    kind = (use.symmetry, plan.stock is not None, plan.tap_cover and plan.stock is not None)
+    return tables.setdefault(kind, set())
+
+
+def _portfolio(
+    root: Any, pruning: Pruning, budget: int, deadline: float | None, tables: LossTables | None = None
+) -> list[_Member]:
+    """The searches :func:`search` takes turns between (module doc, ``quick``), sharing ``tables``."""
     game = root.game
+    tables = {} if tables is None else tables
 
     def member(stage: str, weight: int, use: Pruning, first: bool, cap: int = budget, again: bool = False) -> _Member:
-        found = _Search(root, plan_for(game, use), use, max(1, cap), deadline)
+        found = _Search(root, plan_for(game, use), use, max(1, cap), deadline, lost=_losses(game, use, tables))
         steps = found.best_first() if first else found.restarts() if again else found.run()
         return _Member(stage, weight, found, steps, True, best_first=first)
 
@@ -781,16 +913,15 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
     klondike_like = plan.tap_cover and not game.triggers and game.design.decks == 1  # SEARCH_WEIGHTS
     canfield_like = plan.tap_cover and plan.restarts and bool(refilled_depots(game))  # COVERED_REFILL_WEIGHTS
     deep = COVERED_REFILL_WEIGHTS[0] if canfield_like else SEARCH_WEIGHTS[klondike_like]
-    members = [
-        member("quick", quick, pruning, first=True, cap=min(budget, QUICK_POSITIONS)),
-        member("search", deep, pruning, first=False),
-    ]
+    members = [member("search", deep, pruning, first=False)]
+    if best_first_pass(game, plan):
+        members.insert(0, member("quick", quick, pruning, first=True, cap=min(budget, QUICK_POSITIONS)))
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
     if plain_order != pruning:
         cheap = plan.stock is not None and bool(refilled_depots(game))  # its positions cost less (PLAIN_WEIGHTS)
         plain = member("search", PLAIN_WEIGHTS[cheap], plain_order, first=False)
         # before the depth-first member's long turns there: its wins come early (PLAIN_WEIGHTS)
-        members.insert(1 if canfield_like else 2, plain)
+        members.insert(len(members) - 1 if canfield_like else len(members), plain)
     if plan.restarts:
         again = COVERED_REFILL_WEIGHTS[1] if canfield_like else RESTART_WEIGHT
         members.append(member("search", again, pruning, first=False, again=True))
@@ -802,7 +933,26 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
                 found.progress.weigh_face_down(hidden)
             steps = found.restarts(first, RUNS_BEST_FIRST_UNIT if first else None)
             members.append(_Member("quick", weight, found, steps, False))
+        if pruning.beams:
+            found = _Search(root, plan, pruning, max(1, budget), deadline, narrow=True)
+            unit = BEAM_UNIT * max(1, sum(len(pile) for pile in root.piles) // 52)
+            members.append(_Member("quick", BEAM_WEIGHT, found, found.beams(unit), False))
     return members
+
+
+def best_first_pass(game: Any, plan: Plan) -> bool:
+    """Whether the portfolio of ``game`` has the greedy best-first pass: not where the waste is never
+    turned back (the plan has the lead share) and the design plays with more than one deck.
+
+    With one pass through the stock the pass keeps the positions of every point of the stock and
+    expands whichever scores best, so it stays among the first stock cards, the more so the longer
+    the stock (64 to 75 cards with two decks): alone for 30,000 positions (seed 0, deal 0) it got 19
+    of 104 cards home on Forty Thieves against 33 and 46 for the depth-first search and its restarts,
+    12 on American Toad (18, 18), and it decided no deal of the two-deck one-pass rows (Forty Thieves,
+    Lucas, Limited, Streets, Rank and File, Maria, American Toad, Gargantua; seed 0, 30,000 to 100,000
+    positions a deal). With one deck and a shorter stock it does win deals early (Fortune's Favor,
+    Thirty-Six, Weathervane, Duchess), so it stays there (docs/analysis.md)."""
+    return not (plan.lead and game.design.decks > 1)
 
 
 def _share(entry: _Member, members: list[_Member], lead: bool) -> int:
@@ -821,9 +971,12 @@ def _restarts_from_the_start(game: Any, pruning: Pruning) -> bool:
     return pruning.quick and plan_for(game, pruning).restarts
 
 
-def _restarts_member(root: Any, pruning: Pruning, budget: int, deadline: float | None) -> _Member:
-    """The ``restarts`` member joining late (:data:`LATE_SHARE`)."""
-    found = _Search(root, plan_for(root.game, pruning), pruning, max(1, budget), deadline)
+def _restarts_member(
+    root: Any, pruning: Pruning, budget: int, deadline: float | None, tables: LossTables | None = None
+) -> _Member:
+    """The ``restarts`` member joining late (:data:`LATE_SHARE`), sharing ``tables``."""
+    lost = _losses(root.game, pruning, {} if tables is None else tables)
+    found = _Search(root, plan_for(root.game, pruning), pruning, max(1, budget), deadline, lost=lost)
     return _Member("search", RESTART_WEIGHT, found, found.restarts(), True)
 
 
@@ -854,7 +1007,8 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
     dead = dead_check(root, pruning.relaxation)
     if dead is not None and dead(root):
         return SearchResult("lost", [], 1, "proof")
-    members = _portfolio(root, pruning, budget, deadline)
+    tables: LossTables = {}
+    members = _portfolio(root, pruning, budget, deadline, tables)
 
     def nodes() -> int:
         return sum(m.search.positions() for m in everyone)
@@ -873,7 +1027,7 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
             late = False
             for entry in members:  # the restarts' turns come from the depth-first searches (LATE_WEIGHTS)
                 entry.weight = LATE_WEIGHTS[0] if entry.best_first else LATE_WEIGHTS[1]
-            members.append(_restarts_member(root, pruning, budget, deadline))
+            members.append(_restarts_member(root, pruning, budget, deadline, tables))
             members[-1].weight = LATE_WEIGHTS[2]
             everyone.append(members[-1])
         for entry in list(members):

@@ -1,0 +1,79 @@
+"""The portfolio with and without the best-first pass on two-deck one-pass games, same deals and budget.
+
+    python bench/bench_one_pass.py [--games rank-and-file,streets] [--deals N] [--seed S] [--budget N]
+
+In a design with more than one deck whose waste is never turned back,
+:func:`cardz_tools.analysis.tableau_search.search` gives the greedy best-first pass no turns
+(:func:`~cardz_tools.analysis.tableau_search.best_first_pass`; docs/analysis.md, "The best-first
+pass with one pass through the stock"). "With" is the same search with the pass put back.
+Both get the same deals and the same budget of positions per deal, with no time bound, so the counts
+are deterministic whatever the machine's load. Per game it prints the verdicts (w won, l lost,
+. unknown), the deals decided, the positions of all the deals (an undecided deal counts its budget),
+their ratio (with / without) and the CPU seconds; verdicts that disagree stop it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+from cardz_tools.analysis import tableau_search  # noqa: E402
+from cardz_tools.analysis.playout import deal_seed  # noqa: E402
+from cardz_tools.engine import Game  # noqa: E402
+from cardz_tools.loading import open_design  # noqa: E402
+
+GAMES = pathlib.Path(__file__).resolve().parents[1] / "games"
+
+
+def run(game: Game, with_pass: bool, deals: int, seed: int, budget: int) -> tuple[str, int, float]:
+    """(verdicts, positions, CPU seconds) of the portfolio, with the best-first pass when ``with_pass``."""
+    saved = tableau_search.best_first_pass
+    if with_pass:
+        tableau_search.best_first_pass = lambda game, plan: True
+    verdicts, positions = [], 0
+    started = time.process_time()
+    try:
+        for index in range(deals):
+            root = game.new_initial_state(seed=deal_seed(seed, index))
+            found = tableau_search.search(root, budget)
+            if found.result == "won" and not tableau_search.replays_to_a_win(root, found.line):
+                raise SystemExit(f"deal {index}: a win that does not replay")
+            verdicts.append(found.result[0] if found.result != "unknown" else ".")
+            positions += found.nodes
+    finally:
+        tableau_search.best_first_pass = saved
+    return "".join(verdicts), positions, time.process_time() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default="rank-and-file,streets")
+    parser.add_argument("--deals", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--budget", type=int, default=20_000)
+    args = parser.parse_args(argv)
+    print(f"seed {args.seed}, {args.deals} deals, {args.budget:,} positions a deal")
+    for name in args.games.split(","):
+        game = Game(open_design(GAMES / f"{name}.cardz").design)
+        if tableau_search.best_first_pass(game, tableau_search.plan_for(game, tableau_search.Pruning())):
+            print(f"{name}: one deck or a waste that is turned back, the best-first pass keeps its turns")
+            continue
+        with_it = run(game, True, args.deals, args.seed, args.budget)
+        without = run(game, False, args.deals, args.seed, args.budget)
+        for label, (verdicts, positions, cpu) in (("with", with_it), ("without", without)):
+            decided = sum(v != "." for v in verdicts)
+            print(f"{name:16} {label:7} {verdicts}  decided {decided:2}  positions {positions:>9,}  CPU {cpu:6.1f} s")
+        pairs = zip(with_it[0], without[0], strict=True)
+        disagree = [i for i, (a, b) in enumerate(pairs) if "." not in (a, b) and a != b]
+        if disagree:
+            raise SystemExit(f"{name}: the verdicts disagree on deals {disagree}")
+        print(f"{name:16} positions with / without: {with_it[1] / without[1]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

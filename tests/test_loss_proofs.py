@@ -1,0 +1,266 @@
+"""Positions proved lost during a depth-first search, shared by the portfolio (:mod:`cardz_tools.analysis.loss_proofs`).
+
+A proof made before the search ends must be a proof: on random graphs, each searched the way
+:meth:`_Search.run` searches (children stored when generated, stored ones skipped), stopped at any
+point, and sharing with a second search in another order, no position proved lost reaches a win;
+the obvious unsound rule (a position is lost once its last child is done) does prove winnable positions
+lost on the same graphs. On real designs the portfolio with shared proofs gets the plain search's verdict
+deal by deal, every position it proved lost is lost by the plain exhaustive search from there, and the
+sharing saves positions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable
+from typing import Any
+
+import pytest
+
+from cardz_tools.analysis import tableau_search
+from cardz_tools.analysis.loss_proofs import LossProofs, Mark
+from cardz_tools.analysis.playout import deal_seed
+from cardz_tools.analysis.tableau_search import Pruning, replays_to_a_win, search
+from tests.test_relaxation import castle
+
+Graph = dict[int, list[int]]
+BUDGET = 300_000
+
+
+def random_graph(rng: random.Random, size: int) -> tuple[Graph, set[int]]:
+    """A graph on ``size`` nodes, one to three edges from each, most short and a third anywhere (so
+    cycles and cross links abound), and the nodes that are wins."""
+    graph = {
+        node: [
+            rng.randrange(size) if rng.random() < 0.3 else max(0, min(size - 1, node + rng.randint(-2, 3)))
+            for _ in range(rng.randint(1, 3))
+        ]
+        for node in range(size)
+    }
+    wins = {node for node in range(1, size) if rng.random() < 0.02}
+    return graph, wins
+
+
+def winnable(graph: Graph, wins: set[int]) -> set[int]:
+    """The nodes from which some path reaches a win."""
+    back: dict[int, list[int]] = {node: [] for node in graph}
+    for node, children in graph.items():
+        for child in children:
+            back[child].append(node)
+    found, todo = set(wins), list(wins)
+    while todo:
+        for parent in back[todo.pop()]:
+            if parent not in found:
+                found.add(parent)
+                todo.append(parent)
+    return found
+
+
+class NaiveProofs(LossProofs):
+    """The unsound rule: a position is lost once its last child is done."""
+
+    def searched(self, key: Hashable, skipped: Any, children: Any) -> Mark:
+        self._trail.append(key)
+        return [0, 0, len(self._trail) - 1]
+
+    def done(self, mark: Mark, parent: Mark | None) -> None:
+        self.lost.add(self._trail[mark[2]])
+
+
+class NoWaitingChildren(LossProofs):
+    """Unsound: a stored child waiting on an ancestor's list is taken as settled."""
+
+    def searched(self, key: Hashable, skipped: Any, children: Any) -> Mark:
+        return super().searched(key, skipped, [])
+
+
+class NoLowPassedUp(LossProofs):
+    """Unsound: a position does not inherit what its searched children depend on."""
+
+    def done(self, mark: Mark, parent: Mark | None) -> None:
+        super().done(mark, None)
+
+
+def depth_first(graph: Graph, wins: set[int], lost: set[Hashable], rng: random.Random, proofs: LossProofs) -> Any:
+    """:meth:`_Search.run`'s order of work on ``graph`` from node 0, children in a random order; yields after
+    each expansion and returns when won or done."""
+    seen = {0}
+
+    def expand(node: int, skipped: list[Hashable]) -> tuple[bool, list[int]]:
+        fresh = []
+        for child in rng.sample(graph[node], len(graph[node])):
+            if child in seen or child in lost:
+                skipped.append(child)
+                continue
+            seen.add(child)
+            if child in wins:
+                return True, []
+            fresh.append(child)
+        return False, fresh
+
+    skipped: list[Hashable] = []
+    won, children = expand(0, skipped)
+    if won:
+        return
+    marks = [proofs.searched(0, skipped, children)]
+    stack = [iter(children)]
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
+            mark = marks.pop()
+            proofs.done(mark, marks[-1] if marks else None)
+            continue
+        if child in lost:
+            proofs.drop(child)
+            continue
+        skipped = []
+        won, children = expand(child, skipped)
+        if won:
+            return
+        mark = proofs.searched(child, skipped, children)
+        if children:
+            marks.append(mark)
+            stack.append(iter(children))
+        else:
+            proofs.done(mark, marks[-1])
+        yield
+
+
+def false_proofs(make: Callable[[set[Hashable]], LossProofs], graphs: int) -> int:
+    """Over ``graphs`` random graphs, two searches sharing one set of proofs, taking turns of random
+    length and stopped at a random point: how many proved-lost nodes can reach a win."""
+    wrong = 0
+    for number in range(graphs):
+        rng = random.Random(number)
+        graph, wins = random_graph(rng, rng.randint(8, 60))
+        good = winnable(graph, wins)
+        lost: set[Hashable] = set()
+        searches = [depth_first(graph, wins, lost, random.Random(number * 2 + i), make(lost)) for i in range(2)]
+        stop = rng.randint(1, 80)
+        for _ in range(stop):
+            for steps in list(searches):
+                for _ in range(rng.randint(1, 4)):
+                    if next(steps, "end") == "end":
+                        searches.remove(steps)
+                        break
+        wrong += len(lost & good)
+    return wrong
+
+
+def test_a_position_proved_lost_before_the_search_ends_is_lost() -> None:
+    assert false_proofs(LossProofs, 400) == 0
+
+
+@pytest.mark.parametrize("unsound", [NaiveProofs, NoWaitingChildren, NoLowPassedUp])
+def test_each_shortcut_in_the_proof_conditions_proves_a_winnable_position_lost(unsound: type[LossProofs]) -> None:
+    """The graphs test something: each unsound rule proves winnable positions lost on them."""
+    assert false_proofs(unsound, 400) > 0
+
+
+def test_a_component_is_proved_only_when_it_depends_on_nothing_above_it() -> None:
+    """0 → 1 → 2 → 1 and 2 → 0: nothing is proved before 0 is done, then all three at once."""
+    lost: set[Hashable] = set()
+    proofs = LossProofs(lost)
+    root = proofs.searched(0, [], [1])
+    one = proofs.searched(1, [], [2])
+    two = proofs.searched(2, [1, 0], [])
+    proofs.done(two, one)
+    assert not lost
+    proofs.done(one, root)
+    assert not lost  # 1 depends on 0 through 2
+    proofs.done(root, None)
+    assert lost == {0, 1, 2}
+
+
+def test_a_position_that_waits_on_an_ancestors_list_is_not_proved_before_it() -> None:
+    """0 stores 1 and 2; 1's child 3 leads to 2, which 0 has not searched yet: 3 and 1 wait for 0."""
+    lost: set[Hashable] = set()
+    proofs = LossProofs(lost)
+    root = proofs.searched(0, [], [1, 2])
+    one = proofs.searched(1, [], [3])
+    three = proofs.searched(3, [2], [])
+    proofs.done(three, one)
+    proofs.done(one, root)
+    assert not lost
+    proofs.done(proofs.searched(2, [], []), root)
+    assert lost == {2}  # 2 leads nowhere: lost on its own
+    proofs.done(root, None)
+    assert lost == {0, 1, 2, 3}
+
+
+def recording_keys(monkeypatch: pytest.MonkeyPatch) -> dict[Hashable, Any]:
+    """Make every plan's key function remember a copy of a position for each key it gives."""
+    states: dict[Hashable, Any] = {}
+    real = tableau_search.plan_for
+
+    def plan_for(game: Any, pruning: Pruning) -> tableau_search.Plan:
+        plan = real(game, pruning)
+        key_of = plan.key_of
+        if getattr(key_of, "recording", False):
+            return plan
+
+        def recorded(state: Any) -> Hashable:
+            key = key_of(state)
+            states.setdefault(key, state.clone())
+            return key
+
+        recorded.recording = True  # type: ignore[attr-defined]
+        plan.key_of = recorded
+        return plan
+
+    monkeypatch.setattr(tableau_search, "_PLANS", {})  # plans made here, with the recording keys, go afterwards
+    monkeypatch.setattr(tableau_search, "plan_for", plan_for)
+    return states
+
+
+@pytest.mark.parametrize("columns, per_column", [(4, 6), (5, 5)])
+def test_the_positions_the_portfolio_proves_lost_are_lost(
+    columns: int, per_column: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Small castles, short turns and the late restarts joining early: the verdicts are the plain search's, and
+    positions proved lost (also in deals the budget stops) are lost by the plain exhaustive search from there."""
+    monkeypatch.setattr(tableau_search, "LATE_SHARE", 3 / BUDGET)
+    monkeypatch.setattr(tableau_search, "RESTART_UNIT", 4)
+    monkeypatch.setattr(tableau_search, "TURN", 5)
+    game = castle("Nine", columns, per_column)
+    states = recording_keys(monkeypatch)
+    tables: list[dict[Any, set[Hashable]]] = []
+    real = tableau_search._portfolio
+
+    def portfolio(*args: Any) -> list[tableau_search._Member]:
+        tables.append(args[4])
+        return real(*args)
+
+    monkeypatch.setattr(tableau_search, "_portfolio", portfolio)
+    rng = random.Random(5)
+    checked = verdicts = 0
+    for deal in range(8):
+        root = game.new_initial_state(seed=deal_seed(3, deal))
+        plain = search(root, BUDGET, None, Pruning.none())
+        found = search(root, BUDGET if deal % 3 else 60, None, Pruning())
+        assert plain.result != "unknown"
+        if found.result != "unknown":
+            verdicts += 1
+            assert found.result == plain.result, f"deal {deal}"
+        if found.result == "won":
+            assert replays_to_a_win(root, found.line)
+        proved = sorted(tables[-1].get((True, False, False), set()), key=repr)
+        for key in rng.sample(proved, min(12, len(proved))):
+            assert search(states[key], BUDGET, None, Pruning.none()).result == "lost", f"deal {deal}"
+            checked += 1
+    assert verdicts >= 5 and checked >= 30, (verdicts, checked)
+
+
+def test_sharing_saves_positions_and_changes_no_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tableau_search, "TURN", 5)  # the members take turns within these small deals
+    game = castle("Nine", 4, 6)
+    shared = alone = 0
+    for deal in range(8):
+        root = game.new_initial_state(seed=deal_seed(3, deal))
+        with_proofs = search(root, BUDGET, None, Pruning())
+        without = search(root, BUDGET, None, Pruning(shared_losses=False))
+        assert with_proofs.result == without.result != "unknown", f"deal {deal}"
+        shared += with_proofs.nodes
+        alone += without.nodes
+    assert shared < 0.9 * alone, (shared, alone)
