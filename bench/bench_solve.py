@@ -65,7 +65,7 @@ GAMES = pathlib.Path(__file__).resolve().parents[1] / "games"
 SINK_GAMES = ("golf", "golf-queen-on-king", "golf-wrap", "black-hole")
 TABLEAU_GAMES = (
     "freecell", "bakers-game", "klondike", "klondike-draw-one", "canfield", "spider-one-suit", "weathervane-6",
-    "chateau-de-cartes", "spiderette", "spider",
+    "chateau-de-cartes", "spiderette", "east-haven", "spider",
 )
 
 

@@ -10,8 +10,10 @@ of positions that offer a choice) and the solver (``cardz solve``: won, lost or 
 deal; winnability with the interval that counts unknown deals both ways; time per deal;
 positions per second). Games run in parallel (``--jobs``, one process per game), each deal
 bounded by its entry's positions and seconds (and some rows by a bound of their own on the
-sum of their deals' times), so the whole catalog stays within an hour on two cores whatever
-the solver's speed (``--list`` prints the bound).
+sum of their deals' times), so that this first phase stays within an hour on two cores whatever
+the solver's speed (``--list`` prints the bound). A second phase then spends what the hour has
+left (``--retry-minutes`` bounds it further): every deal left unknown at a bound below the
+issue's measure, 10 s a deal, is solved again at 10 s, undecided rows first.
 
 The verdict: *agree* when the published figure lies inside our interval; *differs* with the
 written reason when it does not and the entry documents a difference between our rules and
@@ -25,10 +27,12 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import dataclasses
+import math
 import os
 import pathlib
 import sys
 import time
+from collections.abc import Callable
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
@@ -45,6 +49,14 @@ MAX_MOVES = 2000
 """Random playouts stop (not won) after this many moves."""
 DECIDED_ENOUGH = 0.9
 """Below this share of decided deals the table prints no winnability, only the interval."""
+RUN_SECONDS = 3600.0
+"""The whole run's bound on two cores (wall time, × ``--deals``): the first phase's worst case must fit in it."""
+RETRY_SECONDS = 10.0
+"""The second phase: every deal a row leaves unknown at its own bound is solved again at this bound (the
+issue's measure, 10 s a deal), while the run's bound has time left; rows whose own bound is already as long
+are not tried again."""
+RETRY_MARGIN = 5.0
+"""Time kept free beyond a retry's bound when deciding whether it can still start (design loading, start-up)."""
 PLAYOUT_SECONDS = 0.08
 """A generous CPU cost of one random playout of MAX_MOVES moves, for the worst-case estimate of ``--list``."""
 
@@ -267,6 +279,8 @@ class Row:
     speed: str = "—"
     verdict: str = "—"
     seconds: float = 0.0
+    second_phase: bool = False
+    """Whether some of its unknown deals were due a second try (tried or not)."""
 
 
 def percent(value: float, digits: int = 1) -> str:
@@ -284,20 +298,84 @@ def verdict(published: Published | None, low: float, high: float, enough: bool, 
     return f"differs: {differs}" if differs else "disagree"
 
 
+@dataclasses.dataclass
+class Sample:
+    """What one entry's run measured, before it is written as a row: random play and the solver's verdicts."""
+
+    entry: Entry
+    title: str
+    random: str
+    moves: str
+    decision: str
+    verdicts: list[Verdict]
+    """The first phase's verdicts by deal, at the entry's own bound; a retried deal's is replaced by its retry's."""
+    deals: int
+    solve_wall: float
+    """Wall time of the solver over the row, both phases."""
+    seconds: float
+    """Wall time of the whole row, both phases."""
+    first_seconds: float = 0.0
+    """The first phase's solver time on the deals tried again (the second try's own is in its verdict)."""
+    first_nodes: int = 0
+    retried: int = 0
+    retry_decided: int = 0
+    """Deals the second phase decided (of ``retried``)."""
+    retry_left: int = 0
+    """Deals left unknown by the first phase that the second could not start within the run's bound."""
+    retry_seconds: float = RETRY_SECONDS
+    """The second phase's bound per deal."""
+
+    @property
+    def won(self) -> int:
+        return sum(v.result == "won" for v in self.verdicts)
+
+    @property
+    def lost(self) -> int:
+        return sum(v.result == "lost" for v in self.verdicts)
+
+    def retry_candidates(self, retry_seconds: float) -> list[int]:
+        """The deals a second phase at ``retry_seconds`` a deal may decide: unknown ones, if that is more time."""
+        if self.entry.deal_seconds >= retry_seconds:
+            return []
+        return [i for i, v in enumerate(self.verdicts) if v.result == "unknown"]
+
+    def needed(self) -> int:
+        """How many more deals must be decided for the row to be decided (0 when it is)."""
+        return max(0, math.ceil(DECIDED_ENOUGH * self.deals - 1e-9) - self.won - self.lost)
+
+
 def measure(entry: Entry, scale: int, workers: int) -> Row:
-    """Simulate and solve one entry."""
+    """Simulate and solve one entry (its first phase only: see :func:`retry_unknown` for the second)."""
+    return tabulate(sample(entry, scale, workers), scale)
+
+
+def sample(entry: Entry, scale: int, workers: int) -> Sample:
+    """Simulate one entry and solve its deals at its own bound."""
     began = time.perf_counter()
     opened = open_design(GAMES / f"{entry.file}.cardz")
     text, title = opened.json_text, opened.design.name
     sim = simulate(text, entry.playouts * scale, SEED, workers=workers, max_moves=MAX_MOVES)
     sim_d = sim.to_dict()
     low, high = wilson_interval(sim_d["wins"], sim_d["playouts"])
-    random = f"{percent(sim.win_rate, 2)} ({percent(low, 2)}–{percent(high, 2)})"
-    deals = entry.deals * scale
     verdicts, elapsed = solve_row(entry, text, scale, workers)
+    return Sample(
+        entry,
+        title,
+        random=f"{percent(sim.win_rate, 2)} ({percent(low, 2)}–{percent(high, 2)})",
+        moves=f"{sim_d['mean_moves']:.0f}",
+        decision=percent(sim.decision_share),
+        verdicts=verdicts,
+        deals=entry.deals * scale,
+        solve_wall=elapsed,
+        seconds=time.perf_counter() - began,
+    )
+
+
+def tabulate(measured: Sample, scale: int) -> Row:
+    """The row's printed numbers."""
+    entry, verdicts, deals = measured.entry, measured.verdicts, measured.deals
     unreached = deals - len(verdicts)
-    won = sum(v.result == "won" for v in verdicts)
-    lost = sum(v.result == "lost" for v in verdicts)
+    won, lost = measured.won, measured.lost
     unknown = deals - won - lost
     winnability = won / (won + lost) if won + lost else None
     s_low, s_high = bounded_interval(won, lost, unknown)
@@ -307,22 +385,31 @@ def measure(entry: Entry, scale: int, workers: int) -> Row:
         solver = f"{percent(winnability)} ({interval})"
     else:
         solver = f"undecided: {unknown} of {deals} deals beyond the bound (interval {interval})"
-    seconds = sum(v.seconds for v in verdicts)
-    nodes = sum(v.nodes for v in verdicts)
-    not_reached = f", {unreached} not reached within the row's bound" if unreached else ""
+    seconds = sum(v.seconds for v in verdicts) + measured.first_seconds
+    nodes = sum(v.nodes for v in verdicts) + measured.first_nodes
+    notes = []
+    if measured.retried:
+        again = f"on a second try at {measured.retry_seconds:g} s"
+        notes.append(f"{measured.retry_decided} decided {again}" if measured.retry_decided else f"none decided {again}")
+    if measured.retry_left:
+        notes.append(f"{measured.retry_left} unknown not tried again within the run's bound")
+    if unreached:
+        notes.append(f"{unreached} not reached within the row's bound")
+    decided = f"{won} won, {lost} lost, {unknown} unknown" + "".join(f"; {note}" for note in notes)
     return Row(
         entry,
-        title,
-        random=random,
+        measured.title,
+        random=measured.random,
         solver=solver,
-        decided=f"{won} won, {lost} lost, {unknown} unknown{not_reached}",
-        moves=f"{sim_d['mean_moves']:.0f}",
-        decision=percent(sim.decision_share),
+        decided=decided,
+        moves=measured.moves,
+        decision=measured.decision,
         per_deal=f"{seconds / max(1, deals):.2f} s",
-        speed=f"{len(verdicts) / elapsed:.2f} deals/s, {nodes / seconds / 1000:.0f}k positions/s"
-        if seconds > 0 else "—",
+        speed=f"{len(verdicts) / measured.solve_wall:.2f} deals/s, {nodes / seconds / 1000:.0f}k positions/s"
+        if seconds > 0 and measured.solve_wall > 0 else "—",
         verdict=verdict(entry.published, s_low, s_high, enough, entry.differs),
-        seconds=time.perf_counter() - began,
+        seconds=measured.seconds,
+        second_phase=bool(measured.retried or measured.retry_left),
     )
 
 
@@ -353,31 +440,119 @@ def solve_row(entry: Entry, text: str, scale: int, workers: int) -> tuple[list[V
     return verdicts, time.perf_counter() - began
 
 
-def _measure_alone(entry: Entry, scale: int) -> Row:
+def _sample_alone(entry: Entry, scale: int) -> Sample:
     """One game in a worker process of its own (the pool runs games side by side)."""
-    return measure(entry, scale, workers=1)
+    return sample(entry, scale, workers=1)
 
 
-def run(entries: list[Entry], scale: int, jobs: int, workers: int) -> list[Row]:
-    """Measure every entry: one at a time with ``workers`` each, or ``jobs`` games side by side."""
-    rows: dict[str, Row] = {}
+_TEXTS: dict[str, str] = {}
 
-    def done(row: Row) -> None:
-        rows[row.entry.file] = row
+
+def _retry_deal(entry: Entry, index: int, retry_seconds: float) -> Verdict:
+    """Solve deal ``index`` of the entry's run again, at ``retry_seconds`` (in a worker process)."""
+    if entry.file not in _TEXTS:
+        _TEXTS[entry.file] = open_design(GAMES / f"{entry.file}.cardz").json_text
+    report = solve(_TEXTS[entry.file], 1, SEED, entry.budget, workers=1, deal_seconds=retry_seconds, first=index)
+    return report.verdicts[0]
+
+
+def retry_order(samples: list[Sample], retry_seconds: float = RETRY_SECONDS) -> list[tuple[Sample, int]]:
+    """The second phase's deals, most useful first: undecided rows that need the fewest deals to be decided,
+    then the unknown deals of rows already decided (they narrow the interval); by deal within a row."""
+    ranked = sorted((s for s in samples if s.retry_candidates(retry_seconds)),
+                    key=lambda s: (s.needed() == 0, s.needed(), s.entry.file))
+    return [(s, index) for s in ranked for index in s.retry_candidates(retry_seconds)]
+
+
+def retry_unknown(samples: list[Sample], until: float, jobs: int, retry_seconds: float = RETRY_SECONDS,
+                  clock: Callable[[], float] = time.perf_counter) -> None:
+    """The second phase: solve again, at ``retry_seconds`` each, the deals the first phase left unknown.
+
+    A deal is started only while it can end by ``until`` (a ``clock`` time) at its bound and
+    :data:`RETRY_MARGIN`; the others are counted as left. A retry that decides replaces the
+    first phase's verdict; the first attempt's time and positions still count in the row.
+    """
+    pending = retry_order(samples, retry_seconds)
+    for measured, _ in pending:
+        measured.retry_left += 1
+        measured.retry_seconds = retry_seconds
+    if not pending:
+        return
+    began = clock()
+
+    def record(measured: Sample, index: int, again: Verdict) -> None:
+        first = measured.verdicts[index]
+        measured.first_seconds += first.seconds
+        measured.first_nodes += first.nodes
+        measured.verdicts[index] = again
+        measured.solve_wall += again.seconds
+        measured.seconds += again.seconds
+        measured.retried += 1
+        measured.retry_left -= 1
+        measured.retry_decided += again.result != "unknown"
+
+    def may_start() -> bool:
+        return clock() + retry_seconds + RETRY_MARGIN <= until
+
+    if jobs <= 1:
+        for measured, index in pending:
+            if not may_start():
+                break
+            record(measured, index, _retry_deal(measured.entry, index, retry_seconds))
+    else:
+        queue = iter(pending)
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+            running: dict[concurrent.futures.Future[Verdict], tuple[Sample, int]] = {}
+
+            def submit() -> None:
+                for measured, index in queue:
+                    if not may_start():
+                        return
+                    running[pool.submit(_retry_deal, measured.entry, index, retry_seconds)] = (measured, index)
+                    if len(running) >= jobs:
+                        return
+
+            submit()
+            while running:
+                finished, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
+                for future in finished:
+                    measured, index = running.pop(future)
+                    record(measured, index, future.result())
+                submit()
+    print(f"second phase: {sum(m.retried for m in samples)} deals tried again at {retry_seconds:g} s, "
+          f"{sum(m.retry_decided for m in samples)} decided, {sum(m.retry_left for m in samples)} left "
+          f"({clock() - began:.0f} s)", file=sys.stderr, flush=True)
+
+
+def run(entries: list[Entry], scale: int, jobs: int, workers: int, until: float | None = None,
+        retry_minutes: float | None = None) -> list[Row]:
+    """Measure every entry: one at a time with ``workers`` each, or ``jobs`` games side by side; then the
+    deals left unknown again (:func:`retry_unknown`), until ``until`` (a :func:`time.perf_counter` time; None:
+    no second phase) and for at most ``retry_minutes`` (None: no bound of its own; 0: no second phase)."""
+    samples: dict[str, Sample] = {}
+
+    def done(measured: Sample) -> None:
+        samples[measured.entry.file] = measured
+        row = tabulate(measured, scale)
         print(f"{row.title}: {row.solver}; {row.decided}; random {row.random}; {row.verdict} ({row.seconds:.0f} s)",
               file=sys.stderr, flush=True)
 
     if jobs <= 1:
         for entry in entries:
-            done(measure(entry, scale, workers))
+            done(sample(entry, scale, workers))
     else:
         # The slowest games first, so that the pool does not end on one long game alone.
         ordered = sorted(entries, key=lambda e: -e.worst_seconds(scale))
         with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(_measure_alone, entry, scale) for entry in ordered]
+            futures = [pool.submit(_sample_alone, entry, scale) for entry in ordered]
             for future in concurrent.futures.as_completed(futures):
                 done(future.result())
-    return [rows[entry.file] for entry in entries]
+    ordered_samples = [samples[entry.file] for entry in entries]
+    if until is not None and retry_minutes != 0:
+        if retry_minutes is not None:
+            until = min(until, time.perf_counter() + 60 * retry_minutes)
+        retry_unknown(ordered_samples, until, max(jobs, workers))
+    return [tabulate(measured, scale) for measured in ordered_samples]
 
 
 def render(rows: list[Row], scale: int, jobs: int, elapsed: float) -> str:
@@ -398,6 +573,10 @@ def render(rows: list[Row], scale: int, jobs: int, elapsed: float) -> str:
         "position searched) or unknown (the position or time bound of its row ran out). The interval counts unknown "
         f"deals as lost at its low end and as won at its high end. Below {percent(DECIDED_ENOUGH, 0)} decided deals "
         "the table prints no winnability.",
+        f"- **Two phases**: every deal is first solved at its row's own bound (below); then, while the run's hour "
+        f"has time left, every deal left unknown at a bound below {RETRY_SECONDS:g} s is solved again at "
+        f"{RETRY_SECONDS:g} s (the measure of issue 15), undecided rows first. The deals column says how many the "
+        "second try decided; the time per deal counts both tries.",
         "- **Verdict**: *agree* when the published figure (or range) lies inside our interval; *differs* when it "
         "lies outside and our rules differ from those it was measured with (the reason is written in the row); "
         "*undecided* when the solver decided too few deals to say.",
@@ -422,7 +601,8 @@ def render(rows: list[Row], scale: int, jobs: int, elapsed: float) -> str:
         e = row.entry
         source = e.published.source if e.published else "—"
         lines.append(f"| {row.title} | `games/{e.file}.cardz` | {e.playouts * scale:,} | {e.deals * scale} | "
-                     f"{e.budget:,} positions, {e.deal_seconds:g} s{row_bound(e, scale)} | {source} |")
+                     f"{e.budget:,} positions, {e.deal_seconds:g} s{row_bound(e, scale)}"
+                     f"{f'; unknown deals again at {RETRY_SECONDS:g} s' if row.second_phase else ''} | {source} |")
     undecided = [row.title for row in rows if row.solver.startswith("undecided")]
     lines += [
         "",
@@ -461,9 +641,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="worker processes per game when --jobs is 1")
     parser.add_argument("--only", action="append", default=[], metavar="NAME", help="only this design (file stem)")
     parser.add_argument("--list", action="store_true", help="print the run sizes and the worst-case time, run nothing")
+    parser.add_argument("--retry-minutes", type=float, default=None, metavar="M",
+                        help=f"at most M minutes (wall) for the second phase, the unknown deals again at "
+                             f"{RETRY_SECONDS:g} s (default: what the run's hour has left; 0: no second phase)")
     args = parser.parse_args(argv)
     if args.deals < 1 or args.jobs < 1 or args.workers < 1:
         parser.error("--deals, --jobs and --workers must be at least 1")
+    if args.retry_minutes is not None and args.retry_minutes < 0:
+        parser.error("--retry-minutes must not be negative")
     known = {entry.file for entry in ENTRIES}
     unknown = [name for name in args.only if name not in known]
     if unknown:
@@ -479,10 +664,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{entry.file:24} {entry.playouts * args.deals:6} playouts {entry.deals * args.deals:5} deals "
                   f"{entry.deal_seconds:5g} s per deal{row_bound(entry, args.deals)}   "
                   f"at most {entry.worst_seconds(args.deals):6.0f} CPU-s")
-        print(f"at most {worst / 60:.0f} CPU-minutes: {worst / 60 / args.jobs:.0f} minutes with {args.jobs} jobs")
+        print(f"at most {worst / 60:.0f} CPU-minutes: {worst / 60 / args.jobs:.0f} minutes with {args.jobs} jobs; "
+              f"then the deals left unknown again at {RETRY_SECONDS:g} s each until "
+              f"{RUN_SECONDS * args.deals / 60:.0f} minutes from the start")
         return 0
     started = time.perf_counter()
-    rows = run(entries, args.deals, args.jobs, args.workers)
+    until = started + RUN_SECONDS * args.deals
+    rows = run(entries, args.deals, args.jobs, args.workers, until=until, retry_minutes=args.retry_minutes)
     page = render(rows, args.deals, args.jobs, time.perf_counter() - started)
     if args.write:
         OUTPUT.write_text(page, encoding="utf-8")

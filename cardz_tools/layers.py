@@ -107,6 +107,7 @@ LAYERS: tuple[Layer, ...] = (
             "analysis.row_search",
             "analysis.grid_search",
             "analysis.compact",
+            "analysis.deal_actions",
             "analysis.dominance",
             "analysis.stock_moves",
             "analysis.two_deck",

@@ -41,8 +41,55 @@ def test_a_capped_row_solves_the_same_deals_in_batches_and_starts_none_it_cannot
     none, _ = results.solve_row(dataclasses.replace(plain, row_seconds=0.5), text, 1, workers=1)
     assert none == []  # not even one deal fits in the row's bound
     row = results.measure(dataclasses.replace(plain, playouts=5, row_seconds=0.5), scale=1, workers=1)
-    assert row.decided == "0 won, 0 lost, 3 unknown, 3 not reached within the row's bound"
+    assert row.decided == "0 won, 0 lost, 3 unknown; 3 not reached within the row's bound"
     assert row.solver.startswith("undecided: 3 of 3 deals")
+
+
+def sample_of(entry: results.Entry, outcomes: str) -> results.Sample:
+    """A measured row whose deals ended as ``outcomes`` says (w won, l lost, u unknown), one second each."""
+    names = {"w": "won", "l": "lost", "u": "unknown"}
+    verdicts = [results.Verdict(i, names[o], 100, seconds=1.0) for i, o in enumerate(outcomes)]
+    return results.Sample(entry, entry.file, "—", "—", "—", verdicts, len(outcomes), solve_wall=1.0, seconds=1.0)
+
+
+def test_the_second_phase_takes_undecided_rows_first_fewest_deals_short_and_skips_long_bounds() -> None:
+    short = results.Entry("a", deals=10, deal_seconds=2.0)
+    near = sample_of(short, "wwwwwwwwuu")  # needs 1 more of 10
+    far = sample_of(dataclasses.replace(short, file="b"), "wwwuuuuuuu")  # needs 6
+    decided = sample_of(dataclasses.replace(short, file="c"), "wwwwwwwwwu")  # decided: narrows only
+    long = sample_of(dataclasses.replace(short, file="d", deal_seconds=30.0), "uuuuuuuuuu")  # already past 10 s
+    order = [(s.entry.file, i) for s, i in results.retry_order([decided, far, long, near])]
+    assert order == [("a", 8), ("a", 9)] + [("b", i) for i in range(3, 10)] + [("c", 9)]
+    assert (near.needed(), far.needed(), decided.needed()) == (1, 6, 0)
+
+
+def test_the_second_phase_starts_no_deal_it_cannot_finish_before_the_bound() -> None:
+    row = sample_of(results.Entry("golf", deals=3, deal_seconds=1.0), "uwu")
+    now = 100.0
+    results.retry_unknown([row], until=now + results.RETRY_SECONDS + results.RETRY_MARGIN - 0.01, jobs=1,
+                          clock=lambda: now)
+    assert (row.retried, row.retry_left) == (0, 2)
+    assert [v.result for v in row.verdicts] == ["unknown", "won", "unknown"]
+    assert "2 unknown not tried again within the run's bound" in results.tabulate(row, 1).decided
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_second_try_replaces_an_unknown_deal_and_both_tries_count_in_the_row(jobs: int) -> None:
+    text = (results.GAMES / "monte-carlo.cardz").read_text(encoding="utf-8")
+    entry = results.Entry("monte-carlo", deals=2, budget=50_000, deal_seconds=1e-6)  # too short for any deal
+    first, _ = results.solve_row(entry, text, 1, workers=1)
+    assert [v.result for v in first] == ["unknown", "unknown"]
+    row = results.Sample(entry, "Monte Carlo", "—", "—", "—", list(first), 2, solve_wall=0.01, seconds=0.01)
+    first_nodes = sum(v.nodes for v in first)
+    results.retry_unknown([row], until=float("inf"), jobs=jobs, retry_seconds=5.0)
+    alone = results.solve(text, 2, results.SEED, 50_000, workers=1)  # the same deals at a bound that decides them
+    assert [v.result for v in row.verdicts] == [v.result for v in alone.verdicts] != ["unknown", "unknown"]
+    assert (row.retried, row.retry_left, row.first_nodes) == (2, 0, first_nodes)
+    assert row.retry_decided == sum(v.result != "unknown" for v in alone.verdicts)
+    table = results.tabulate(row, 1)
+    assert table.decided == f"{sum(v.result == 'won' for v in alone.verdicts)} won, " \
+        f"{sum(v.result == 'lost' for v in alone.verdicts)} lost, 0 unknown; 2 decided on a second try at 5 s"
+    assert table.second_phase
 
 
 FIGURE = results.plus_minus("75.053", "0.028")

@@ -116,6 +116,7 @@ from ..engine.rules import RuleError, Site, compile_rule
 from ..expr import ast as expr_ast
 from ..expr import parse, to_source
 from ..model import EjectKind, Expr
+from .deal_actions import dealt_depots, moving_pairs
 from .symmetry import interchangeable_classes
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -678,7 +679,13 @@ def _classify(game: Any, bottoms: dict[int, Card] | None = None) -> SafeSinkMove
         return "it plays with jokers"
     refilled: frozenset[int] = frozenset()
     refill_sources: tuple[int, ...] = ()
-    if game.triggers or game.actions:
+    dealt: frozenset[int] = frozenset()
+    if game.actions and not game.triggers and design.decks == 1:  # a stock dealt out (East Haven): deal_actions
+        deals = dealt_depots(game)
+        if isinstance(deals, str):
+            return f"it has actions ({deals})"
+        dealt = deals
+    elif game.triggers or game.actions:
         shape = refill_shape(game)
         if isinstance(shape, str):
             return f"it has triggers or actions ({shape})"
@@ -784,6 +791,10 @@ def _classify(game: Any, bottoms: dict[int, Card] | None = None) -> SafeSinkMove
         for top in cards:
             for card in table[top]:
                 buildable[top] |= bit[card]
+    for depot in sorted(dealt):  # a card dealt onto c never moves together with it (deal_actions)
+        pairs = moving_pairs(game, depot)
+        if pairs is None or any(bit[card] & ~buildable[below] for below, above in pairs.items() for card in above):
+            return f"a card dealt onto {game.names[depot]} may move together with a card no rule builds it on"
     excluded = {d for draw in game.draws for d in (draw.depot, draw.to)} - (set() if gives_back else fixed_wastes(game))
     excluded |= set(refill_sources)  # a trigger may take the card: the refills would differ
     sources = tuple(

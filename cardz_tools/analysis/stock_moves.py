@@ -25,6 +25,18 @@ themselves (a stock that redeals without limit), every state on that cycle of ta
 reaches every other by taps that change nothing else, so positions that differ only by
 where the stock is on the cycle are one position. A state off its cycle (draw three, after
 a card was played from the waste: taps lead to the cycle but never back) keeps its own key.
+
+A state off its cycle still *covers* the states its taps lead to (:class:`TapCover`): a position
+whose stock and waste some stored position reaches by taps alone, everything else the same, is
+not searched again. Taps change nothing but the stock and waste (the separateness above), so the
+covering position has every line of the covered one, each preceded by those taps; a complete
+search that skips covered positions still searches a position of every line (the search's module
+doc has the induction). With one such draw, the rest of the position tells which cards the stock
+and waste hold, and their order (taps keep it; a play from the waste takes one out), so the
+cycle they come to is the same for every position with that rest: a state on its cycle is
+covered by any other stored state of that rest. A state off its cycle is covered only by one
+that taps lead to it (draw three: three, six, ... cards fewer on the waste, this pass), never
+by one on the cycle, which taps lead only round the cycle.
 """
 
 from __future__ import annotations
@@ -32,7 +44,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP, Card
@@ -40,11 +52,19 @@ from ..expr import design_sites
 from ..expr.sites import Site
 from ..model import EjectKind
 from .dominance import bottom_cards, card_bits, probe_table
+from .position_key import KeyFunction
+from .symmetry import canonical_key_function, interchangeable_classes, late_classes
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_\[\]]*")
 Piles = tuple[tuple[Card, ...], tuple[Card, ...]]
 MAX_TAPS = 4096
 """The most taps one stock move looks ahead; a search that reaches it can no longer prove a loss."""
+TapState = tuple[int, tuple[Card, ...], tuple[Card, ...], int]
+"""(taps from the position, stock, waste, redeals left) after some taps (:meth:`StockMoves._tap_chain`)."""
+_CUT: TapState = (-1, (), (), 0)
+"""Ends a tap chain that reached :data:`MAX_TAPS`."""
+CHAINS_KEPT = 5_000
+"""The most tap chains :meth:`StockMoves._tap_chain` keeps (then it forgets them all)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,6 +74,10 @@ class StockMoves:
     draws: tuple[Any, ...]
     cycles: dict[tuple[Any, ...], tuple[Any, Any]] = dataclasses.field(default_factory=dict, compare=False)
     """Per (draw's stock, stock pile, waste pile): the piles that stand for its tap cycle (cache)."""
+    chains: dict[tuple[Any, ...], tuple[TapState, ...]] = dataclasses.field(default_factory=dict, compare=False)
+    """Per (draw's stock, stock pile, waste pile, redeals): :meth:`_tap_chain` (cache)."""
+    leasts: set[tuple[Any, ...]] = dataclasses.field(default_factory=set, compare=False)
+    """The (draw's stock, stock pile, waste pile) that stand for a cycle of taps (:meth:`normalize`)."""
 
     def taps(self) -> frozenset[Any]:
         """The tap moves this replaces."""
@@ -126,31 +150,20 @@ class StockMoves:
         depot, waste_depot = draw.depot, draw.to
         flips = bool(game.auto_flip[depot])
         stock, waste, redeals = state.piles[depot], state.piles[waste_depot], state.redeals[depot]
-        seen: set[Hashable] = {(stock, waste, redeals)}
         scratch = state.clone()
         piles = scratch.piles
-        taps: list[Any] = []
-        while len(taps) < MAX_TAPS:
-            if not stock and (redeals == 0 or not waste):
-                return  # the tap is refused (State.tap_refusal)
-            if not stock and redeals > 0:
-                redeals -= 1
-            stock, waste = tap(stock, waste, draw.count, draw.face_up, flips)
-            taps.append(draw.move)
-            if (stock, waste, redeals) in seen:
+        if settles:
+            shown: Iterable[TapState] = self._settled_taps(state, draw, scratch)
+        else:
+            shown = self._tap_chain(draw, flips, stock, waste, redeals)
+        for taps, stock, waste, redeals in shown:
+            if taps < 0:  # MAX_TAPS reached before the stock came back to a state it had had
+                yield (), state, False
                 return
-            seen.add((stock, waste, redeals))
             scratch.set_pile(depot, stock)
             scratch.set_pile(waste_depot, waste)
             scratch.redeals[depot] = redeals
-            if settles:  # after every tap, as the engine's: a trigger read the board this one shows
-                before = piles[:]
-                game.settle(piles, scratch)
-                if scratch.cascade or piles != before or scratch.reshuffles != state.reshuffles:
-                    raise _TapFired
-            if not waste or not waste[-1] & FACE_UP:
-                continue
-            scratch.move_count = state.move_count + len(taps)
+            scratch.move_count = state.move_count + taps
             for count in scratch.run_lengths(waste_depot, waste):
                 card = waste[-count] & ~FACE_UP
                 wanted = bit.get(card)
@@ -163,8 +176,73 @@ class StockMoves:
                     if scratch.drag_refusal(move) is None:
                         child = scratch.clone()
                         child.apply(move, checked=True)
-                        yield (*taps, move), child, True
-        yield (), state, False
+                        yield (*(draw.move,) * taps, move), child, True
+
+    def _tap_chain(self, draw: Any, flips: bool, stock: Any, waste: Any, redeals: int) -> tuple[TapState, ...]:
+        """The states taps of ``draw`` lead to from (``stock``, ``waste``, ``redeals``), in a design
+        without triggers (nothing but the stock and waste changes): (taps, stock, waste, redeals) of
+        each whose waste shows a face-up card, ended by :data:`_CUT` when :data:`MAX_TAPS` is reached
+        first (kept: positions of one search share their stock)."""
+        entry = (draw.depot, stock, waste, redeals)
+        found = self.chains.get(entry)
+        if found is not None:
+            return found
+        shown: list[TapState] = []
+        seen: set[Hashable] = {(stock, waste, redeals)}
+        taps = 0
+        while True:
+            if taps >= MAX_TAPS:
+                shown.append(_CUT)
+                break
+            if not stock and (redeals == 0 or not waste):
+                break  # the tap is refused (State.tap_refusal)
+            if not stock and redeals > 0:
+                redeals -= 1
+            stock, waste = tap(stock, waste, draw.count, draw.face_up, flips)
+            taps += 1
+            if (stock, waste, redeals) in seen:
+                break
+            seen.add((stock, waste, redeals))
+            if waste and waste[-1] & FACE_UP:
+                shown.append((taps, stock, waste, redeals))
+        if len(self.chains) >= CHAINS_KEPT:
+            self.chains.clear()
+        found = self.chains[entry] = tuple(shown)
+        return found
+
+    @staticmethod
+    def _settled_taps(state: Any, draw: Any, scratch: Any) -> Iterator[TapState]:
+        """:meth:`_tap_chain` in a design with triggers, on ``scratch`` (a copy of ``state``): the
+        engine settles the triggers after each tap, as after a tap it plays, and :class:`_TapFired`
+        is raised when one fires (the taps alone no longer tell the board)."""
+        game, piles = state.game, scratch.piles
+        depot, waste_depot = draw.depot, draw.to
+        flips = bool(game.auto_flip[depot])
+        stock, waste, redeals = state.piles[depot], state.piles[waste_depot], state.redeals[depot]
+        seen: set[Hashable] = {(stock, waste, redeals)}
+        taps = 0
+        while True:
+            if taps >= MAX_TAPS:
+                yield _CUT
+                return
+            if not stock and (redeals == 0 or not waste):
+                return  # the tap is refused (State.tap_refusal)
+            if not stock and redeals > 0:
+                redeals -= 1
+            stock, waste = tap(stock, waste, draw.count, draw.face_up, flips)
+            taps += 1
+            if (stock, waste, redeals) in seen:
+                return
+            seen.add((stock, waste, redeals))
+            scratch.set_pile(depot, stock)
+            scratch.set_pile(waste_depot, waste)
+            scratch.redeals[depot] = redeals
+            before = piles[:]
+            game.settle(piles, scratch)
+            if scratch.cascade or piles != before or scratch.reshuffles != state.reshuffles:
+                raise _TapFired
+            if waste and waste[-1] & FACE_UP:
+                yield taps, stock, waste, redeals
 
     def normalize(self, state: Any, piles: list[Any]) -> None:
         """Replace, in ``piles`` (a copy of ``state``'s), the stock and waste of each draw that
@@ -193,6 +271,7 @@ class StockMoves:
                 least = min(cycle)
                 for pair in cycle:
                     self.cycles[(draw.depot, *pair)] = least
+                self.leasts.add((draw.depot, *least))
                 if where[now] == 0:
                     return least
                 break
@@ -201,9 +280,81 @@ class StockMoves:
         self.cycles[(draw.depot, *order[0])] = order[0]
         return order[0]
 
+    def split_key(self, game: Any, symmetry: bool) -> KeyFunction | None:
+        """The position key of :func:`.symmetry.canonical_key_function` with :meth:`normalize`, as a pair
+        (the rest of the position, the stock and waste): the same positions are told apart. None unless
+        exactly one draw redeals without limit, draws more than one card and has its piles in no class of
+        interchangeable depots (then :class:`TapCover` applies: module doc)."""
+        unlimited = [draw for draw in self.draws if draw.redeals < 0]
+        if len(unlimited) != 1 or unlimited[0].count < 2:
+            return None  # drawing one card, every state of a stock is on its cycle: nothing is covered
+        draw = unlimited[0]
+        classes = interchangeable_classes(game) + late_classes(game)[1]
+        if any(d in members for members in classes for d in (draw.depot, draw.to)):
+            return None
+        place: list[Any] = [None]
+
+        def blank(state: Any, piles: list[Any]) -> None:
+            self.normalize(state, piles)
+            place[0] = (piles[draw.depot], piles[draw.to])
+            piles[draw.depot] = piles[draw.to] = ()
+
+        rest = canonical_key_function(game, symmetry, blank)
+
+        def key(state: Any) -> Hashable:
+            return rest(state), place[0]
+
+        return key
+
+    def reaches(self, game: Any, start: tuple[Any, Any], end: tuple[Any, Any]) -> bool:
+        """Whether taps of the one unlimited draw (:meth:`split_key`) lead from the stock and waste
+        ``start`` to ``end`` (both as :meth:`normalize` leaves them, of positions with the same rest),
+        ``start`` being off its cycle or ``end`` other than ``start`` (module doc)."""
+        draw = next(draw for draw in self.draws if draw.redeals < 0)
+        if (draw.depot, *end) in self.leasts:
+            return start != end  # every state of that rest comes to the one cycle end stands for
+        stock, waste = start
+        if (draw.depot, *start) in self.leasts or len(end[1]) <= len(waste) or not stock:
+            return False  # taps lead a cycle's state only round it, and off it only to a longer waste
+        flips = bool(game.auto_flip[draw.depot])
+        while stock and len(waste) < len(end[1]):
+            stock, waste = tap(stock, waste, draw.count, draw.face_up, flips)
+        return (stock, waste) == end
+
     @staticmethod
     def _stock_key(state: Any, draw: Any) -> Hashable:
         return state.piles[draw.depot], state.piles[draw.to], state.redeals[draw.depot]
+
+
+class TapCover:
+    """The stock and waste of the positions a search has stored, by the rest of the position: which
+    positions taps from a stored one reach (module doc; keys of :meth:`StockMoves.split_key`)."""
+
+    def __init__(self, stock: StockMoves, game: Any) -> None:
+        self.stock = stock
+        self.game = game
+        self.places: dict[Hashable, list[tuple[Any, Any]]] = {}
+
+    def clear(self) -> None:
+        """Forget every stored position (a search starting afresh)."""
+        self.places = {}
+
+    def add(self, key: Any) -> None:
+        """Remember a stored position's key."""
+        rest, place = key
+        found = self.places.get(rest)
+        if found is None:
+            self.places[rest] = [place]
+        else:
+            found.append(place)
+
+    def covers(self, key: Any) -> bool:
+        """Whether taps from a stored position lead to the position of ``key`` (not itself stored)."""
+        found = self.places.get(key[0])
+        if found is None:
+            return False
+        end, reaches, game = key[1], self.stock.reaches, self.game
+        return any(reaches(game, start, end) for start in found)
 
 
 _BITS = card_bits()

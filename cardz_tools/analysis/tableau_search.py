@@ -13,6 +13,14 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     played in one chain after each move, and the positions inside a chain are not stored;
 ``stock``
     "draw k times, then play from the waste" is one move (:mod:`.stock_moves`);
+``tap_cover``
+    with ``stock``, a position that taps from a stored one reach, everything but the stock and
+    waste the same, is not stored (:class:`.stock_moves.TapCover`). A complete search stays
+    complete: let ``m(p)`` be the fewest moves other than taps in a winning line from ``p``; the
+    positions taps lead to from ``p`` have ``m`` no smaller. Once a search has expanded every
+    position it stored without a win, take a stored one with a winning line and the least ``m``: the
+    first move of its line, with the taps before it, leads to one of its children, which is stored
+    or covered by a stored position, with ``m`` one less: a contradiction;
 ``ordering``
     children are searched best first by :meth:`Progress.heuristic`, a score read off the
     design; off, by the cards in the win depots, the game's score and the number of moves
@@ -24,7 +32,7 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     a portfolio of three searches taking turns, each resumed where it stopped: a greedy
     best-first pass (always the stored position with the best :meth:`Progress.heuristic`, at
     most :data:`QUICK_POSITIONS`; one share, two without stock moves: :data:`QUICK_WEIGHTS`),
-    the depth-first search with these pieces (two shares), and
+    the depth-first search with these pieces (two shares, five in Klondike draw three: :data:`SEARCH_WEIGHTS`), and
     the depth-first search with ``ordering`` and ``stock`` off (one share, two where its positions are
     cheap: :data:`PLAIN_WEIGHTS`; on some deals the
     plain order finds a win in hundreds of positions where the others wander). A turn is
@@ -90,7 +98,7 @@ from .dominance import SafeMoves, bottom_cards, build_table, card_bits, fixed_wa
 from .joints import joint_table
 from .relaxation import card_flow, dead_check, effect_filled_sinks
 from .run_moves import RunMoves, run_moves
-from .stock_moves import StockMoves, stock_moves
+from .stock_moves import StockMoves, TapCover, stock_moves
 from .symmetry import canonical_key_function
 from .two_deck import safe_moves
 
@@ -183,6 +191,17 @@ and 17k positions alone) would take 7 times their positions; the second was not 
 RUNS_BEST_FIRST_UNIT = 5_000
 """The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
 
+SEARCH_WEIGHTS = (2, 5)
+"""The share of the turns of the depth-first member with every piece: two, and five where the tap cover applies
+(:attr:`Plan.tap_cover`: one stock that redeals without limit, drawing more than one card) in a design of one deck
+without triggers (Klondike draw three). There that member decides what the others do not, late: Klondike draw
+three, seed 0, each member alone with the tap cover, deals 0 and 6 are won by it in 191,216 and 260,065 positions
+and deal 3 is proved lost in 154,648 (the best-first pass: 154,590), while the deals the best-first pass and the
+plain order decide take them 20,000 positions or fewer (deals 5 and 9: 76,883 and 80,688 in the portfolio with two
+shares). With five, the portfolio proves deal 3 lost at 215,717 positions (about 24 s on a quiet core). With two
+decks (Klondike with nine columns, 20,000 positions a deal, seed 0) it cost a deal the other members won: 9 decided
+instead of 10."""
+
 PLAIN_WEIGHTS = (1, 2)
 """The share of the turns of the depth-first member in the plain order without stock moves (module doc,
 ``quick``): one, and two in a design with stock moves whose emptied depots a trigger refills (the Canfield
@@ -217,6 +236,7 @@ class Pruning:
     safe_moves: bool = True
     forced: bool = True
     stock: bool = True
+    tap_cover: bool = True
     ordering: bool = True
     quick: bool = True
     relaxation: bool = True
@@ -232,6 +252,7 @@ class Pruning:
             safe_moves=False,
             forced=False,
             stock=False,
+            tap_cover=False,
             ordering=False,
             quick=False,
             relaxation=False,
@@ -388,6 +409,9 @@ class Plan:
     """The narrowed move set of the ``runs`` member, if the portfolio has it (module doc)."""
     lead: bool = False
     """Whether the member ahead gets more turns (:data:`LEAD_WEIGHT`)."""
+    tap_cover: bool = False
+    """Whether :attr:`key_of` gives (rest, stock and waste) pairs, and each search keeps a
+    :class:`.stock_moves.TapCover` (module doc, ``tap_cover``)."""
 
 
 _PLANS: dict[tuple[int, Pruning], tuple[Any, Plan]] = {}
@@ -419,6 +443,14 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             stock = draws
     chain_key = canonical_key_function(game, pruning.symmetry)
     key_of = canonical_key_function(game, pruning.symmetry, stock.normalize) if stock is not None else chain_key
+    split = stock.split_key(game, pruning.symmetry) if stock is not None and pruning.tap_cover else None
+    if split is not None:
+        key_of = split
+    elif stock is not None and pruning.tap_cover:
+        notes.append(
+            "no tap cover: it needs exactly one stock that redeals without limit and draws more than one card,"
+            " in no interchangeable class"
+        )
     restarts = pruning.restarts and bool(effect_filled_sinks(game) or fixed_wastes(game) or refilled_depots(game))
     if pruning.restarts and not restarts:
         notes.append(
@@ -432,7 +464,10 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             notes.append(f"no narrowed run moves: {narrowed}")
         else:
             runs = narrowed
-    plan = Plan(key_of, chain_key, safe, stock, tuple(notes), restarts, runs, bool(fixed_wastes(game)))
+    plan = Plan(
+        key_of, chain_key, safe, stock, tuple(notes), restarts, runs, bool(fixed_wastes(game)),
+        tap_cover=split is not None,
+    )
     if len(_PLANS) >= 8:
         _PLANS.pop(next(iter(_PLANS)))
     _PLANS[(id(game), pruning)] = (game, plan)
@@ -480,6 +515,7 @@ class _Search:
         self.dead = dead_check(root, pruning.relaxation)
         self.taps = plan.stock.taps() if plan.stock is not None else frozenset()
         self.seen: set[Hashable] = set()
+        self.cover = TapCover(plan.stock, root.game) if plan.tap_cover and plan.stock is not None else None
         self.spent = 0
         """Positions stored by the earlier searches of :meth:`restarts` (their tables are dropped)."""
         self.cut = False
@@ -487,6 +523,12 @@ class _Search:
         """The most cards in the win depots (fewest left, for a ``depotsEmpty`` win) of a position
         this search has expanded, over all its restarts, kept where the plan has the lead share
         (:data:`LEAD_WEIGHT`)."""
+
+    def store(self, key: Hashable) -> None:
+        """Store the position of ``key`` (as searched or to be searched)."""
+        self.seen.add(key)
+        if self.cover is not None:
+            self.cover.add(key)
 
     def positions(self) -> int:
         """The positions this search has stored, over all its restarts."""
@@ -573,7 +615,7 @@ class _Search:
             return (prefix, []) if state.outcome().won else (None, [])
         keep = len(state.legal_moves()) <= KEPT_CHILDREN
         fresh = []
-        seen, key_of, budget = self.seen, self.plan.key_of, self.budget
+        seen, key_of, budget, cover = self.seen, self.plan.key_of, self.budget, self.cover
         for number, (moves, child) in enumerate(self.successors(state)):
             self.tick()  # one position of a hostile design can take long
             key = key_of(child)
@@ -587,6 +629,10 @@ class _Search:
                     key = key_of(child)
                     if key in seen:
                         continue
+            if cover is not None:
+                if cover.covers(key):
+                    continue  # taps from a stored position lead here (module doc, tap_cover)
+                cover.add(key)
             seen.add(key)
             if len(seen) > budget:
                 raise _Budget
@@ -607,7 +653,7 @@ class _Search:
         root = self.root.clone()
         prefix: list[Any] = []
         self.forced(root, prefix)
-        self.seen.add(self.plan.key_of(root))
+        self.store(self.plan.key_of(root))
         if root.is_terminal():
             return ("won", prefix) if root.outcome().won else ("unknown" if self.cut else "lost", [])
         won, options = self.expand(root)
@@ -651,6 +697,8 @@ class _Search:
         for number in itertools.count(1):
             self.spent += len(self.seen)
             self.seen = set()
+            if self.cover is not None:
+                self.cover.clear()
             self.cut = False
             self.budget = min(unit * luby(number), total - self.spent)
             if self.budget <= 0:
@@ -697,7 +745,7 @@ class _Search:
         root = self.root.clone()
         prefix: list[Any] = []
         self.forced(root, prefix)
-        self.seen.add(self.plan.key_of(root))
+        self.store(self.plan.key_of(root))
         if ended(root) == "won":
             return "won", prefix
         counter = itertools.count()
@@ -777,9 +825,10 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
     plan = plan_for(game, pruning)
     # Without stock moves the best-first pass earns a second share (module doc, QUICK_WEIGHTS).
     quick = QUICK_WEIGHTS[plan.stock is not None]
+    klondike_like = plan.tap_cover and not game.triggers and game.design.decks == 1  # SEARCH_WEIGHTS
     members = [
         member("quick", quick, pruning, first=True, cap=min(budget, QUICK_POSITIONS)),
-        member("search", 2, pruning, first=False),
+        member("search", SEARCH_WEIGHTS[klondike_like], pruning, first=False),
     ]
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
     if plain_order != pruning:
