@@ -69,7 +69,7 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
 ``beams``
     with ``runs``, unless every card is dealt face up and nothing is drawn (:func:`open_board`), two
     more narrowed members: beam searches (:mod:`.beam_search`), the ``n``-th :data:`BEAM_UNIT` ×
-    ``luby(n)`` positions wide per 52 cards, their scores jittered, the second scoring face-down cards
+    ``luby(n)`` positions wide, their scores jittered, the second scoring face-down cards
     as the third ``runs`` member does (:data:`BEAM_WEIGHTS`); the portfolio then takes turns of
     :data:`RUNS_TURN`. A beam deals the stock only once its kept positions have no better child left;
     the best-first passes never get past the first deal, the depth-first searches deal it all at
@@ -174,11 +174,11 @@ RUNS_TURN = TURN // 4
 113, so with :data:`TURN` a round took 113,000 positions, the beams' first turn came after 49,000, and a deal one
 member wins in ``n`` positions alone took up to a round more than ``n`` × (the total weight / its weight)."""
 
-BEAM_UNIT = 16
-"""The width of the narrowest beam of the ``beams`` member per 52 cards of the deal (module doc): the ``n``-th
-is ``luby(n)`` times as wide. Its lines and the plateaus between two deals of the stock grow with the cards:
-the beams alone to 100,000 positions, Spider (four suits, 104 cards) seed 0, won 6 of 10 deals 32 wide and 2 of
-the first 6 16 wide; Spiderette (52) 16 wide, 7 of 10 (seed 0) and 6 of 10 (seed 101)."""
+BEAM_UNIT = 32
+"""The width of the narrowest beam of the ``beams`` members (module doc): the ``n``-th is ``luby(n)`` times as
+wide. Each beam member alone to 100,000 positions, face-down cards at -2, 32 wide against 16: Spider seed 0 won 6
+of 10 deals against 2 of the first 6; Spiderette seed 0 8 of 10 against 7, seed 101 the same 6 (deal 0 in 33.5k
+positions against 68.5k)."""
 
 BEAM_WEIGHTS = (32, 32)
 """The shares of the turns of the two ``beams`` members: face-down cards scored as :attr:`Progress.WEIGHTS` does,
@@ -844,14 +844,13 @@ def _portfolio(root: Any, pruning: Pruning, budget: int, deadline: float | None)
                 found.progress.weigh_face_down(hidden)
             steps = found.restarts(first, RUNS_BEST_FIRST_UNIT if first else None)
             members.append(_Member("quick", weight, found, steps, False))
-        unit = BEAM_UNIT * max(1, sum(len(pile) for pile in root.piles) // 52)
         # Not on an open board: nothing is dealt later, and there the beams' shares only slowed the others down.
         beams = list(zip((None, RUNS_HIDDEN_WEIGHT), BEAM_WEIGHTS, strict=True))  # (face-down weight, share)
         for hidden, weight in beams if pruning.beams and not open_board(root) else ():
             found = _Search(root, plan, pruning, max(1, budget), deadline, narrow=True)
             if hidden is not None:
                 found.progress.weigh_face_down(hidden)
-            members.append(_Member("quick", weight, found, found.beams(unit), False, beam=True))
+            members.append(_Member("quick", weight, found, found.beams(BEAM_UNIT), False, beam=True))
     return members
 
 
