@@ -8,12 +8,16 @@ proof), and that the portfolio with it still agrees with the plain search.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from cardz_tools.analysis import tableau_search
 from cardz_tools.analysis.beam_search import beam
 from cardz_tools.analysis.playout import deal_seed
-from cardz_tools.analysis.tableau_search import Pruning, _Search, plan_for, replays_to_a_win, search
+from cardz_tools.analysis.tableau_search import Progress, Pruning, _Search, plan_for, replays_to_a_win, search
+from cardz_tools.cards import FACE_UP
+from cardz_tools.engine import Game
+from cardz_tools.loading import open_design
 from tests.engine_support import random_positions
 from tests.restart_support import small_spider
 
@@ -63,10 +67,24 @@ def test_the_beams_member_is_incomplete_and_takes_turns() -> None:
     game = small_spider()
     root = game.new_initial_state(seed=deal_seed(11, 0))
     members = tableau_search._portfolio(root, Pruning(), 1_000, None)
-    beams = [m for m in members if m.weight == tableau_search.BEAM_WEIGHT and m.search.runs is not None]
-    assert len(beams) == 1 and not beams[0].complete
-    assert not any(m.weight == tableau_search.BEAM_WEIGHT for m in tableau_search._portfolio(
-        root, Pruning(runs=False), 1_000, None))
+    beams = [m for m in members if m.beam]
+    assert [m.weight for m in beams] == list(tableau_search.BEAM_WEIGHTS)
+    assert all(m.search.runs is not None and not m.complete for m in beams)
+    # The second scores a face-down card as the third runs member does, the rest of the score as the first.
+    hidden = sum(1 for pile in root.piles for card in pile if not card & FACE_UP)
+    plain, heavier = (m.search.progress.heuristic(root) for m in beams)
+    assert hidden > 0 and plain - heavier == hidden * (Progress.WEIGHTS[3] - tableau_search.RUNS_HIDDEN_WEIGHT)
+    for pruning in (Pruning(beams=False), Pruning(runs=False)):
+        others = tableau_search._portfolio(root, pruning, 1_000, None)
+        assert not any(m.beam for m in others)
+
+
+def test_an_open_board_gets_the_runs_members_but_no_beams() -> None:
+    game = Game(open_design(Path(__file__).resolve().parent.parent / "games" / "mrs-mop.cardz").design)
+    root = game.new_initial_state(seed=deal_seed(0, 0))
+    assert tableau_search.open_board(root)
+    members = tableau_search._portfolio(root, Pruning(), 1_000, None)
+    assert any(m.search.runs is not None for m in members) and not any(m.beam for m in members)
 
 
 def test_the_portfolio_with_the_beams_agrees_with_the_plain_search() -> None:

@@ -114,7 +114,7 @@ def test_the_runs_members_take_turns_in_the_portfolio() -> None:
     root = game.new_initial_state(seed=deal_seed(0, 0))
     members = tableau_search._portfolio(root, Pruning(), 1_000, None)
     narrowed = [m for m in members if m.search.runs is not None]
-    assert len(narrowed) == 4 and not any(m.complete for m in narrowed)  # three runs members and the beams
+    assert len(narrowed) == 5 and not any(m.complete for m in narrowed)  # three runs members and two beams
     assert all(m.search.runs is None for m in members if m.complete)
     # The third member scores a face-down card at its own weight, the rest of the score as the second does.
     hidden = sum(1 for pile in root.piles for card in pile if not card & FACE_UP)

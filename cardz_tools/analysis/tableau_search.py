@@ -68,10 +68,13 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     build onto another (:mod:`.run_moves`). They are incomplete: their wins are wins (replayed like
     every other), their "lost" is never reported.
 ``beams``
-    with ``runs``, one more narrowed member: beam searches (:mod:`.beam_search`), the ``n``-th
-    :data:`BEAM_UNIT` × ``luby(n)`` positions wide per 52 cards, their scores jittered (:data:`BEAM_WEIGHT`). A beam
-    deals the stock only once its kept positions have no better child left; the best-first passes
-    never get past the first deal, the depth-first searches deal it all at once. Incomplete too.
+    with ``runs``, unless every card is dealt face up and nothing is drawn (:func:`open_board`), two
+    more narrowed members: beam searches (:mod:`.beam_search`), the ``n``-th :data:`BEAM_UNIT` ×
+    ``luby(n)`` positions wide, their scores jittered, the second scoring face-down cards
+    as the third ``runs`` member does (:data:`BEAM_WEIGHTS`); the portfolio then takes turns of
+    :data:`RUNS_TURN`. A beam deals the stock only once its kept positions have no better child left;
+    the best-first passes never get past the first deal, the depth-first searches deal it all at
+    once. Incomplete too.
 ``shared_losses``
     in a design without stock moves (:func:`shares_losses`), the portfolio's complete searches share one set
     of positions proved lost: each depth-first search
@@ -180,14 +183,24 @@ best-first restarts alone, seed 0: 8 of 10 won at 100,000 positions (each within
 with -2 at 150,000 (deal 7 only with -2) and 6 with -4; seed 101, 100,000 positions: 5 won against 6 with -2 (deal 5
 in 1,225 positions against 55,020; deal 4 only with -2) and 2 with -4."""
 
-BEAM_UNIT = 16
-"""The width of the narrowest beam of the ``beams`` member per 52 cards of the deal (module doc): the ``n``-th
-is ``luby(n)`` times as wide. Its lines and the plateaus between two deals of the stock grow with the cards:
-the beams alone to 100,000 positions, Spider (four suits, 104 cards) seed 0, won 6 of 10 deals 32 wide and 2 of
-the first 6 16 wide; Spiderette (52) 16 wide, 7 of 10 (seed 0) and 6 of 10 (seed 101)."""
+RUNS_TURN = TURN // 4
+"""The new positions of each turn (× its weight) of a portfolio with the ``beams`` members: the shares sum to
+113, so with :data:`TURN` a round took 113,000 positions, the beams' first turn came after 49,000, and a deal one
+member wins in ``n`` positions alone took up to a round more than ``n`` × (the total weight / its weight)."""
 
-BEAM_WEIGHT = 64
-"""The share of the turns of the beam searches of the ``runs`` members (module doc)."""
+BEAM_UNIT = 32
+"""The width of the narrowest beam of the ``beams`` members (module doc): the ``n``-th is ``luby(n)`` times as
+wide. Each beam member alone to 100,000 positions, face-down cards at -2, 32 wide against 16: Spider seed 0 won 6
+of 10 deals against 2 of the first 6; Spiderette seed 0 8 of 10 against 7, seed 101 the same 6 (deal 0 in 33.5k
+positions against 68.5k)."""
+
+BEAM_WEIGHTS = (32, 32)
+"""The shares of the turns of the two ``beams`` members: face-down cards scored as :attr:`Progress.WEIGHTS` does,
+and as :data:`RUNS_HIDDEN_WEIGHT` (module doc). Spider (four suits), seed 0, each alone 32 wide to 100,000
+positions: the first won deals 1, 2, 4, 5, 6 and 7, the second all but 0 and 2 (deals 5 and 6 in 56k and 43k positions,
+against 29k and 60k). With 16 and 48 shares the second alone would win at 170,000 positions what it wins within
+72,000 (8 deals, against 7 with 32 and 32), but the first's Spiderette wins (seed 101: 6 of 10, deals 0 and 8 in 68k
+and 17k positions alone) would take 7 times their positions; the second was not measured there."""
 
 RUNS_BEST_FIRST_UNIT = 5_000
 """The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
@@ -877,6 +890,8 @@ class _Member:
     """Whether its "lost" is a proof (a depth-first search, or a best-first pass that ran out)."""
     best_first: bool = False
     """Whether it is the portfolio's best-first pass (the ``quick`` member: :data:`LATE_WEIGHTS`)."""
+    beam: bool = False
+    """Whether it is a ``beams`` member (then the portfolio takes turns of :data:`RUNS_TURN`)."""
 
 
 def shares_losses(game: Any, pruning: Pruning) -> bool:
@@ -927,10 +942,13 @@ def _portfolio(
                 found.progress.weigh_face_down(hidden)
             steps = found.restarts(first, RUNS_BEST_FIRST_UNIT if first else None)
             members.append(_Member("quick", weight, found, steps, False))
-        if pruning.beams:
+        # Not on an open board: nothing is dealt later, and there the beams' shares only slowed the others down.
+        beams = list(zip((None, RUNS_HIDDEN_WEIGHT), BEAM_WEIGHTS, strict=True))  # (face-down weight, share)
+        for hidden, weight in beams if pruning.beams and not open_board(root) else ():
             found = _Search(root, plan, pruning, max(1, budget), deadline, narrow=True)
-            unit = BEAM_UNIT * max(1, sum(len(pile) for pile in root.piles) // 52)
-            members.append(_Member("quick", BEAM_WEIGHT, found, found.beams(unit), False))
+            if hidden is not None:
+                found.progress.weigh_face_down(hidden)
+            members.append(_Member("quick", weight, found, found.beams(BEAM_UNIT), False, beam=True))
     return members
 
 
@@ -1008,6 +1026,8 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
 
     everyone = list(members)
     turn = TURN if len(members) > 1 else budget
+    if any(entry.beam for entry in members):
+        turn = RUNS_TURN
     # Late restarts only where the portfolio has none (module doc, ``restarts``; LATE_SHARE).
     late = (
         pruning.restarts and pruning.quick and not _restarts_from_the_start(root.game, pruning)
