@@ -17,12 +17,11 @@ from __future__ import annotations
 import argparse
 import pathlib
 import sys
-import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
+from bench.deal_runs import portfolio_run  # noqa: E402
 from cardz_tools.analysis import tableau_search  # noqa: E402
-from cardz_tools.analysis.playout import deal_seed  # noqa: E402
 from cardz_tools.engine import Game  # noqa: E402
 from cardz_tools.loading import open_design  # noqa: E402
 
@@ -33,19 +32,10 @@ def run(game: Game, lead: bool, deals: int, seed: int, budget: int) -> tuple[str
     """(verdicts, positions, CPU seconds) of the portfolio with the lead share ``lead``."""
     plan = tableau_search.plan_for(game, tableau_search.Pruning())
     saved, plan.lead = plan.lead, lead
-    verdicts, positions = [], 0
-    started = time.process_time()
     try:
-        for index in range(deals):
-            root = game.new_initial_state(seed=deal_seed(seed, index))
-            found = tableau_search.search(root, budget)
-            if found.result == "won" and not tableau_search.replays_to_a_win(root, found.line):
-                raise SystemExit(f"deal {index}: a win that does not replay")
-            verdicts.append(found.result[0] if found.result != "unknown" else ".")
-            positions += found.nodes
+        return portfolio_run(game, range(deals), seed, budget)
     finally:
         plan.lead = saved
-    return "".join(verdicts), positions, time.process_time() - started
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,12 +16,11 @@ from __future__ import annotations
 import argparse
 import pathlib
 import sys
-import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from cardz_tools.analysis.playout import deal_seed  # noqa: E402
-from cardz_tools.analysis.tableau_search import Pruning, replays_to_a_win, search  # noqa: E402
+from bench.deal_runs import portfolio_run  # noqa: E402
+from cardz_tools.analysis.tableau_search import Pruning  # noqa: E402
 from cardz_tools.engine import Game  # noqa: E402
 from cardz_tools.loading import open_design  # noqa: E402
 
@@ -30,16 +29,7 @@ GAMES = pathlib.Path(__file__).resolve().parents[1] / "games"
 
 def run(game: Game, pruning: Pruning, deals: list[int], seed: int, budget: int) -> tuple[str, int, float]:
     """(verdicts, positions, CPU seconds) of the portfolio with ``pruning`` on ``deals``."""
-    verdicts, positions = [], 0
-    started = time.process_time()
-    for index in deals:
-        root = game.new_initial_state(seed=deal_seed(seed, index))
-        found = search(root, budget, None, pruning)
-        if found.result == "won" and not replays_to_a_win(root, found.line):
-            raise SystemExit(f"deal {index}: a win that does not replay")
-        verdicts.append(found.result[0] if found.result != "unknown" else ".")
-        positions += found.nodes
-    return "".join(verdicts), positions, time.process_time() - started
+    return portfolio_run(game, deals, seed, budget, pruning)
 
 
 def main(argv: list[str] | None = None) -> int:
