@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from cardz_tools.analysis.playout import deal_seed
-from cardz_tools.analysis.tableau_search import Pruning, search
+from cardz_tools.analysis.tableau_search import Pruning, replays_to_a_win, search
 from cardz_tools.engine import Game, State
 from cardz_tools.model import Design, build_design
 
@@ -52,3 +52,34 @@ def safe_move_verdicts(safe: Any, state: State, budget: int) -> tuple[str, str] 
     after = state.clone()
     after.apply(move)
     return before, search(after, budget, None, Pruning.none()).result
+
+
+PIECES = ("symmetry", "safe_moves", "forced", "stock", "ordering", "quick", "relaxation")
+"""The pruning pieces the agreement tests switch on one at a time (the others keep their defaults)."""
+
+
+def only(piece: str) -> Pruning:
+    """The search with ``piece`` on and the other :data:`PIECES` off."""
+    return Pruning(**{name: name == piece for name in PIECES})
+
+
+def assert_pieces_agree_with_the_plain_search(game: Game, budget: int, label: str = "") -> None:
+    """Deals 0 to 7 of seed 7: each of :data:`PIECES` alone, and every piece, give the plain exhaustive
+    search's verdict, and their wins replay; both verdicts occur, and every piece together stores fewer positions."""
+    verdicts = {"won": 0, "lost": 0}
+    plain_nodes = pruned_nodes = 0
+    for deal in range(8):
+        root = game.new_initial_state(seed=deal_seed(7, deal))
+        plain = search(root, budget, None, Pruning.none())
+        assert plain.result != "unknown"
+        verdicts[plain.result] += 1
+        plain_nodes += plain.nodes
+        for pruning in [only(piece) for piece in PIECES] + [Pruning()]:
+            pruned = search(root, budget, None, pruning)
+            assert pruned.result == plain.result, f"{label} deal {deal} with {pruning}"
+            if pruned.result == "won":
+                assert replays_to_a_win(root, pruned.line)
+            if pruning == Pruning():
+                pruned_nodes += pruned.nodes
+    assert verdicts["won"] and verdicts["lost"], verdicts  # both verdicts were exercised
+    assert pruned_nodes < plain_nodes  # and the pieces prune

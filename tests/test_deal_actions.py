@@ -14,16 +14,13 @@ from typing import Any
 
 from cardz_tools.analysis.deal_actions import dealt_depots, moving_pairs
 from cardz_tools.analysis.dominance import SafeSinkMoves, safe_sink_moves
-from cardz_tools.analysis.playout import deal_seed
-from cardz_tools.analysis.tableau_search import Pruning, replays_to_a_win, search
 from cardz_tools.cards import parse_deck
 from cardz_tools.engine import Game
 from cardz_tools.model import build_design
-from tests.engine_support import random_positions, safe_move_verdicts
+from tests.engine_support import assert_pieces_agree_with_the_plain_search, random_positions, safe_move_verdicts
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
-PIECES = ("symmetry", "safe_moves", "forced", "stock", "ordering", "quick", "relaxation")
 BUDGET = 300_000
 
 
@@ -82,30 +79,10 @@ def test_deals_the_argument_does_not_cover_get_no_safe_moves_and_say_why() -> No
     assert "deals onto a win depot" in str(safe_sink_moves(Game(build_design(east_haven(onto_the_foundations)))))
 
 
-def only(piece: str) -> Pruning:
-    return Pruning(**{name: name == piece for name in PIECES})
-
-
 def test_each_piece_agrees_with_the_plain_exhaustive_search_on_a_small_east_haven() -> None:
     game = small_east_haven()
     assert isinstance(safe_sink_moves(game), SafeSinkMoves)
-    verdicts = {"won": 0, "lost": 0}
-    plain_nodes = pruned_nodes = 0
-    for deal in range(8):
-        root = game.new_initial_state(seed=deal_seed(7, deal))
-        plain = search(root, BUDGET, None, Pruning.none())
-        assert plain.result != "unknown"
-        verdicts[plain.result] += 1
-        plain_nodes += plain.nodes
-        for pruning in [only(piece) for piece in PIECES] + [Pruning()]:
-            pruned = search(root, BUDGET, None, pruning)
-            assert pruned.result == plain.result, f"deal {deal} with {pruning}"
-            if pruned.result == "won":
-                assert replays_to_a_win(root, pruned.line)
-            if pruning == Pruning():
-                pruned_nodes += pruned.nodes
-    assert verdicts["won"] and verdicts["lost"], verdicts
-    assert pruned_nodes < plain_nodes
+    assert_pieces_agree_with_the_plain_search(game, BUDGET, "small East Haven")
 
 
 def test_a_safe_move_never_leads_away_from_a_win_in_a_small_east_haven() -> None:

@@ -24,7 +24,7 @@ from cardz_tools.analysis.tableau_search import Pruning, plan_for, replays_to_a_
 from cardz_tools.cards import FACE_UP, parse_deck, standard_deck
 from cardz_tools.engine import Game, State
 from cardz_tools.model import build_design
-from tests.engine_support import random_positions, safe_move_verdicts
+from tests.engine_support import assert_pieces_agree_with_the_plain_search, only, random_positions, safe_move_verdicts
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
@@ -91,34 +91,12 @@ SMALL = {
     "klondike": lambda: small("klondike", ["Spades", "Hearts", "Clubs"], 6, small_klondike),
     "canfield": lambda: small("canfield", ["Spades", "Hearts"], 13, small_canfield),
 }
-PIECES = ("symmetry", "safe_moves", "forced", "stock", "ordering", "quick", "relaxation")
 BUDGET = 300_000
-
-
-def only(piece: str) -> Pruning:
-    return Pruning(**{name: name == piece for name in PIECES})
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_each_piece_agrees_with_the_plain_exhaustive_search(name: str) -> None:
-    game = SMALL[name]()
-    verdicts = {"won": 0, "lost": 0}
-    plain_nodes = pruned_nodes = 0
-    for deal in range(8):
-        root = game.new_initial_state(seed=deal_seed(7, deal))
-        plain = search(root, BUDGET, None, Pruning.none())
-        assert plain.result != "unknown"
-        verdicts[plain.result] += 1
-        plain_nodes += plain.nodes
-        for pruning in [only(piece) for piece in PIECES] + [Pruning()]:
-            pruned = search(root, BUDGET, None, pruning)
-            assert pruned.result == plain.result, f"{name} deal {deal} with {pruning}"
-            if pruned.result == "won":
-                assert replays_to_a_win(root, pruned.line)
-            if pruning == Pruning():
-                pruned_nodes += pruned.nodes
-    assert verdicts["won"] and verdicts["lost"], verdicts  # both verdicts were exercised
-    assert pruned_nodes < plain_nodes  # and the pieces prune
+    assert_pieces_agree_with_the_plain_search(SMALL[name](), BUDGET, name)
 
 
 

@@ -67,6 +67,28 @@ CHAINS_KEPT = 5_000
 """The most tap chains :meth:`StockMoves._tap_chain` keeps (then it forgets them all)."""
 
 
+def _taps_from(draw: Any, flips: bool, stock: Any, waste: Any, redeals: int) -> Iterator[TapState]:
+    """The states taps of ``draw`` lead to from (``stock``, ``waste``, ``redeals``), in order, as (taps,
+    stock, waste, redeals), until a tap is refused or a state comes back; :data:`_CUT` last when
+    :data:`MAX_TAPS` is reached first. Only the stock and waste are followed (no triggers)."""
+    seen: set[Hashable] = {(stock, waste, redeals)}
+    taps = 0
+    while True:
+        if taps >= MAX_TAPS:
+            yield _CUT
+            return
+        if not stock and (redeals == 0 or not waste):
+            return  # the tap is refused (State.tap_refusal)
+        if not stock and redeals > 0:
+            redeals -= 1
+        stock, waste = tap(stock, waste, draw.count, draw.face_up, flips)
+        taps += 1
+        if (stock, waste, redeals) in seen:
+            return
+        seen.add((stock, waste, redeals))
+        yield taps, stock, waste, redeals
+
+
 @dataclasses.dataclass(frozen=True)
 class StockMoves:
     """The separate draws of a game: for each, its tap and the stock and waste it changes."""
@@ -187,24 +209,8 @@ class StockMoves:
         found = self.chains.get(entry)
         if found is not None:
             return found
-        shown: list[TapState] = []
-        seen: set[Hashable] = {(stock, waste, redeals)}
-        taps = 0
-        while True:
-            if taps >= MAX_TAPS:
-                shown.append(_CUT)
-                break
-            if not stock and (redeals == 0 or not waste):
-                break  # the tap is refused (State.tap_refusal)
-            if not stock and redeals > 0:
-                redeals -= 1
-            stock, waste = tap(stock, waste, draw.count, draw.face_up, flips)
-            taps += 1
-            if (stock, waste, redeals) in seen:
-                break
-            seen.add((stock, waste, redeals))
-            if waste and waste[-1] & FACE_UP:
-                shown.append((taps, stock, waste, redeals))
+        shown = [reached for reached in _taps_from(draw, flips, stock, waste, redeals)
+                 if reached[0] < 0 or (reached[2] and reached[2][-1] & FACE_UP)]
         if len(self.chains) >= CHAINS_KEPT:
             self.chains.clear()
         found = self.chains[entry] = tuple(shown)
@@ -218,22 +224,11 @@ class StockMoves:
         game, piles = state.game, scratch.piles
         depot, waste_depot = draw.depot, draw.to
         flips = bool(game.auto_flip[depot])
-        stock, waste, redeals = state.piles[depot], state.piles[waste_depot], state.redeals[depot]
-        seen: set[Hashable] = {(stock, waste, redeals)}
-        taps = 0
-        while True:
-            if taps >= MAX_TAPS:
+        start = (state.piles[depot], state.piles[waste_depot], state.redeals[depot])
+        for taps, stock, waste, redeals in _taps_from(draw, flips, *start):
+            if taps < 0:
                 yield _CUT
                 return
-            if not stock and (redeals == 0 or not waste):
-                return  # the tap is refused (State.tap_refusal)
-            if not stock and redeals > 0:
-                redeals -= 1
-            stock, waste = tap(stock, waste, draw.count, draw.face_up, flips)
-            taps += 1
-            if (stock, waste, redeals) in seen:
-                return
-            seen.add((stock, waste, redeals))
             scratch.set_pile(depot, stock)
             scratch.set_pile(waste_depot, waste)
             scratch.redeals[depot] = redeals
