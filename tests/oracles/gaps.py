@@ -1,7 +1,8 @@
 """Gaps (Montana without its redeal) from its usual rules (games/gaps-no-redeal.cardz, which
 states the choices: the Aces are taken out, a gap takes the card of the same suit one rank
-higher than the card on its left, the leftmost gap takes any Two but a Two already at the left
-edge stays there, a gap after a King stays shut, no redeal)."""
+higher than the card on its left, the leftmost gap takes any Two, one at another row's left edge
+too, as Solvitaire's gaps-one-deal and PySol's Montana have it; a gap after a King stays shut, no
+redeal)."""
 
 from __future__ import annotations
 
@@ -45,9 +46,7 @@ class GapsNoRedeal(Oracle):
                     continue
                 if col == 0:
                     for two in (2 | (s << 4) for s in range(4)):
-                        source = self.where[two]
-                        if int(source[5:-1]) % COLUMNS != 0:
-                            yield drag(source, 1, gap)
+                        yield drag(self.where[two], 1, gap)
                     continue
                 left = board[CELL[row][col - 1]]
                 if left and rank(left[0]) != 13:
