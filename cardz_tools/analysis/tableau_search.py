@@ -563,6 +563,14 @@ class _Search:
         this search has expanded, over all its restarts, kept where the plan has the lead share
         (:data:`LEAD_WEIGHT`)."""
 
+    def start_afresh(self) -> None:
+        """Drop the table of stored positions (and the tap cover) for a search starting again from the deal;
+        the positions it held count in :attr:`spent`."""
+        self.spent += len(self.seen)
+        self.seen = set()
+        if self.cover is not None:
+            self.cover.clear()
+
     def store(self, key: Hashable) -> None:
         """Store the position of ``key`` (as searched or to be searched)."""
         self.seen.add(key)
@@ -775,10 +783,7 @@ class _Search:
         total = self.budget
         unit = RESTART_UNIT if unit is None else unit
         for number in itertools.count(1):
-            self.spent += len(self.seen)
-            self.seen = set()
-            if self.cover is not None:
-                self.cover.clear()
+            self.start_afresh()
             self.cut = False
             self.budget = min(unit * luby(number), total - self.spent)
             if self.budget <= 0:
@@ -800,8 +805,7 @@ class _Search:
         or ("unknown", []) (a beam proves nothing)."""
         total = self.budget
         for number in itertools.count(1):
-            self.spent += len(self.seen)
-            self.seen = set()
+            self.start_afresh()
             self.budget = total - self.spent
             if self.budget <= 0:
                 return "unknown", []
@@ -809,7 +813,7 @@ class _Search:
             root = self.root.clone()
             prefix: list[Any] = []
             self.forced(root, prefix)
-            self.seen.add(self.plan.key_of(root))
+            self.store(self.plan.key_of(root))
             if ended(root) == "won":
                 return "won", prefix
             result, line = yield from beam(root, prefix, self.expand, unit * luby(number))
