@@ -462,9 +462,10 @@ def _retry_deal(entry: Entry, index: int, retry_seconds: float) -> Verdict:
 def retry_order(samples: list[Sample], retry_seconds: float = RETRY_SECONDS) -> list[tuple[Sample, int]]:
     """The second phase's deals, most useful first: undecided rows that need the fewest deals to be decided,
     then the unknown deals of rows already decided (they narrow the interval); by deal within a row."""
-    ranked = sorted((s for s in samples if s.retry_candidates(retry_seconds)),
-                    key=lambda s: (s.needed() == 0, s.needed(), s.entry.file))
-    return [(s, index) for s in ranked for index in s.retry_candidates(retry_seconds)]
+    candidates = [(s, s.retry_candidates(retry_seconds)) for s in samples]
+    ranked = sorted(((s, deals) for s, deals in candidates if deals),
+                    key=lambda entry: (entry[0].needed() == 0, entry[0].needed(), entry[0].entry.file))
+    return [(s, index) for s, deals in ranked for index in deals]
 
 
 def retry_unknown(samples: list[Sample], until: float, jobs: int, retry_seconds: float = RETRY_SECONDS,
@@ -497,31 +498,25 @@ def retry_unknown(samples: list[Sample], until: float, jobs: int, retry_seconds:
     def may_start() -> bool:
         return clock() + retry_seconds + RETRY_MARGIN <= until
 
-    if jobs <= 1:
-        for measured, index in pending:
-            if not may_start():
-                break
-            record(measured, index, _retry_deal(measured.entry, index, retry_seconds))
-    else:
-        queue = iter(pending)
-        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-            running: dict[concurrent.futures.Future[Verdict], tuple[Sample, int]] = {}
+    queue = iter(pending)
+    with concurrent.futures.ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:  # no process until a retry starts
+        running: dict[concurrent.futures.Future[Verdict], tuple[Sample, int]] = {}
 
-            def submit() -> None:
-                for measured, index in queue:
-                    if not may_start():
-                        return
-                    running[pool.submit(_retry_deal, measured.entry, index, retry_seconds)] = (measured, index)
-                    if len(running) >= jobs:
-                        return
+        def submit() -> None:
+            for measured, index in queue:
+                if not may_start():
+                    return
+                running[pool.submit(_retry_deal, measured.entry, index, retry_seconds)] = (measured, index)
+                if len(running) >= jobs:
+                    return
 
+        submit()
+        while running:
+            finished, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in finished:
+                measured, index = running.pop(future)
+                record(measured, index, future.result())
             submit()
-            while running:
-                finished, _ = concurrent.futures.wait(running, return_when=concurrent.futures.FIRST_COMPLETED)
-                for future in finished:
-                    measured, index = running.pop(future)
-                    record(measured, index, future.result())
-                submit()
     print(f"second phase: {sum(m.retried for m in samples)} deals tried again at {retry_seconds:g} s, "
           f"{sum(m.retry_decided for m in samples)} decided, {sum(m.retry_left for m in samples)} left "
           f"({clock() - began:.0f} s)", file=sys.stderr, flush=True)
