@@ -21,7 +21,6 @@ the deal itself never see the difference:
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..cards import COLOR_NAMES, FACE_UP, RANK_NAMES_WITH_JOKER, SUIT_NAMES, Card, identity, standard_deck
@@ -31,23 +30,12 @@ from ..expr import ast as expr_ast
 from ..expr import parse, to_source
 from ..model import EjectKind, Expr
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CONSTANTS = frozenset(RANK_NAMES_WITH_JOKER) | frozenset(SUIT_NAMES) | frozenset(COLOR_NAMES) | {"true", "false"}
 _STOCK_NAMES = frozenset({"empty", "count", "depot"}) | _CONSTANTS
 """What an action's rule may read besides its own stock's name."""
 _PAIR_PREDICATES = frozenset({"descending", "ascending", "alternating", "sameSuit", "chain"})
 """Run tests that hold of a run only when they hold of each two cards next to each other in it."""
 _PAIR_NAMES = frozenset({"cards", "it", "prev", "rank", "suit", "color", "value"}) | _PAIR_PREDICATES | _CONSTANTS
-
-
-def _names(node: expr_ast.Node) -> set[str]:
-    return set(_IDENTIFIER.findall(to_source(node)))
-
-
-def _conjuncts(node: expr_ast.Node) -> list[expr_ast.Node]:
-    if isinstance(node, expr_ast.Binary) and node.op == "&&":
-        return _conjuncts(node.left) + _conjuncts(node.right)
-    return [node]
 
 
 def dealt_depots(game: Any) -> frozenset[int] | str:
@@ -70,7 +58,7 @@ def dealt_depots(game: Any) -> frozenset[int] | str:
         stocks.add(stock)
         if not game.accept_never[stock] or game.eject_kind[stock] is not EjectKind.LOCKED or stock in draw_depots:
             return f"{name} deals, and it takes or gives cards another way"
-        if spec.when is not None and not _names(parse(spec.when.text)) <= _STOCK_NAMES | {name}:
+        if spec.when is not None and not expr_ast.names(parse(spec.when.text)) <= _STOCK_NAMES | {name}:
             return f"the action of {name} reads more than {name}"
     if targets & stocks:
         return "an action deals onto a depot an action deals from"
@@ -91,8 +79,8 @@ def moving_pairs(game: Any, depot: int) -> dict[Card, set[Card]] | None:
     if kind is not EjectKind.WHEN or when is None:
         return None
     parts = [
-        part for part in _conjuncts(parse(when.text))
-        if isinstance(part, expr_ast.Call) and part.func in _PAIR_PREDICATES and _names(part) <= _PAIR_NAMES
+        part for part in expr_ast.conjuncts(parse(when.text))
+        if isinstance(part, expr_ast.Call) and part.func in _PAIR_PREDICATES and expr_ast.names(part) <= _PAIR_NAMES
         and isinstance(part.args[0], expr_ast.Name) and part.args[0].name == "cards"
         and (part.func == "chain" or len(part.args) == 1)
     ]

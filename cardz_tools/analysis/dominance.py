@@ -213,12 +213,6 @@ class SafeSinkMoves:
         return move if state.drag_refusal(move) is None else None
 
 
-def _conjuncts(node: expr_ast.Node) -> list[expr_ast.Node]:
-    if isinstance(node, expr_ast.Binary) and node.op == "&&":
-        return _conjuncts(node.left) + _conjuncts(node.right)
-    return [node]
-
-
 def _names(node: expr_ast.Node) -> set[str]:
     return set(_IDENTIFIER.findall(to_source(node)))
 
@@ -385,7 +379,7 @@ def refill_shape(game: Any) -> tuple[frozenset[int], tuple[int, ...]] | str:
     # the engine compiles the triggers depot by depot, each depot's in the order written
     written = [t for d in game.design.depots for t in d.spec.triggers]
     for trigger, spec in zip(game.triggers, written, strict=True):
-        parts = _conjuncts(parse(spec.when.text))
+        parts = expr_ast.conjuncts(parse(spec.when.text))
         effects = trigger.effects
         if len(effects) != 1 or not isinstance(effects[0], MoveCards) or effects[0].target >= 0:
             return "a trigger does more than move cards onto its own depot"
@@ -522,7 +516,7 @@ def _game_table(game: Any, home: bool) -> dict[Card, int] | None:
             try:
                 exact = [
                     _any_of(variants)
-                    for variants in map(_source_variants, _conjuncts(parse(rule.when.text)))
+                    for variants in map(_source_variants, expr_ast.conjuncts(parse(rule.when.text)))
                     if set().union(*map(_names, variants)) <= _CARD_NAMES
                 ]
             except ValueError:
@@ -572,7 +566,7 @@ def _eject_keeps_smaller_runs(game: Any, depot: int, bottoms: dict[int, Card] | 
     when = game.eject_rules[depot].when
     if when is None:
         return True
-    for part in _conjuncts(_folded(game, parse(when.text), bottoms or {})):
+    for part in expr_ast.conjuncts(_folded(game, parse(when.text), bottoms or {})):
         if isinstance(part, expr_ast.BoolLit) and part.value:
             continue
         if not (
@@ -723,7 +717,7 @@ def _classify(game: Any, bottoms: dict[int, Card] | None = None) -> SafeSinkMove
         if rule.when is None:
             return "its win depots' rule reads more than the card and the top"
         # parts that read the move's source keep their value in ``L'`` (the same source pile): both ways
-        parts = _conjuncts(parsed(rule.when.text))
+        parts = expr_ast.conjuncts(parsed(rule.when.text))
         source_names = _SOURCE_ATOM_NAMES | set(game.members) | set(game.names)
         if not all(_names(atom) <= source_names for part in parts for atom in _source_atoms(part)):
             return "its win depots' rule reads more than the card, the top and the move's source"
@@ -766,7 +760,7 @@ def _classify(game: Any, bottoms: dict[int, Card] | None = None) -> SafeSinkMove
                 buildable[card] = (1 << len(cards)) - 1
             continue
         exact: list[str] = []
-        for part in _conjuncts(parsed(rule.when.text)):
+        for part in expr_ast.conjuncts(parsed(rule.when.text)):
             for atom in _source_atoms(part):
                 why = _source_atom_is_invariant(game, depot, atom)
                 if why is not None:
@@ -924,7 +918,7 @@ def _card_part(node: expr_ast.Node) -> str:
     what ``node`` allows (:func:`probe_table`): its card-and-top conjuncts, a ``?:`` on such a test
     narrowed branch by branch, and ``true`` for nothing."""
     parts = []
-    for part in _conjuncts(node):
+    for part in expr_ast.conjuncts(node):
         if isinstance(part, expr_ast.Conditional) and _names(part.test) <= _CARD_NAMES:
             test, then, otherwise = to_source(part.test), _card_part(part.then), _card_part(part.otherwise)
             parts.append(f"(({test}) ? ({then}) : ({otherwise}))")

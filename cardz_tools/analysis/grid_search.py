@@ -96,19 +96,6 @@ class LeftTheModel(Exception):
     """An action's outcome is not a grid position the search models (the search answers "unknown")."""
 
 
-def _names(node: ast.Node) -> set[str]:
-    """Every name, called function and field a rule's tree uses."""
-    found: set[str] = set()
-    for part in ast.walk(node):
-        if isinstance(part, ast.Name):
-            found.add(part.name)
-        elif isinstance(part, ast.Call):
-            found.add(part.func)
-        elif isinstance(part, ast.Field):
-            found.add(part.name)
-    return found
-
-
 def _is_depot(node: ast.Node) -> bool:
     return isinstance(node, ast.Name) and node.name == "depot"
 
@@ -120,7 +107,7 @@ def _is_left_of_depot(node: ast.Node) -> bool:
 def _accept_reads_the_model(text: str) -> bool:
     """Whether an accept rule reads only what the table probes (the module doc)."""
     tree = parse(text)
-    if not _names(tree) <= _ACCEPT_NAMES:
+    if not ast.names(tree) <= _ACCEPT_NAMES:
         return False
     for part in ast.walk(tree):
         if not isinstance(part, ast.Call):
@@ -174,13 +161,6 @@ def _source_only_in_col(node: ast.Node) -> bool:
     return True
 
 
-def _conjuncts(node: ast.Node) -> list[ast.Node]:
-    """The parts of a conjunction (``a && b && c``); a single part otherwise."""
-    if isinstance(node, ast.Binary) and node.op == "&&":
-        return _conjuncts(node.left) + _conjuncts(node.right)
-    return [node]
-
-
 def _col_of_var_equals(node: ast.Node, var: str) -> int | None:
     """N when ``node`` is ``col(var) == N`` (either way round), else None."""
     if not (isinstance(node, ast.Binary) and node.op == "=="):
@@ -201,7 +181,7 @@ def _filled_to_win(text: str, group: str) -> int | None:
     ``all(c in GROUP, col(c) == N || (... && !empty(c) && ...))`` (N is returned) or
     ``all(c in GROUP, ... && !empty(c) && ...)`` (-1: every cell is filled).
     """
-    for part in _conjuncts(parse(text)):
+    for part in ast.conjuncts(parse(text)):
         if not (isinstance(part, ast.Call) and part.func == "all" and part.var and len(part.args) == 2):
             continue
         over, body = part.args
@@ -214,7 +194,7 @@ def _filled_to_win(text: str, group: str) -> int | None:
             if column is None:
                 continue
             spared, body = column, body.right
-        for conjunct in _conjuncts(body):
+        for conjunct in ast.conjuncts(body):
             if (
                 isinstance(conjunct, ast.Unary) and conjunct.op == "!"
                 and isinstance(conjunct.operand, ast.Call) and conjunct.operand.func == "empty"
@@ -305,10 +285,10 @@ def _probe_shape(game: Any) -> GridShape | None:
         return None
     if not _accept_reads_the_model(accept.when.text):
         return None
-    fills = _fill_table(game, cells, columns, "row" in _names(parse(accept.when.text)))
+    fills = _fill_table(game, cells, columns, "row" in ast.names(parse(accept.when.text)))
     if fills is None:
         return None
-    win_open = not (_names(parse(design.win.when.text)) & _WIN_ASYMMETRIC)
+    win_open = not (ast.names(parse(design.win.when.text)) & _WIN_ASYMMETRIC)
     rows_alike = win_open and _rows_alike(fills, len(cells) // columns, columns)
     suits_alike = win_open and _suits_alike(fills)
     opens_after_gap = tuple(bool(fills[i][0]) and i % columns > 0 for i in range(len(cells)))

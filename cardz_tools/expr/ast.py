@@ -26,6 +26,8 @@ __all__ = [
     "NodeVisitor",
     "iter_child_nodes",
     "walk",
+    "conjuncts",
+    "names",
     "to_source",
     "PRECEDENCE",
     "BINARY_OPERATORS",
@@ -159,6 +161,26 @@ def walk(node: Node) -> Iterator[Node]:
         current = stack.pop()
         yield current
         stack.extend(reversed(list(iter_child_nodes(current))))
+
+
+def conjuncts(node: Node) -> list[Node]:
+    """The parts of a conjunction (``a && b && c``), in source order; ``node`` alone otherwise."""
+    if isinstance(node, Binary) and node.op == "&&":
+        return conjuncts(node.left) + conjuncts(node.right)
+    return [node]
+
+
+def names(node: Node) -> set[str]:
+    """Every name, called function and field the tree of ``node`` uses (not its literals)."""
+    found: set[str] = set()
+    for part in walk(node):
+        if isinstance(part, Name):
+            found.add(part.name)
+        elif isinstance(part, Call):
+            found.add(part.func)
+        elif isinstance(part, Field):
+            found.add(part.name)
+    return found
 
 
 R = TypeVar("R")
