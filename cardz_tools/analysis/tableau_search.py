@@ -337,7 +337,10 @@ class Progress:
         home_built = probe_table(game, True, bottoms) if bottoms else build_table(game, home=True)
         self._home_table = (home_built if sinks else None) or {}
         self._bit = card_bits()
-        self._terms: dict[int, dict[int, tuple[tuple[int, ...], int]]] = {}
+        # The same as lists indexed by card (the face bit set or clear): no dict look-ups per card.
+        self._bit_of = [self._bit.get(card & ~FACE_UP, 0) for card in range(2 * FACE_UP)]
+        self._table_of = [self._table.get(card, -1) for card in range(FACE_UP)]
+        self._terms: dict[int, dict[tuple[int, ...], int]] = {}
         self._noise: random.Random | None = None
 
     def home(self, state: Any) -> int:
@@ -377,32 +380,37 @@ class Progress:
             cache = self._terms[wanted] = {}
         w = self.weights
         for d in self._open:
-            # A move changes one or two piles and the others stay the same tuples: their terms are
-            # looked up by identity (an entry holds its pile, so the id is not reused while it is kept).
+            # Kept by the pile's cards: a move changes one or two piles, and a changed pile is often one
+            # seen before (a card put back, a sibling's pile).
             pile = piles[d]
-            entry = cache.get(id(pile))
-            if entry is None or entry[0] is not pile:
+            term = cache.get(pile)
+            if term is None:
                 if len(cache) >= PILE_TERMS_KEPT:
                     cache.clear()
                 loose, hidden, buried = terms(pile, wanted)
-                entry = cache[id(pile)] = (pile, w[2] * loose + w[3] * hidden + w[4] * buried)
-            piled += entry[1]
+                term = cache[pile] = w[2] * loose + w[3] * hidden + w[4] * buried
+            piled += term
         return w[0] * progress + w[1] * empty + piled
 
     def _pile_terms(self, pile: tuple[int, ...], wanted: int) -> tuple[int, int, int]:
         """(loose, face-down, buried) cards of one pile, for :meth:`heuristic`."""
-        table, bit = self._table, self._bit
-        loose = hidden = buried = 0
-        below = None
-        for depth, card in enumerate(pile):
-            plain = card & ~FACE_UP
-            if wanted and bit.get(plain, 0) & wanted:
-                buried += len(pile) - 1 - depth
-            if not card & FACE_UP:
+        table, bit = self._table_of, self._bit_of
+        loose = hidden = 0
+        below = -1  # the face-up card below, face bit clear, or -1
+        for card in pile:
+            if card & FACE_UP:
+                if below >= 0 and not table[below] & bit[card]:
+                    loose += 1
+                below = card & ~FACE_UP
+            else:
                 hidden += 1
-            elif below is not None and not table.get(below, -1) & bit.get(plain, 0):
-                loose += 1
-            below = plain if card & FACE_UP else None
+                below = -1
+        buried = 0
+        if wanted:
+            last = len(pile) - 1
+            for depth, card in enumerate(pile):
+                if bit[card] & wanted:
+                    buried += last - depth
         return loose, hidden, buried
 
     def __call__(self, state: Any) -> tuple[int, int, int]:
