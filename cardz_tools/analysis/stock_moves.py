@@ -53,7 +53,7 @@ from ..expr.sites import Site
 from ..model import EjectKind
 from .dominance import bottom_cards, card_bits, probe_table
 from .position_key import KeyFunction
-from .symmetry import canonical_key_function, interchangeable_classes, late_classes
+from .symmetry import POSITION_READERS, canonical_key_function, interchangeable_classes, late_classes
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_\[\]]*")
 Piles = tuple[tuple[Card, ...], tuple[Card, ...]]
@@ -114,7 +114,7 @@ class StockMoves:
         for draw in self.draws:
             if not _probes(state):
                 yield from self._listed_plays(state, draw)
-            elif not state.game.triggers:
+            elif not state.game.triggers or taps_fire_nothing(state.game, draw.depot, draw.to):
                 yield from self._probed_plays(state, draw)
             else:
                 # A trigger fires after a tap only if its rule reads what a tap changes: then the
@@ -163,7 +163,7 @@ class StockMoves:
         In a design with triggers the engine settles them after each tap, as it does after a tap it
         plays; when one fires, :class:`_TapFired` is raised (the taps alone no longer tell the board)."""
         game = state.game
-        settles = bool(game.triggers)
+        settles = bool(game.triggers) and not taps_fire_nothing(game, draw.depot, draw.to)
         bottoms = bottom_cards(state)
         other, home = probe_table(game, False, bottoms), probe_table(game, True, bottoms)
         # each target with the table of its cards (None: ask the engine about every card)
@@ -364,6 +364,36 @@ def _probes(state: Any) -> bool:
     suit, and no statistics are counted (triggers are settled after each tap)."""
     game = state.game
     return not game.has_declarations and state.stats is None
+
+
+@functools.lru_cache(maxsize=16)
+def taps_fire_nothing(game: Any, stock: int, waste: int) -> bool:
+    """Whether no trigger of ``game`` can fire after a tap of the draw from ``stock`` to ``waste`` in a settled
+    position: no trigger belongs to either, and no trigger's rule names either, a group or type holding one of
+    them, or a board-position function (:data:`.symmetry.POSITION_READERS`, which could lead to any depot). The
+    functions of the expression language read only the depots passed to them, and none reads the redeals or the
+    move count, so those rules read nothing a tap changes: each is false after the tap as it was before (the
+    engine settles every position until no trigger holds). Then :meth:`StockMoves.plays` follows the taps
+    without settling (and keeps the chains) where it would settle after each tap and find nothing fired."""
+    pair = {stock, waste}
+    names = {game.names[d] for d in pair}
+    names |= {group for group, members in game.members.items() if pair & set(members)}
+    for trigger, rule in _trigger_rules(game):
+        if trigger.depot in pair:
+            return False
+        identifiers = set(_IDENTIFIER.findall(rule))
+        if identifiers & (names | POSITION_READERS):
+            return False
+    return True
+
+
+def _trigger_rules(game: Any) -> list[tuple[Any, str]]:
+    """(the compiled trigger, its rule's text) of every trigger of ``game``, in the engine's order."""
+    found: list[tuple[Any, str]] = []
+    for depot in game.design.depots:
+        compiled = game.triggers_of[depot.index]
+        found.extend(zip(compiled, (trigger.when.text for trigger in depot.spec.triggers), strict=True))
+    return found
 
 
 @functools.lru_cache(maxsize=16)
