@@ -178,22 +178,38 @@ class StockMoves:
             shown: Iterable[TapState] = self._settled_taps(state, draw, scratch)
         else:
             shown = self._tap_chain(draw, flips, stock, waste, redeals)
+        # Taps change only the stock and the waste, which take no dragged cards: each target's top, and so the
+        # cards its table lets it take, stay the same over the taps (``asks``: a target the engine is asked
+        # about every card; ``takes``: what any target takes).
+        rows: list[tuple[int, int | None]] = []
+        takes, asks = 0, False
+        for target, table in targets:
+            if table is None:
+                rows.append((target, None))
+                asks = True
+            else:
+                pile = piles[target]
+                row = table.get(pile[-1] & ~FACE_UP if pile else -1, -1)
+                rows.append((target, row))
+                takes |= row
+        scratch.set_pile(depot, stock)  # the named suits and touched depots set once (the same each tap)
+        scratch.set_pile(waste_depot, waste)
         for taps, stock, waste, redeals in shown:
             if taps < 0:  # MAX_TAPS reached before the stock came back to a state it had had
                 yield (), state, False
                 return
-            scratch.set_pile(depot, stock)
-            scratch.set_pile(waste_depot, waste)
+            piles[depot] = stock
+            piles[waste_depot] = waste
             scratch.redeals[depot] = redeals
             scratch.move_count = state.move_count + taps
             for count in scratch.run_lengths(waste_depot, waste):
                 card = waste[-count] & ~FACE_UP
                 wanted = bit.get(card)
-                for target, table in targets:
-                    if wanted is not None and table is not None:
-                        pile = piles[target]
-                        if not table.get(pile[-1] & ~FACE_UP if pile else -1, -1) & wanted:
-                            continue
+                if wanted is not None and not asks and not takes & wanted:
+                    continue  # no target's table lets it take the card
+                for target, row in rows:
+                    if wanted is not None and row is not None and not row & wanted:
+                        continue
                     move = game.drag_move(waste_depot, count, target, None)
                     if scratch.drag_refusal(move) is None:
                         child = scratch.clone()
@@ -288,11 +304,15 @@ class StockMoves:
         if any(d in members for members in classes for d in (draw.depot, draw.to)):
             return None
         place: list[Any] = [None]
+        depot, waste, cycles = draw.depot, draw.to, self.cycles
 
-        def blank(state: Any, piles: list[Any]) -> None:
-            self.normalize(state, piles)
-            place[0] = (piles[draw.depot], piles[draw.to])
-            piles[draw.depot] = piles[draw.to] = ()
+        def blank(state: Any, piles: list[Any]) -> None:  # normalize() of the one unlimited draw, then blanked
+            stock_pile, waste_pile = piles[depot], piles[waste]
+            found = cycles.get((depot, stock_pile, waste_pile))
+            if found is None:
+                found = self._cycle_of(state.game, draw, stock_pile, waste_pile)
+            place[0] = found
+            piles[depot] = piles[waste] = ()
 
         rest = canonical_key_function(game, symmetry, blank)
 
