@@ -189,9 +189,9 @@ class StockMoves:
                 asks = True
             else:
                 pile = piles[target]
-                row = table.get(pile[-1] & ~FACE_UP if pile else -1, -1)
-                rows.append((target, row))
-                takes |= row
+                taken = table.get(pile[-1] & ~FACE_UP if pile else -1, -1)
+                rows.append((target, taken))
+                takes |= taken
         scratch.set_pile(depot, stock)  # the named suits and touched depots set once (the same each tap)
         scratch.set_pile(waste_depot, waste)
         for taps, stock, waste, redeals in shown:
