@@ -640,7 +640,7 @@ class _Search:
             if runs is not None and not runs.keeps(state.piles, move):
                 continue
             child = state.clone()
-            child.apply(move)
+            child.apply(move, checked=True)  # one of this state's moves
             yield (move,), child
         if taps and any(tap in taps for tap in legal):
             assert self.plan.stock is not None
@@ -668,7 +668,7 @@ class _Search:
         state, prefix = forced
         if state.is_terminal():
             return (prefix, []) if state.outcome().won else (None, [])
-        keep = len(state.legal_moves()) <= KEPT_CHILDREN
+        keep = len(state.playable_moves()) <= KEPT_CHILDREN
         fresh = []
         seen, key_of, budget, cover = self.seen, self.plan.key_of, self.budget, self.cover
         lost, skipped = self.lost, self.skipped
@@ -1057,10 +1057,13 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
             everyone.append(members[-1])
         for entry in list(members):
             stop = entry.search.positions() + turn * _share(entry, members, lead)
+            # Only this member's count changes during its turn: the others' is summed once (hot loop).
+            others = nodes() - entry.search.positions()
+            positions = entry.search.positions
             try:
-                while entry.search.positions() < stop:
+                while positions() < stop:
                     next(entry.steps)
-                    if nodes() > budget:
+                    if positions() + others > budget:
                         return SearchResult("unknown", [], nodes(), None)
                 continue
             except StopIteration as finished:
