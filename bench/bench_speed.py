@@ -9,8 +9,9 @@ deadline, one process) with :func:`.tableau_search.search`. A faster search must
 positions: the bench stops unless every deal's verdict and ``nodes`` agree between the two sides.
 It prints per game the positions, the CPU seconds of the searches alone (the game is compiled
 before the clock starts) and positions per CPU second of each side, and the ratio (this / baseline).
-With ``--repeat`` the sides take turns and each keeps its least CPU time per deal. Say ``uptime``
-next to the figures: CPU time is less noisy than the wall clock, but the machine is shared.
+The two sides run at the same time (so both meet the same load), ``--repeat`` times, each keeping
+its least CPU time per deal. Say ``uptime`` next to the figures: CPU time is less noisy than the wall
+clock, but the machine is shared.
 """
 
 from __future__ import annotations
@@ -60,14 +61,22 @@ def worker(root: pathlib.Path, games: list[str], scale: float) -> None:
             print(json.dumps(row), flush=True)
 
 
-def run_side(root: pathlib.Path, games: list[str], scale: float) -> list[dict[str, object]]:
-    """One side's rows (a subprocess with ``root`` first on its path, hash seed fixed)."""
-    command = [sys.executable, __file__, "--worker", str(root), "--games", ",".join(games), "--scale", str(scale)]
+def run_sides(roots: dict[str, pathlib.Path], games: list[str], scale: float) -> dict[str, list[dict[str, object]]]:
+    """Each side's rows: a subprocess per side with its tree first on its path (hash seed fixed), both running
+    at once, so that both meet the same load on a shared machine."""
     env = {**os.environ, "PYTHONHASHSEED": "0"}
-    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=root, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"{root}: exit {done.returncode}\n{done.stderr[-3000:]}")
-    return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    running = {}
+    for side, root in roots.items():
+        command = [sys.executable, __file__, "--worker", str(root), "--games", ",".join(games), "--scale", str(scale)]
+        running[side] = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                                         cwd=root)
+    rows = {}
+    for side, process in running.items():
+        out, err = process.communicate()
+        if process.returncode != 0:
+            raise SystemExit(f"{roots[side]}: exit {process.returncode}\n{err[-3000:]}")
+        rows[side] = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    return rows
 
 
 def main() -> None:
@@ -75,7 +84,7 @@ def main() -> None:
     parser.add_argument("--baseline", type=pathlib.Path, default=pathlib.Path("/tmp/speed-base"))
     parser.add_argument("--games", default=",".join(DEALS))
     parser.add_argument("--scale", type=float, default=1.0, help="Times each deal's position budget.")
-    parser.add_argument("--repeat", type=int, default=1, help="Runs of each side, taking turns (least CPU kept).")
+    parser.add_argument("--repeat", type=int, default=1, help="Runs of the two sides at once (least CPU kept).")
     parser.add_argument("--worker", type=pathlib.Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     games = [name for name in args.games.split(",") if name]
@@ -88,8 +97,8 @@ def main() -> None:
         raise SystemExit(f"{args.baseline} holds no cardz_tools (git archive <base> | tar -x -C {args.baseline})")
     best: dict[str, dict[tuple[str, int], dict[str, object]]] = {"base": {}, "this": {}}
     for _ in range(args.repeat):
-        for side, root in (("base", args.baseline.resolve()), ("this", HERE)):
-            for row in run_side(root, games, args.scale):
+        for side, rows in run_sides({"base": args.baseline.resolve(), "this": HERE}, games, args.scale).items():
+            for row in rows:
                 slot = (str(row["game"]), int(str(row["deal"])))
                 kept = best[side].get(slot)
                 if kept is None or float(str(row["seconds"])) < float(str(kept["seconds"])):

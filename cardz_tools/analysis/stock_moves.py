@@ -63,6 +63,8 @@ TapState = tuple[int, tuple[Card, ...], tuple[Card, ...], int]
 """(taps from the position, stock, waste, redeals left) after some taps (:meth:`StockMoves._tap_chain`)."""
 _CUT: TapState = (-1, (), (), 0)
 """Ends a tap chain that reached :data:`MAX_TAPS`."""
+TARGETS_KEPT = 64
+"""The most sets of bottom cards whose waste targets :meth:`StockMoves._probed_plays` keeps (then it forgets them)."""
 CHAINS_KEPT = 5_000
 """The most tap chains :meth:`StockMoves._tap_chain` keeps (then it forgets them all)."""
 
@@ -98,6 +100,8 @@ class StockMoves:
     """Per (draw's stock, stock pile, waste pile): the piles that stand for its tap cycle (cache)."""
     chains: dict[tuple[Any, ...], tuple[TapState, ...]] = dataclasses.field(default_factory=dict, compare=False)
     """Per (draw's stock, stock pile, waste pile, redeals): :meth:`_tap_chain` (cache)."""
+    targets: dict[tuple[Any, ...], list[tuple[int, Any]]] = dataclasses.field(default_factory=dict, compare=False)
+    """Per (game, waste, bottom cards): the waste's targets with the card table of each (:meth:`_probed_plays`)."""
     leasts: set[tuple[Any, ...]] = dataclasses.field(default_factory=set, compare=False)
     """The (draw's stock, stock pile, waste pile) that stand for a cycle of taps (:meth:`normalize`)."""
 
@@ -165,9 +169,14 @@ class StockMoves:
         game = state.game
         settles = bool(game.triggers) and not taps_fire_nothing(game, draw.depot, draw.to)
         bottoms = bottom_cards(state)
-        other, home = probe_table(game, False, bottoms), probe_table(game, True, bottoms)
         # each target with the table of its cards (None: ask the engine about every card)
-        targets = [(t, home if t in game.win_depots else other) for t in _waste_targets(game, draw.to)]
+        targets = self.targets.get((game, draw.to, bottoms))
+        if targets is None:
+            other, home = probe_table(game, False, bottoms), probe_table(game, True, bottoms)
+            targets = [(t, home if t in game.win_depots else other) for t in _waste_targets(game, draw.to)]
+            if len(self.targets) >= TARGETS_KEPT:
+                self.targets.clear()
+            self.targets[(game, draw.to, bottoms)] = targets
         bit = _BITS
         depot, waste_depot = draw.depot, draw.to
         flips = bool(game.auto_flip[depot])

@@ -106,6 +106,7 @@ from collections.abc import Generator, Hashable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP
+from ..engine.moves import Drag
 from .beam_search import beam
 from .dominance import SafeMoves, bottom_cards, build_table, card_bits, fixed_wastes, probe_table, refilled_depots
 from .joints import joint_table
@@ -633,16 +634,17 @@ class _Search:
         """Every (moves, position) one choice away from ``state``, before forced steps (lazily:
         the caller reads the clock between two)."""
         taps, runs = self.taps, self.runs
-        legal = state.legal_moves()
-        for move in legal:
-            if move in taps:
+        tapped = False
+        for move in state.playable_moves():  # read only
+            if type(move) is not Drag and move in taps:  # a drag is never a tap (no hash needed)
+                tapped = True
                 continue
             if runs is not None and not runs.keeps(state.piles, move):
                 continue
             child = state.clone()
             child.apply(move, checked=True)  # one of this state's moves
             yield (move,), child
-        if taps and any(tap in taps for tap in legal):
+        if tapped:
             assert self.plan.stock is not None
             for moves, child, complete in self.plan.stock.plays(state):
                 if not complete:
