@@ -157,3 +157,32 @@ def test_a_trigger_that_may_read_what_a_tap_changes_is_settled_after_each_tap(ru
     game = Game(build_design(design))
     assert not stock_module.taps_fire_nothing(game, game.draws[0].depot, game.draws[0].to)
     assert stock_module.taps_fire_nothing(_game("canfield"), game.draws[0].depot, game.draws[0].to)
+
+
+def test_covering_and_adding_in_one_look_up_decides_as_the_two_steps() -> None:
+    """``TapCover.covers_else_add`` (the search's one look-up) against ``covers`` then ``add``, over the keys of
+    random Klondike positions and of the positions taps lead to from them (some covered, some not)."""
+    from cardz_tools.analysis import tableau_search
+
+    game = _game("klondike")
+    plan = tableau_search.plan_for(game, tableau_search.Pruning())
+    assert plan.tap_cover and plan.stock is not None
+    two_steps, one_step = stock_module.TapCover(plan.stock, game), stock_module.TapCover(plan.stock, game)
+    decisions = []
+    for state in random_positions(game, 40, seed=2, max_moves=80):
+        keys = [plan.key_of(state)]
+        current = state
+        for _ in range(4):  # taps only: the rest stays, the stock and waste move on
+            if current.is_terminal() or plan.stock.draws[0].move not in current.legal_moves():
+                break
+            current = current.clone()
+            current.apply(plan.stock.draws[0].move)
+            keys.append(plan.key_of(current))
+        for key in keys:
+            covered = two_steps.covers(key)
+            if not covered:
+                two_steps.add(key)
+            assert one_step.covers_else_add(key) == covered
+            decisions.append(covered)
+    assert two_steps.places == one_step.places
+    assert any(decisions) and not all(decisions)

@@ -372,6 +372,19 @@ class TapCover:
         else:
             found.append(place)
 
+    def covers_else_add(self, key: Any) -> bool:
+        """:meth:`covers`, and when not covered :meth:`add`: one look-up of the rest (a key is hashed at each)."""
+        rest, place = key
+        found = self.places.get(rest)
+        if found is None:
+            self.places[rest] = [place]
+            return False
+        reaches, game = self.stock.reaches, self.game
+        if any(reaches(game, start, place) for start in found):
+            return True
+        found.append(place)
+        return False
+
     def covers(self, key: Any) -> bool:
         """Whether taps from a stored position lead to the position of ``key`` (not itself stored)."""
         found = self.places.get(key[0])

@@ -677,7 +677,7 @@ class _Search:
         for number, (moves, child) in enumerate(self.successors(state)):
             self.tick()  # one position of a hostile design can take long
             key = key_of(child)
-            if key in seen or key in lost:
+            if key in seen or lost and key in lost:  # a key is hashed at each look-up: none in an empty set
                 if skipped is not None:
                     skipped.append(key)
                 continue  # stored positions are searched: whatever their safe moves lead to is searched too
@@ -687,14 +687,13 @@ class _Search:
                 self.forced(child, line)
                 if len(line) > before:
                     key = key_of(child)
-                    if key in seen or key in lost:
+                    if key in seen or lost and key in lost:
                         if skipped is not None:
                             skipped.append(key)
                         continue
             if cover is not None:  # never while proving (``shared_losses``): a covered child is not in ``skipped``
-                if cover.covers(key):
+                if cover.covers_else_add(key):
                     continue  # taps from a stored position lead here (module doc, tap_cover)
-                cover.add(key)
             seen.add(key)
             if len(seen) > budget:
                 raise _Budget
@@ -752,7 +751,7 @@ class _Search:
                     proofs.done(mark, marks[-1] if marks else None)
                 continue
             moves, child, _, key = step
-            if key in lost:  # another search proved it lost after this one stored it
+            if lost and key in lost:  # another search proved it lost after this one stored it
                 if proofs is not None:
                     proofs.drop(key)
                 continue
@@ -850,7 +849,7 @@ class _Search:
         lost = self.lost
         while frontier:
             _, _, state, link, key = heapq.heappop(frontier)
-            if key in lost:  # a depth-first search proved it lost after this pass stored it
+            if lost and key in lost:  # a depth-first search proved it lost after this pass stored it
                 continue
             won, options = self.expand(state)
             if won is not None:
