@@ -80,6 +80,10 @@ def test_which_designs_get_the_narrowed_set() -> None:
     assert one_suit.runs is None  # every pair it builds moves together
     assert any(note.startswith("no narrowed run moves:") for note in one_suit.notes)
     assert plan_for(game_of("freecell"), Pruning()).runs is None  # no restarts member to narrow
+    # The Canfield family's restarts come from a trigger refilling its columns: no narrowed members there.
+    strict = plan_for(game_of("canfield-strict"), Pruning())
+    assert strict.restarts and strict.runs is None
+    assert any(note.startswith("no narrowed run moves: a trigger refills") for note in strict.notes)
 
 
 def test_the_narrowed_set_loses_some_wins_so_its_lost_is_never_reported() -> None:

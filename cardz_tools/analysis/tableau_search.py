@@ -66,7 +66,9 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     restarts again with face-down cards weighted :data:`RUNS_HIDDEN_WEIGHT` (:data:`RUNS_WEIGHTS`), over a
     narrowed move set that drops the drags which only split a suited run or move a run from one
     build onto another (:mod:`.run_moves`). They are incomplete: their wins are wins (replayed like
-    every other), their "lost" is never reported.
+    every other), their "lost" is never reported. Not where a trigger refills emptied depots (the Canfield
+    family, whose restarts come from the refills, not from sinks an effect fills): there they and the
+    ``beams`` took 104 of 113 shares from the complete members (:data:`RUNS_WEIGHTS`).
 ``beams``
     with ``runs``, unless every card is dealt face up and nothing is drawn (:func:`open_board`), two
     more narrowed members: beam searches (:mod:`.beam_search`), the ``n``-th :data:`BEAM_UNIT` ×
@@ -175,7 +177,9 @@ alone (seed 0 to 150,000 positions, seed 101 to 100,000): the complete members w
 depth-first restarts 6 and 4 deals of 10, the best-first restarts 6 and 6, with the hidden weight 8 and 5. The
 portfolio replayed from those figures (:data:`TURN` × weight), seed 0: 9 deals won from 60,000 positions on (every
 win within 48k), against 8 at 100,000 and 180,000 with the first two members (8 and 16 shares) and 7 at 100,000 with
-8 shares each; seed 101: 4 won at 100,000 and 6 at 180,000 (5 and 6 with the first two)."""
+8 shares each; seed 101: 4 won at 100,000 and 6 at 180,000 (5 and 6 with the first two). None of these members
+(nor the ``beams``) where a trigger refills emptied depots (the Canfield family): Canfield (strict), seed 0, 25,000
+positions a deal (about its 1.5 s), decides 7 of 10 without them against 2 with them."""
 
 RUNS_HIDDEN_WEIGHT = -3
 """The weight of a face-down card (:attr:`Progress.WEIGHTS`: -2; the stock's cards count too) in the third ``runs``
@@ -220,10 +224,11 @@ instead of 10."""
 COVERED_REFILL_WEIGHTS = (4, 2)
 """The shares of the depth-first member with every piece and of the restarts where the tap cover applies and a
 trigger refills emptied depots (Canfield draw three, redealt without limit), instead of 2 and 4; there the plain
-order takes its turn before the depth-first member, and the narrowed ``runs`` members (40 shares, for the
-Spiders) are left out. With the tap cover the depth-first member alone proves Canfield with runs' seed-0 deal 2
-lost in 58,233 positions; the portfolio did not within 185,000 (what a 30 s deal stores), with 2 of 49 shares;
-now it does at 131,288, and deals 0, 3, 4, 5, 7, 8, 9 stay won (70,489 positions at most)."""
+order takes its turn before the depth-first member (the narrowed ``runs`` members, for the Spiders, are left out
+of every design whose emptied depots a trigger refills: :data:`RUNS_WEIGHTS`). With the tap cover the depth-first
+member alone proves Canfield with runs' seed-0 deal 2 lost in 58,233 positions; the portfolio did not within
+185,000 (what a 30 s deal stores), with 2 of 49 shares; now it does at 131,288, and deals 0, 3, 4, 5, 7, 8, 9 stay
+won (70,489 positions at most)."""
 
 PLAIN_WEIGHTS = (1, 2)
 """The share of the turns of the depth-first member in the plain order without stock moves (module doc,
@@ -491,7 +496,9 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             f" an emptied depot (on an open board they join after {LATE_SHARE:.0%} of the budget)"
         )
     runs: RunMoves | None = None
-    if pruning.runs and restarts:
+    if pruning.runs and restarts and refilled_depots(game):
+        notes.append("no narrowed run moves: a trigger refills emptied depots (RUNS_WEIGHTS)")
+    elif pruning.runs and restarts:
         narrowed = run_moves(game, tuple(d for d in range(len(game.names)) if d not in game.win_depots))
         if isinstance(narrowed, str):
             notes.append(f"no narrowed run moves: {narrowed}")
@@ -948,7 +955,7 @@ def _portfolio(
     if plan.restarts:
         again = COVERED_REFILL_WEIGHTS[1] if canfield_like else RESTART_WEIGHT
         members.append(member("search", again, pruning, first=False, again=True))
-    if plan.runs is not None and not canfield_like:  # incomplete: their "lost" proves nothing
+    if plan.runs is not None:  # incomplete: their "lost" proves nothing
         kinds = ((False, None), (True, None), (True, RUNS_HIDDEN_WEIGHT))  # (best-first, face-down weight)
         for (first, hidden), weight in zip(kinds, RUNS_WEIGHTS, strict=True):
             found = _Search(root, plan, pruning, max(1, budget), deadline, narrow=True)
