@@ -493,3 +493,24 @@ def test_positions_that_differ_only_in_the_first_columns_twos_are_searched_once(
             unsound.append(own.search(300_000, None)[0])
     assert pooled_nodes < unpooled_nodes, (pooled_nodes, unpooled_nodes)
     assert "lost" in unsound, unsound
+
+
+def test_a_quick_pass_that_ends_without_a_win_gives_way_to_a_looser_streamliner() -> None:
+    """Small deals whose quick pass (every leftmost Two stays) searches all it allows without a win are won by the
+    second one (only a Two with its Three beside it stays) in the portfolio, with lines the engine replays;
+    neither pass alone ever says lost."""
+    game = small_gaps()
+    for deal in (4, 54):
+        state = game.new_initial_state(seed=deal_seed(17, deal))
+        quick, looser = GridSearch.of(state), GridSearch.of(state)
+        assert quick is not None and looser is not None
+        assert grid_search._finish(quick.best_first(200_000, None))[0] == "unknown" and quick.exhausted
+        looser.looser = True
+        assert grid_search._finish(looser.best_first(200_000, None))[0] == "won"
+        answer = grid_search.grid_solve(state.clone(), 200_000, None)
+        assert answer is not None and answer[0] == "won" and replays_to_a_win(state, answer[1]), deal
+    for deal in (15, 25):  # won only with a Two moving from the left edge, which neither pass tries
+        looser = GridSearch.of(game.new_initial_state(seed=deal_seed(17, deal)))
+        assert looser is not None
+        looser.looser = True
+        assert grid_search._finish(looser.best_first(200_000, None))[0] == "unknown"

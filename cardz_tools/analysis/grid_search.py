@@ -640,6 +640,11 @@ class GridSearch:
         self.pooling = False
         """Whether the search merges positions that differ only in how the pool's cards lie in the first column
         (the complete search, once no action is left: :meth:`pool_steps`)."""
+        self.looser = False
+        """Whether the quick pass's streamliner keeps only a first-column card with a follower beside it
+        (:meth:`locked`; :func:`grid_solve` runs it once the first quick pass has searched all it allows)."""
+        self.exhausted = False
+        """Whether :meth:`best_first` searched every position its streamliner allows (without a win)."""
         self.hopeful = False
         """Whether the search is a streamlined quick pass (then every first-column card that moves only between
         first-column cells stays where it is: :meth:`locked`)."""
@@ -734,6 +739,12 @@ class GridSearch:
         if not self.locks or lock_dest is None:
             return set()
         if self.hopeful:  # the streamliner: such a card stays (a Two at the left edge stays there)
+            if self.looser:  # only with a card that may follow it beside it (a Two with its Three)
+                placeable = self.placeable
+                return {
+                    i for i in self.first_column
+                    if cells[i] and lock_dest[cells[i]] is not None and cells[i + 1] in placeable[i + 1][cells[i]]
+                }
             return {i for i in self.first_column if cells[i] and lock_dest[cells[i]] is not None}
         found: dict[int, tuple[int, ...]] = {}
         for i in self.first_column:
@@ -1149,6 +1160,7 @@ class GridSearch:
                     if size > budget:
                         return "unknown", [], size
                 self._undo(cells, where, piles, here)
+        self.exhausted = True
         return "unknown", [], len(seen)
 
     def _promise(self, cells: bytearray, fixed: list[bool] | None, gaps: list[int] | None = None) -> int:
@@ -1357,7 +1369,10 @@ def grid_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, li
     depth-first search, :data:`COMPLETE_TURNS` times as many (:data:`LATE_COMPLETE_TURNS` once the
     quick pass has had :data:`QUICK_EARLY`, but where first-column cards trade places, :attr:`GridSearch.pool`:
     there proofs of loss are long, and the quick pass wins Gaps seed 0 deals 13, 14 and 18 at 279k to 361k
-    positions of its own). A win of either is the answer; only the complete one says "lost".
+    positions of its own). A win of either is the answer; only the complete one says "lost". A quick pass that
+    searched all its streamliner allows gives its turns to a second one whose streamliner keeps only a
+    first-column card with a follower beside it (:attr:`GridSearch.looser`: Gaps seed 0 deal 12 is won so at
+    56k positions; the first exhausts at 37k).
     """
     complete = GridSearch.of(state)
     if complete is None:
@@ -1371,7 +1386,7 @@ def grid_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, li
             for name, run in list(runs.items()):
                 try:
                     turns = COMPLETE_TURNS if nodes["quick"] < QUICK_EARLY or pooled else LATE_COMPLETE_TURNS
-                    for _ in range(1 if name == "quick" else turns):
+                    for _ in range(turns if name == "complete" else 1):
                         nodes[name] = next(run)
                 except StopIteration as done:
                     answer: tuple[str, list[Move], int] = done.value
@@ -1381,6 +1396,11 @@ def grid_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, li
                     del runs[name]
                     if name == "complete":
                         runs.clear()
+                    elif name == "quick" and quick.exhausted and complete.locks:
+                        looser = GridSearch(state, complete.shape)
+                        looser.looser = True
+                        runs["looser"] = looser.best_first(budget, deadline)
+                        nodes["looser"] = 0
                 if sum(nodes.values()) > budget or (deadline is not None and time.monotonic() > deadline):
                     return "unknown", [], sum(nodes.values())
         return "unknown", [], sum(nodes.values())
