@@ -80,7 +80,8 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     of positions proved lost: each depth-first search
     (the restarts too, and a restart stopped by its budget) adds a position once it and everything it depends
     on are searched without a win (:mod:`.loss_proofs`: Tarjan's components, so a position that leads back to
-    one still on the stack waits for it), and every member skips a position in the set as if stored. Every
+    one still on the stack waits for it), and every member skips a position in the set as if stored (the restarts'
+    jitter is then keyed by the position, :func:`keyed_noise`, so that the set reorders nothing). Every
     pruning piece is sound alone, so a position proved lost by one search is lost for the others. A search
     with the tap cover (``tap_cover``; a design with stock moves, so it shares nothing now) would prove nothing
     into the set (a covered child's loss rests on the position that covers it, which the proof does not track).
