@@ -82,7 +82,8 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     of positions proved lost: each depth-first search
     (the restarts too, and a restart stopped by its budget) adds a position once it and everything it depends
     on are searched without a win (:mod:`.loss_proofs`: Tarjan's components, so a position that leads back to
-    one still on the stack waits for it), and every member skips a position in the set as if stored. Every
+    one still on the stack waits for it), and every member skips a position in the set as if stored (the restarts'
+    jitter is then keyed by the position, :func:`keyed_noise`, so that the set reorders nothing). Every
     pruning piece is sound alone, so a position proved lost by one search is lost for the others. A search
     with the tap cover (``tap_cover``; a design with stock moves, so it shares nothing now) would prove nothing
     into the set (a covered child's loss rests on the position that covers it, which the proof does not track).
@@ -348,6 +349,8 @@ class Progress:
         self._table_of = [self._table.get(card, -1) for card in range(FACE_UP)]
         self._terms: dict[int, dict[tuple[int, ...], int]] = {}
         self._noise: random.Random | None = None
+        self._keyed: int | None = None
+        """The seed of the keyed jitter (:meth:`jitter`), if on."""
 
     def home(self, state: Any) -> int:
         """The cards in the win depots of ``state`` (minus those left in them, for a ``depotsEmpty`` win)."""
@@ -359,10 +362,13 @@ class Progress:
         w = self.weights
         self.weights = (*w[:3], weight, *w[4:])
 
-    def jitter(self, seed: int) -> None:
+    def jitter(self, seed: int, keyed: bool = False) -> None:
         """From now on add to each :meth:`heuristic` a random 0 .. (the weight of one loose card),
-        drawn from a generator seeded with ``seed`` (the ``restarts`` member of the search)."""
+        drawn from a generator seeded with ``seed`` (the ``restarts`` member of the search); with ``keyed``,
+        a hash of ``seed`` and the position's key instead (:func:`keyed_noise`), so that a position's
+        children come in one order whatever was scored before."""
         self._noise = random.Random(seed)
+        self._keyed = seed if keyed else None
 
     def heuristic(self, state: Any) -> int:
         """The weighted sum of :attr:`weights` (higher is better)."""
@@ -419,12 +425,15 @@ class Progress:
                     buried += last - depth
         return loose, hidden, buried
 
-    def __call__(self, state: Any) -> tuple[int, int, int]:
+    def __call__(self, state: Any, key: Hashable = None) -> tuple[int, int, int]:
+        """The score of ``state`` (of position key ``key``, which the keyed jitter reads), higher first."""
         if not self._heuristic:
             home = self._sign * sum(len(state.piles[i]) for i in self._targets)
             return (home, self._score_sign * state.score(), len(state.legal_moves()))
         score = self.heuristic(state)
-        if self._noise is not None:
+        if self._keyed is not None:
+            score += keyed_noise(self._keyed, key, -self.WEIGHTS[2])
+        elif self._noise is not None:
             score += self._noise.randint(0, -self.WEIGHTS[2])
         return (score, self._score_sign * state.score(), 0)
 
@@ -716,7 +725,7 @@ class _Search:
                 if self.sharing:
                     lost.add(key)
                 continue
-            fresh.append((self.progress(child), -number, tuple(line), child if keep else None, key))
+            fresh.append((self.progress(child, key), -number, tuple(line), child if keep else None, key))
         fresh.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
         return None, [(moves, child, score, key) for score, _, moves, child, key in fresh]
 
@@ -805,7 +814,7 @@ class _Search:
             self.budget = min(unit * luby(number), total - self.spent)
             if self.budget <= 0:
                 return "unknown", []
-            self.progress.jitter(number)
+            self.progress.jitter(number, keyed=self.sharing)  # keyed_noise: what others prove changes no order
             try:
                 result, line = yield from (self.best_first() if first else self.run())
             except _Budget:
@@ -874,6 +883,25 @@ class _Search:
                 heapq.heappush(frontier, (tuple(-v for v in score), next(counter), child, (moves, link), key))
             yield
         return ("unknown" if self.cut else "lost"), []
+
+
+_MASK = (1 << 64) - 1
+
+
+def keyed_noise(seed: int, key: Hashable, most: int) -> int:
+    """A number 0 .. ``most`` fixed by ``seed`` and the position key ``key`` (a splitmix64 finish of their hash).
+
+    The jitter of a restart that skips the positions other searches proved lost (``shared_losses``): drawn from
+    one stream, a position's noise would depend on how many children were scored before it, so what the others
+    proved would reorder everything after (FreeCell, seed 0, deal 17: the restart that wins it in 1,772 positions
+    without the set wandered with it). Keyed, each position's children come in one order, so a search meets the
+    positions not proved lost in the same order with the set as without it (a position proved lost leads only to
+    positions that are lost), storing fewer: it decides no later. A key holds ints only, whose hash is the same in
+    every process."""
+    mixed = (hash(key) ^ (seed * 0x9E3779B97F4A7C15)) & _MASK
+    mixed = ((mixed ^ (mixed >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    mixed = ((mixed ^ (mixed >> 27)) * 0x94D049BB133111EB) & _MASK
+    return (mixed ^ (mixed >> 31)) % (most + 1)
 
 
 def luby(number: int) -> int:
