@@ -66,9 +66,12 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     restarts again with face-down cards weighted :data:`RUNS_HIDDEN_WEIGHT` (:data:`RUNS_WEIGHTS`), over a
     narrowed move set that drops the drags which only split a suited run or move a run from one
     build onto another (:mod:`.run_moves`). They are incomplete: their wins are wins (replayed like
-    every other), their "lost" is never reported. Not where a trigger refills emptied depots (the Canfield
-    family, whose restarts come from the refills, not from sinks an effect fills): there they and the
-    ``beams`` took 104 of 113 shares from the complete members (:data:`RUNS_WEIGHTS`).
+    every other), their "lost" is never reported. But a "lost" from one of them (a search of theirs
+    that ended uncut) says that no line of the narrowed set from the deal wins, so the portfolio drops
+    every narrowed member then (the ``beams`` too): they search within that set and can only fail.
+    Not where a trigger refills emptied depots (the Canfield family, whose restarts come from the
+    refills, not from sinks an effect fills): there they and the ``beams`` took 104 of 113 shares from
+    the complete members (:data:`RUNS_WEIGHTS`).
 ``beams``
     with ``runs``, unless every card is dealt face up and nothing is drawn (:func:`open_board`), two
     more narrowed members: beam searches (:mod:`.beam_search`), the ``n``-th :data:`BEAM_UNIT` ×
@@ -1093,6 +1096,8 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
             members[-1].weight = LATE_WEIGHTS[2]
             everyone.append(members[-1])
         for entry in list(members):
+            if entry not in members:  # dropped this round (below)
+                continue
             stop = entry.search.positions() + turn * _share(entry, members, lead)
             # Only this member's count changes during its turn: the others' is summed once (hot loop).
             others = nodes() - entry.search.positions()
@@ -1110,6 +1115,9 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
                     return SearchResult("unknown", [], nodes(), None)
                 result, line = "unknown", []  # the best-first pass stored all it may
             members.remove(entry)
+            if result == "lost" and entry.search.runs is not None:
+                # It searched every line of the narrowed move set: no narrowed member can find a win (module doc).
+                members[:] = [m for m in members if m.search.runs is None]
             if result == "won" and replays_to_a_win(root, line):
                 return SearchResult("won", line, nodes(), entry.stage)
             if result == "lost" and entry.complete:
