@@ -223,9 +223,9 @@ turned back (no best-first pass there: :func:`best_first_pass`), instead of :dat
 member alone (seed 0, the results rows' deals, 60,000 positions), Rank and File: the depth-first member wins 9 of
 10 within 26,483 positions, the plain order 4 (20,568 to 51,153), the restarts 1; so with two of seven shares
 deal 3 took 95,873 positions in the portfolio, above the 90,000 or so a 10 s deal gets in the results run (and
-the lead share seldom helps there: the plain order keeps within :data:`LEAD_MARGIN` cards of it). Replaying the
-portfolio's turns over those trajectories (the members share nothing with stock moves) at 90,000 positions a
-deal, two, three, four and five shares decide 8, 9, 9 and 9 of Rank and File's deals (deal 3 at 56,483 with
+the lead share comes late there: the restarts have as many cards home or more for the first 40,000 positions).
+Replaying the portfolio's turns over those trajectories (the members share nothing with stock moves) at 90,000
+positions a deal, two, three, four and five shares decide 8, 9, 9 and 9 of Rank and File's deals (deal 3 at 56,483 with
 three); Streets 5 each (its deals 1 and 4 are the restarts'); Lucas 10 each; Limited 10, 10, 9 and 9 (deal 6,
 the restarts' win, at 64,141, 82,141 and past 90,000): so three."""
 
