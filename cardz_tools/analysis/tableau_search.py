@@ -33,7 +33,8 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     best-first pass (always the stored position with the best :meth:`Progress.heuristic`, at
     most :data:`QUICK_POSITIONS`; one share, two without stock moves: :data:`QUICK_WEIGHTS`; none with
     two decks and one pass through the stock: :func:`best_first_pass`),
-    the depth-first search with these pieces (two shares, five in Klondike draw three: :data:`SEARCH_WEIGHTS`), and
+    the depth-first search with these pieces (two shares, five in Klondike draw three: :data:`SEARCH_WEIGHTS`; three
+    with two decks and one pass: :data:`ONE_PASS_TWINS_WEIGHT`), and
     the depth-first search with ``ordering`` and ``stock`` off (one share, two where its positions are
     cheap: :data:`PLAIN_WEIGHTS`; on some deals the
     plain order finds a win in hundreds of positions where the others wander). A turn is
@@ -224,6 +225,18 @@ plain order decide take them 20,000 positions or fewer (deals 5 and 9: 76,883 an
 shares). With five, the portfolio proves deal 3 lost at 215,717 positions (about 24 s on a quiet core). With two
 decks (Klondike with nine columns, 20,000 positions a deal, seed 0) it cost a deal the other members won: 9 decided
 instead of 10."""
+
+ONE_PASS_TWINS_WEIGHT = 3
+"""The share of the depth-first member with every piece in a design of two or more decks whose waste is never
+turned back (no best-first pass there: :func:`best_first_pass`), instead of :data:`SEARCH_WEIGHTS`' two. Each
+member alone (seed 0, the results rows' deals, 60,000 positions), Rank and File: the depth-first member wins 9 of
+10 within 26,483 positions, the plain order 4 (20,568 to 51,153), the restarts 1; so with two of seven shares
+deal 3 took 95,873 positions in the portfolio, above the 90,000 or so a 10 s deal gets in the results run (and
+the lead share comes late there: the restarts have as many cards home or more for the first 40,000 positions).
+Replaying the portfolio's turns over those trajectories (the members share nothing with stock moves) at 90,000
+positions a deal, two, three, four and five shares decide 8, 9, 9 and 9 of Rank and File's deals (deal 3 at 56,483 with
+three); Streets 5 each (its deals 1 and 4 are the restarts'); Lucas 10 each; Limited 10, 10, 9 and 9 (deal 6,
+the restarts' win, at 64,141, 82,141 and past 90,000): so three."""
 
 COVERED_REFILL_WEIGHTS = (4, 2)
 """The shares of the depth-first member with every piece and of the restarts where the tap cover applies and a
@@ -974,6 +987,8 @@ def _portfolio(
     klondike_like = plan.tap_cover and not game.triggers and game.design.decks == 1  # SEARCH_WEIGHTS
     canfield_like = plan.tap_cover and plan.restarts and bool(refilled_depots(game))  # COVERED_REFILL_WEIGHTS
     deep = COVERED_REFILL_WEIGHTS[0] if canfield_like else SEARCH_WEIGHTS[klondike_like]
+    if not best_first_pass(game, plan):
+        deep = ONE_PASS_TWINS_WEIGHT
     members = [member("search", deep, pruning, first=False)]
     if best_first_pass(game, plan):
         members.insert(0, member("quick", quick, pruning, first=True, cap=min(budget, QUICK_POSITIONS)))
