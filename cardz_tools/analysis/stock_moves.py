@@ -203,6 +203,7 @@ class StockMoves:
                 takes |= taken
         scratch.set_pile(depot, stock)  # the named suits and touched depots set once (the same each tap)
         scratch.set_pile(waste_depot, waste)
+        top_only = game.eject_kind[waste_depot] is EjectKind.TOP_ONLY  # State.run_lengths without the call
         for taps, stock, waste, redeals in shown:
             if taps < 0:  # MAX_TAPS reached before the stock came back to a state it had had
                 yield (), state, False
@@ -211,7 +212,11 @@ class StockMoves:
             piles[waste_depot] = waste
             scratch.redeals[depot] = redeals
             scratch.move_count = state.move_count + taps
-            for count in scratch.run_lengths(waste_depot, waste):
+            if top_only:
+                counts: Iterable[int] = (1,) if waste and waste[-1] & FACE_UP else ()
+            else:
+                counts = scratch.run_lengths(waste_depot, waste)
+            for count in counts:
                 card = waste[-count] & ~FACE_UP
                 wanted = bit.get(card)
                 if wanted is not None and not asks and not takes & wanted:
