@@ -383,8 +383,10 @@ def test_the_complete_search_with_forced_moves_agrees_with_the_plain_one() -> No
         search = GridSearch.of(state)
         assert search is not None
         plain, _, plain_nodes = search.search(2_000_000, None, plain=True)
+        assert search.search(2_000_000, None)[0] == plain != "unknown", deal  # with the pooled first column
+        search.pool = bytes(128)  # (it may find a win later: the moves come in another order)
         pruned, line, nodes = search.search(2_000_000, None)
-        assert pruned == plain != "unknown", deal
+        assert pruned == plain, deal
         assert nodes <= plain_nodes
         verdicts[pruned] += 1
         if line:
@@ -433,3 +435,82 @@ def test_the_quick_pass_gives_way_to_the_complete_search_after_its_early_share(m
     assert result == "lost"
     late = grid_search.LATE_COMPLETE_TURNS
     assert complete < together <= complete + 64 + complete // late + 2 * 8 * late, (complete, together)
+
+
+def test_positions_that_differ_only_in_the_first_columns_twos_are_searched_once() -> None:
+    """While a leftmost cell is a gap, the Twos of the leftmost column may lie in any order (each reaches the others
+    by moves between leftmost cells): the complete search stores one position of each such class and tries the
+    moves of every position of it. It agrees with the search over engine states, searches fewer positions, and
+    the obvious unsound version (the same key, only the stored position's own moves) turns wins into losses."""
+    game = small_gaps()
+    pool = GridSearch.of(game.new_initial_state(seed=deal_seed(17, 0)))
+    assert pool is not None and sum(pool.pool) == 4
+    for design in (game_of("gaps-basic"), small_gaps(TWO_STAYS)):
+        search = GridSearch.of(design.new_initial_state(seed=deal_seed(17, 0)))
+        assert search is not None and not any(search.pool)  # each row its Two; a Two at the left edge stays
+    rng = random.Random(3)
+    merged = 0
+    for step in range(600):  # along random games: every order of the leftmost Twos, a gap among them, has one key
+        if step % 30 == 0:
+            state = game.new_initial_state(seed=deal_seed(17, step))
+        if state.is_terminal() or not (legal := state.legal_moves()):
+            continue
+        cells = pool.pack(state.piles)
+        spots = [i for i in pool.first_column if not cells[i] or pool.pool[cells[i]]]
+        shuffled = bytearray(cells)
+        for spot, code in zip(spots, rng.sample([cells[i] for i in spots], len(spots)), strict=True):
+            shuffled[spot] = code
+        if 0 in [cells[i] for i in spots]:
+            assert pool.pooled(shuffled) == pool.pooled(cells)
+            merged += shuffled != cells
+        else:
+            assert pool.pooled(cells) == cells
+        state.apply(legal[rng.randrange(len(legal))])
+    assert merged >= 5, merged
+    pooled_nodes = unpooled_nodes = 0
+    unsound = []
+    for deal in range(40):  # (test_the_grid_search_agrees_with_the_search_over_engine_states: the engine's verdicts)
+        state = game.new_initial_state(seed=deal_seed(17, deal))
+        search = GridSearch.of(state)
+        assert search is not None
+        result, line, nodes = search.search(300_000, None)
+        assert search.pooling and result != "unknown"
+        if line:
+            assert replays_to_a_win(state, line)
+        unpooled = GridSearch.of(state)
+        assert unpooled is not None
+        unpooled.pool = bytes(128)
+        assert unpooled.search(300_000, None)[0] == result
+        if result == "lost":
+            pooled_nodes += nodes
+            unpooled_nodes += len(unpooled.seen)
+        if deal in (4, 15, 25):
+            own = GridSearch.of(state)
+            assert own is not None
+            own.pool_steps = lambda cells, where, steps, fixed, s=own: [  # type: ignore[method-assign]
+                step for step in steps if s.column[step[0]] or s.column[step[1]]
+            ]
+            unsound.append(own.search(300_000, None)[0])
+    assert pooled_nodes < unpooled_nodes, (pooled_nodes, unpooled_nodes)
+    assert "lost" in unsound, unsound
+
+
+def test_a_quick_pass_that_ends_without_a_win_gives_way_to_a_looser_streamliner() -> None:
+    """Small deals whose quick pass (every leftmost Two stays) searches all it allows without a win are won by the
+    second one (only a Two with its Three beside it stays) in the portfolio, with lines the engine replays;
+    neither pass alone ever says lost."""
+    game = small_gaps()
+    for deal in (4, 54):
+        state = game.new_initial_state(seed=deal_seed(17, deal))
+        quick, looser = GridSearch.of(state), GridSearch.of(state)
+        assert quick is not None and looser is not None
+        assert grid_search._finish(quick.best_first(200_000, None))[0] == "unknown" and quick.exhausted
+        looser.looser = True
+        assert grid_search._finish(looser.best_first(200_000, None))[0] == "won"
+        answer = grid_search.grid_solve(state.clone(), 200_000, None)
+        assert answer is not None and answer[0] == "won" and replays_to_a_win(state, answer[1]), deal
+    for deal in (15, 25):  # won only with a Two moving from the left edge, which neither pass tries
+        looser = GridSearch.of(game.new_initial_state(seed=deal_seed(17, deal)))
+        assert looser is not None
+        looser.looser = True
+        assert grid_search._finish(looser.best_first(200_000, None))[0] == "unknown"

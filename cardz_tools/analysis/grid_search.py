@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
+import itertools
 import time
 import weakref
 from collections.abc import Generator, Sequence
@@ -360,6 +361,35 @@ def _first_column_locks(
     return tuple(None if follows[card] else tuple(sorted(dest[card])) for card in range(128))
 
 
+def _first_column_pool(
+    fills: Sequence[Sequence[tuple[tuple[int, int], ...]]], columns: int, must_fill: Sequence[bool],
+    present: frozenset[int],
+) -> frozenset[int]:
+    """:attr:`GridSearch.pool`: the cards that trade first-column cells freely, or none when the table does not allow
+    the pooled reduction (:meth:`GridSearch.pool_steps`).
+
+    It needs: every first-column cell takes the same cards (at least two present), each from the first column; none
+    of them ever follows a card; no gap after an empty cell takes a card; and every win fills the first column.
+    """
+    first = range(0, len(fills), columns)
+    if not all(must_fill[cell] for cell in first):
+        return frozenset()
+    if any(by_left[0] for cell, by_left in enumerate(fills) if cell % columns):
+        return frozenset()
+    taken = [{card for card, _ in fills[cell][0] if card in present} for cell in first]
+    pool = taken[0]
+    if len(pool) < 2 or any(cards != pool for cards in taken):
+        return frozenset()
+    if any(not mask & 1 for cell in first for card, mask in fills[cell][0] if card in pool):
+        return frozenset()
+    follow = (
+        card for by_left in fills for left, entries in enumerate(by_left) if left in present for card, _ in entries
+    )
+    if not pool.isdisjoint(follow):
+        return frozenset()
+    return frozenset(pool)
+
+
 def _fill_table(
     game: Any, cells: tuple[int, ...], columns: int, reads_row: bool = True
 ) -> tuple[tuple[tuple[tuple[int, int], ...], ...], ...] | None:
@@ -518,6 +548,8 @@ class Seen:
     def add_new(self, cells: bytearray) -> bool:
         """Store the position ``cells`` (of the search's era); False when it, or one equal up to symmetry, was."""
         era = self.search.era
+        if self.search.pooling and era.final:
+            cells = self.search.pooled(cells)
         raw = era.prefix + cells
         if not (self.symmetric and era.final):
             if raw in self.keys:
@@ -602,6 +634,17 @@ class GridSearch:
         """Whether some card of the first column moves only between first-column cells (:meth:`locked` then
         finds which of them never move again; else a first-column card is fixed only when it never moves)."""
         self.first_column = tuple(range(0, size, columns))
+        pool = _first_column_pool(shape.fills, columns, shape.must_fill, present)
+        self.pool = bytes(card in pool for card in range(128))
+        """Per card: whether it is one of the cards that trade first-column cells freely (:meth:`pool_steps`)."""
+        self.pooling = False
+        """Whether the search merges positions that differ only in how the pool's cards lie in the first column
+        (the complete search, once no action is left: :meth:`pool_steps`)."""
+        self.looser = False
+        """Whether the quick pass's streamliner keeps only a first-column card with a follower beside it
+        (:meth:`locked`; :func:`grid_solve` runs it once the first quick pass has searched all it allows)."""
+        self.exhausted = False
+        """Whether :meth:`best_first` searched every position its streamliner allows (without a win)."""
         self.hopeful = False
         """Whether the search is a streamlined quick pass (then every first-column card that moves only between
         first-column cells stays where it is: :meth:`locked`)."""
@@ -696,6 +739,12 @@ class GridSearch:
         if not self.locks or lock_dest is None:
             return set()
         if self.hopeful:  # the streamliner: such a card stays (a Two at the left edge stays there)
+            if self.looser:  # only with a card that may follow it beside it (a Two with its Three)
+                placeable = self.placeable
+                return {
+                    i for i in self.first_column
+                    if cells[i] and lock_dest[cells[i]] is not None and cells[i + 1] in placeable[i + 1][cells[i]]
+                }
             return {i for i in self.first_column if cells[i] and lock_dest[cells[i]] is not None}
         found: dict[int, tuple[int, ...]] = {}
         for i in self.first_column:
@@ -711,6 +760,97 @@ class GridSearch:
                     del found[i]
                     changed = True
         return set(found)
+
+    def pooled(self, cells: bytearray) -> bytearray:
+        """``cells`` with the pool's cards of the first column sorted into the first-column cells that hold a pool
+        card or a gap, gaps last, when one of them is a gap (else ``cells`` itself): one position of each class of
+        :meth:`pool_steps`."""
+        first, pool = self.first_column, self.pool
+        spots = [i for i in first if not cells[i] or pool[cells[i]]]
+        cards = sorted(cards for cards in (cells[i] for i in spots) if cards)
+        if len(cards) == len(spots) or [cells[i] for i in spots] == cards + [0] * (len(spots) - len(cards)):
+            return cells
+        merged = bytearray(cells)
+        for place, spot in enumerate(spots):
+            merged[spot] = cards[place] if place < len(cards) else 0
+        return merged
+
+    def pool_steps(
+        self, cells: bytearray, where: list[int], steps: list[tuple[int, int]], fixed: list[bool]
+    ) -> list[Any]:
+        """The moves of :meth:`steps` for a search that merges positions by :meth:`pooled`: a move of each class.
+
+        The *spots* are the first-column cells holding a pool card (:attr:`pool`) or a gap. While one is a gap,
+        positions that differ only in how the pool's cards lie in the spots are one class: each reaches the others
+        by moving pool cards between spots (any spot takes any pool card from the first column) and nothing
+        else, so they are won or lost together. The key (:meth:`pooled`) stores one position of a class, so the
+        moves tried from it must be those of every position of the class (up to one class each):
+
+        * a pool card moving between spots stays in the class: not tried;
+        * a card entering a spot from elsewhere: one gap is enough while two are gaps; into the last gap, the
+          pool's cards may then lie in any order: each order is tried (arranged by moves between spots first);
+        * the card after a pool card in a second-column gap: after each pool card of the spots (moved next to
+          the gap first);
+        * every other move reads no spot (no gap after an empty cell takes a card) and is the same from every
+          position of the class.
+
+        Sound: a winning line from any position of the class is, up to moves inside classes, a line of these
+        moves; forced moves and dead gaps are proved of the position itself. A step of several moves is a
+        tuple of moves (the search plays them in turn).
+        """
+        first, pool, column = self.first_column, self.pool, self.column
+        spots = [i for i in first if not cells[i] or pool[cells[i]]]
+        holes = [i for i in spots if not cells[i]]
+        if not holes:
+            return steps
+        kept: list[Any] = []
+        arranged: list[Any] = []
+        for source, gap in steps:
+            if column[gap]:
+                kept.append((source, gap))
+            elif column[source] == 0:
+                continue  # between two spots
+            elif len(holes) > 1:
+                if gap == holes[0]:
+                    kept.append((source, gap))
+            else:
+                kept.append((source, gap))
+                present = [cells[i] for i in spots if cells[i]]
+                for order in itertools.permutations([*present, cells[source]]):
+                    target = dict(zip(spots, order, strict=True))
+                    landing = spots[order.index(cells[source])]
+                    if landing == gap and all(cells[i] == target[i] for i in spots if i != gap):
+                        continue  # the move itself
+                    target[landing] = 0
+                    arranged.append((*self._arrangement(cells, spots, target), (source, landing)))
+        fills = self.shape.fills
+        for spot in spots:
+            gap = spot + 1
+            if cells[gap] or column[gap] != 1:
+                continue
+            for card in (cells[i] for i in spots if cells[i] and i != spot):
+                for follower, mask in fills[gap][card]:
+                    source = where[follower]
+                    if source >= 0 and mask >> column[source] & 1 and not fixed[source]:
+                        move_in = ((spot, holes[0]),) if cells[spot] else ()
+                        arranged.append((*move_in, (where[card], spot), (source, gap)))
+        return arranged + kept
+
+    @staticmethod
+    def _arrangement(cells: bytearray, spots: Sequence[int], target: dict[int, int]) -> list[tuple[int, int]]:
+        """Moves between ``spots`` (one of them a gap) that lay their cards as ``target`` says (0: the gap)."""
+        at = {spot: cells[spot] for spot in spots}
+        moves: list[tuple[int, int]] = []
+        while True:
+            hole = next(spot for spot in spots if not at[spot])
+            wanted = target[hole]
+            if not wanted:
+                wanted = next((at[spot] for spot in spots if at[spot] != target[spot]), 0)
+                if not wanted:
+                    return moves
+            source = next(spot for spot in spots if at[spot] == wanted)
+            moves.append((source, hole))
+            at[hole], at[source] = wanted, 0
 
     def fixed(self, cells: bytearray) -> list[bool]:
         """Per cell: whether its card can never move again.
@@ -874,6 +1014,7 @@ class GridSearch:
         positions (so searches can take turns) and returns the answer of :meth:`search`."""
         self.plain = plain
         self.hopeful = streamline
+        self.pooling = any(self.pool) and not (plain or streamline)
         budget = min(budget, MAX_POSITIONS)
         state = self.state
         self.era = self._era_for(tuple(state.uses), state.reshuffles)
@@ -894,12 +1035,13 @@ class GridSearch:
         if outcome == "dead":
             return ("unknown" if streamline else "lost"), [], 1
         line.extend(applied)
-        stack: list[tuple[list[tuple[int, int]], list[Any], tuple[list[bool], list[int]] | None]] = [
+        stack: list[tuple[list[Any], list[Any], tuple[list[bool], list[int]] | None]] = [
             (self._options(cells, where, piles, known), applied, known)
         ]
         exhausted = "unknown" if streamline else "lost"
         must_fill = self.shape.must_fill
         add_new, keys = seen.add_new, seen.keys
+        pooling = self.pooling
         while stack:
             options, applied, parent_known = stack[-1]
             if not options:
@@ -914,6 +1056,12 @@ class GridSearch:
                     self._undo(cells, where, piles, here)
                     continue
                 parent_known = None  # an action may change any cell
+            elif type(step[0]) is tuple:  # moves of pool_steps
+                here = [self._play(cells, where, piles, move) for move in step]
+                if not add_new(cells):
+                    self._undo(cells, where, piles, here)
+                    continue
+                parent_known = None
             else:  # the hot path: _move inlined, and taken back at once when the position was seen
                 source, gap = step
                 code = cells[source]
@@ -921,7 +1069,7 @@ class GridSearch:
                 cells[source] = 0
                 where[code] = gap
                 self.missing += must_fill[source] - must_fill[gap]
-                if seen.symmetric:
+                if seen.symmetric or pooling:
                     new = add_new(cells)
                 else:  # Seen.add_new without a call
                     raw = self.era.prefix + cells
@@ -1012,6 +1160,7 @@ class GridSearch:
                     if size > budget:
                         return "unknown", [], size
                 self._undo(cells, where, piles, here)
+        self.exhausted = True
         return "unknown", [], len(seen)
 
     def _promise(self, cells: bytearray, fixed: list[bool] | None, gaps: list[int] | None = None) -> int:
@@ -1110,7 +1259,9 @@ class GridSearch:
 
         ``known``: :meth:`fixed` and the gaps here, when :meth:`_settle` found them.
         """
-        options = self.steps(cells, where) if known is None else self.steps(cells, where, *known)
+        options: list[Any] = self.steps(cells, where) if known is None else self.steps(cells, where, *known)
+        if self.pooling and self.era.final:
+            options = self.pool_steps(cells, where, options, self.fixed(cells) if known is None else known[0])
         if not self.era.final and self._action_open(cells, piles):
             options.insert(0, REDEAL)
         return options
@@ -1216,21 +1367,26 @@ def grid_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, li
     Two searches take turns within one budget of positions: the streamlined best-first quick
     pass (:meth:`GridSearch.best_first`), :data:`CLOCK_EVERY` positions a turn, and the complete
     depth-first search, :data:`COMPLETE_TURNS` times as many (:data:`LATE_COMPLETE_TURNS` once the
-    quick pass has had :data:`QUICK_EARLY`). A win of either is the answer; only the complete one
-    says "lost".
+    quick pass has had :data:`QUICK_EARLY`, but where first-column cards trade places, :attr:`GridSearch.pool`:
+    there proofs of loss are long, and the quick pass wins Gaps seed 0 deals 13, 14 and 18 at 279k to 361k
+    positions of its own). A win of either is the answer; only the complete one says "lost". A quick pass that
+    searched all its streamliner allows gives its turns to a second one whose streamliner keeps only a
+    first-column card with a follower beside it (:attr:`GridSearch.looser`: Gaps seed 0 deal 12 is won so at
+    56k positions; the first exhausts at 37k).
     """
     complete = GridSearch.of(state)
     if complete is None:
         return None
     quick = GridSearch(state, complete.shape)
+    pooled = any(complete.pool)
     runs = {"quick": quick.best_first(budget, deadline), "complete": complete.depth_first(budget, deadline)}
     nodes = dict.fromkeys(runs, 0)
     try:
         while runs:
             for name, run in list(runs.items()):
                 try:
-                    turns = COMPLETE_TURNS if nodes["quick"] < QUICK_EARLY else LATE_COMPLETE_TURNS
-                    for _ in range(1 if name == "quick" else turns):
+                    turns = COMPLETE_TURNS if nodes["quick"] < QUICK_EARLY or pooled else LATE_COMPLETE_TURNS
+                    for _ in range(turns if name == "complete" else 1):
                         nodes[name] = next(run)
                 except StopIteration as done:
                     answer: tuple[str, list[Move], int] = done.value
@@ -1240,6 +1396,11 @@ def grid_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, li
                     del runs[name]
                     if name == "complete":
                         runs.clear()
+                    elif name == "quick" and quick.exhausted and complete.locks:
+                        looser = GridSearch(state, complete.shape)
+                        looser.looser = True
+                        runs["looser"] = looser.best_first(budget, deadline)
+                        nodes["looser"] = 0
                 if sum(nodes.values()) > budget or (deadline is not None and time.monotonic() > deadline):
                     return "unknown", [], sum(nodes.values())
         return "unknown", [], sum(nodes.values())
