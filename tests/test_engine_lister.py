@@ -246,3 +246,38 @@ def test_every_name_generated_code_uses_is_documented(monkeypatch: pytest.Monkey
                     seen.add(node.name)
     undocumented = sorted(n for n in seen if n not in SAFE_BUILTINS and generated_name_key(n) not in GENERATED_NAMES)
     assert undocumented == [] and {"_ps", "_k#", "_settle"} <= {generated_name_key(n) for n in seen}
+
+
+@pytest.mark.parametrize("written_out", [True, False], ids=["pairs written out", "loop over targets"])
+@pytest.mark.parametrize("name", ["canfield-runs", "freecell", "spider-one-suit"])
+def test_a_suffix_closed_eject_tested_on_the_lowest_pair_lists_the_legal_runs(
+    name: str, written_out: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A suffix-closed eject rule is tested on the two lowest cards of each longer run only (the shorter runs
+    passed): on positions with long runs (playouts that build them), the drags listed are still exactly those the
+    engine's full check accepts; the first foundation's base rank read inside Canfield's chain is the same for
+    every run length, so its rule is suffix-closed too."""
+    from cardz_tools.engine import lister
+    from cardz_tools.loading import open_design
+    from tests.engine_support import GAMES
+
+    if not written_out:
+        monkeypatch.setattr(lister, "_UNROLL_LIMIT", 0)
+    game = Game(open_design(GAMES / f"{name}.cardz").design)  # Canfield with runs extends canfield.cardz
+    assert ": break" in game.move_lister_source and "_pair" in game.move_lister_source
+    rng = SplitMix64(5)
+    compared = longest = 0
+    for deal in range(6):
+        state = game.new_initial_state(seed=deal)
+        while not state.is_terminal() and state.move_count < 90:
+            legal = state.legal_moves()
+            drags = [m for m in legal if isinstance(m, Drag)]
+            if state.move_count % 15 == 14:
+                assert drags == _oracle_drags(state)
+                compared += 1
+            longest = max([longest, *(m.count for m in drags)])
+            # build: a drag onto a non-empty pile that is not a foundation, when there is one
+            building = [m for m in drags if state.piles[game.index[m.target]] and "found" not in m.target]
+            choices = building if building and rng.below(4) else legal
+            state.apply(choices[rng.below(len(choices))])
+    assert compared >= 12 and longest >= 3  # runs of three or more were listed and compared

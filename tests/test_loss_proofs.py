@@ -274,3 +274,68 @@ def test_sharing_saves_positions_and_changes_no_verdict(monkeypatch: pytest.Monk
         shared += with_proofs.nodes
         alone += without.nodes
     assert shared < 0.9 * alone, (shared, alone)
+
+
+def restarts_alone(root: Any, lost: set[Hashable]) -> tuple[str, int]:
+    """(verdict, positions) of the ``restarts`` member searching alone, skipping ``lost`` (proving nothing itself)."""
+    pruning = Pruning()
+    found = tableau_search._Search(root, tableau_search.plan_for(root.game, pruning), pruning, BUDGET, None, lost=lost)
+    found.proving = False  # the set stays what the others proved
+    steps = found.restarts()
+    while True:
+        try:
+            next(steps)
+        except StopIteration as finished:
+            return finished.value[0], found.positions()
+
+
+def lost_by_the_others(root: Any) -> set[Hashable]:
+    """What the portfolio's other members prove lost in their first 300 expansions each."""
+    lost: set[Hashable] = set()
+    for entry in tableau_search._portfolio(root, Pruning(), BUDGET, None, lost):
+        try:
+            for _ in range(300):
+                next(entry.steps)
+        except (StopIteration, tableau_search._Budget):
+            pass
+    return lost
+
+
+def restarts_with_and_without_the_others(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """Per deal of a small castle, the restarts' positions with what the others proved lost and without."""
+    monkeypatch.setattr(tableau_search, "RESTART_UNIT", 4)
+    game = castle("Nine", 5, 5)
+    counts = []
+    for deal in range(12):
+        root = game.new_initial_state(seed=deal_seed(3, deal))
+        shared, with_set = restarts_alone(root, lost_by_the_others(root))
+        alone, without = restarts_alone(root, set())
+        assert shared == alone != "unknown", f"deal {deal}"
+        counts.append((with_set, without))
+    return counts
+
+
+def test_a_restart_skipping_what_others_proved_lost_decides_no_later(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The jitter keyed by the position (``keyed_noise``): the restarts meet the positions not proved lost in the
+    same order with the others' set as without it, so they never store more before they decide (FreeCell's deal 17
+    was won later with the set than without: the noise was drawn from one stream)."""
+    counts = restarts_with_and_without_the_others(monkeypatch)
+    assert all(with_set <= without for with_set, without in counts), counts
+    assert any(with_set < without for with_set, without in counts), counts
+
+
+def test_jitter_drawn_from_one_stream_lets_the_others_proofs_delay_a_restart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The unkeyed jitter: a child skipped as proved lost is not scored, every later draw moves, and on some deal
+    the restarts store more with the set than without."""
+    real = tableau_search.Progress.jitter
+    monkeypatch.setattr(tableau_search.Progress, "jitter", lambda self, seed, keyed=False: real(self, seed))
+    counts = restarts_with_and_without_the_others(monkeypatch)
+    assert any(with_set > without for with_set, without in counts), counts
+
+
+def test_keyed_noise_is_fixed_by_the_seed_and_the_key() -> None:
+    keys = [((i, (i, 2)), (), (), 0, False) for i in range(200)]
+    noise = [tableau_search.keyed_noise(3, key, 4) for key in keys]
+    assert noise == [tableau_search.keyed_noise(3, key, 4) for key in keys]
+    assert set(noise) == {0, 1, 2, 3, 4}
+    assert noise != [tableau_search.keyed_noise(4, key, 4) for key in keys]

@@ -68,3 +68,35 @@ def test_the_base_rank_read_from_the_deal_tells_which_card_a_foundation_takes(na
     assert len([b for b in card_bits().values() if tableau_search.Progress(game)._home_table.get(base, -1) & b]) == 52
     table = search.progress._table
     assert all(bin(table[card]).count("1") <= 2 for card in card_bits())  # two cards go on a column's top
+
+
+@pytest.mark.parametrize("name", ["forty-thieves", "spider", "klondike"])
+def test_the_pile_terms_are_those_counted_from_the_tables(name: str) -> None:
+    """:meth:`Progress._pile_terms` (read off tables indexed by card) against a count written from its definition
+    over the card and build tables as dicts, over random piles and every sink-top mask seen."""
+    from tests.engine_support import random_positions
+
+    game = Game(open_design(GAMES / f"{name}.cardz").design)
+    progress = tableau_search.Progress(game)
+    table, bit = progress._table, card_bits()
+
+    def counted(pile: tuple[int, ...], wanted: int) -> tuple[int, int, int]:
+        loose = hidden = buried = 0
+        for depth, card in enumerate(pile):
+            plain = card & ~FACE_UP
+            if wanted and bit.get(plain, 0) & wanted:
+                buried += len(pile) - 1 - depth
+            if not card & FACE_UP:
+                hidden += 1
+            elif depth and pile[depth - 1] & FACE_UP:
+                loose += not table.get(pile[depth - 1] & ~FACE_UP, -1) & bit.get(plain, 0)
+        return loose, hidden, buried
+
+    masks = {0, *(m for m in progress._home_table.values())}
+    seen = 0
+    for state in random_positions(game, 30, seed=4, max_moves=150):
+        for pile in state.piles:
+            for wanted in masks:
+                assert progress._pile_terms(pile, wanted) == counted(pile, wanted)
+            seen += any(progress._pile_terms(pile, 0))
+    assert seen > 10  # piles with loose or face-down cards were counted

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import Any
 
 from cardz_tools.analysis import tableau_search
 from cardz_tools.analysis.playout import deal_seed
@@ -19,6 +20,7 @@ from cardz_tools.engine import Game
 from cardz_tools.loading import open_design
 from tests.engine_support import random_positions
 from tests.restart_support import small_spider
+from tests.test_beam_search import beam_alone
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -80,6 +82,10 @@ def test_which_designs_get_the_narrowed_set() -> None:
     assert one_suit.runs is None  # every pair it builds moves together
     assert any(note.startswith("no narrowed run moves:") for note in one_suit.notes)
     assert plan_for(game_of("freecell"), Pruning()).runs is None  # no restarts member to narrow
+    # The Canfield family's restarts come from a trigger refilling its columns: no narrowed members there.
+    strict = plan_for(game_of("canfield-strict"), Pruning())
+    assert strict.restarts and strict.runs is None
+    assert any(note.startswith("no narrowed run moves: a trigger refills") for note in strict.notes)
 
 
 def test_the_narrowed_set_loses_some_wins_so_its_lost_is_never_reported() -> None:
@@ -93,6 +99,38 @@ def test_the_narrowed_set_loses_some_wins_so_its_lost_is_never_reported() -> Non
         found = search(root, 300_000, None, Pruning())  # the portfolio reads the other members for proofs
         assert found.result == "won" and replays_to_a_win(root, found.line)
     assert narrowed_lost >= 1  # the narrowing really does drop the only winning moves of some positions
+
+
+def test_a_narrowed_lost_ends_every_narrowed_member_and_the_complete_ones_still_decide(monkeypatch: Any) -> None:
+    # Where the narrowed set holds no win from the deal, no member searching within it can find one: the
+    # portfolio drops them all on the first narrowed "lost" (the beams too), never the complete members.
+    game = small_spider()
+    portfolios: list[list[Any]] = []
+    portfolio = tableau_search._portfolio
+
+    def kept(*args: Any, **kwargs: Any) -> list[Any]:
+        portfolios.append(portfolio(*args, **kwargs))
+        return portfolios[-1]
+
+    monkeypatch.setattr(tableau_search, "_portfolio", kept)
+    monkeypatch.setattr(tableau_search, "RUNS_TURN", 1)  # short turns: the narrowed searches end first
+    dropped = {"won": 0, "lost": 0}
+    for root in random_positions(game, 80, 3, 30):
+        if narrowed_alone(root) != "lost":
+            continue
+        for width in (1, 4, 16):  # a beam searches within the narrowed set: it fails there too
+            assert beam_alone(root, width)[0] == "unknown"
+        plain = search(root, 300_000, None, Pruning.none())
+        found = search(root, 300_000, None, Pruning())
+        assert found.result == plain.result != "unknown"
+        if found.result == "won":
+            assert replays_to_a_win(root, found.line)
+        members = portfolios[-1]
+        if any(m.search.runs is not None for m in members):
+            continue  # a complete member decided before any narrowed search ended
+        assert any(m.complete for m in members) or found.result == "lost"
+        dropped[found.result] += 1
+    assert dropped["won"] >= 1  # dropping a complete member too (or answering "lost") would fail here
 
 
 def test_the_portfolio_with_the_narrowed_members_agrees_with_the_plain_search() -> None:

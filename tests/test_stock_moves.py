@@ -122,3 +122,38 @@ def test_the_probe_table_allows_every_legal_drag(name: str) -> None:
             checked += 1
         told_apart += sum(1 for t in tables.values() if t is not None and bin(t[-1]).count("1") < 52)
     assert checked > 30 and told_apart > 0
+
+
+@pytest.mark.parametrize("name", ["canfield", "canfield-runs", "pyramid"])
+def test_where_taps_fire_no_trigger_settling_after_each_tap_changes_nothing(name: str) -> None:
+    """Where :func:`taps_fire_nothing` holds, the taps the engine settles after (``_settled_taps``, which raises
+    when a trigger fires) are the taps followed without settling (the kept chain), on random positions."""
+    game = _game(name)
+    stock = stock_moves(game)
+    assert isinstance(stock, StockMoves), stock
+    assert game.triggers and all(stock_module.taps_fire_nothing(game, d.depot, d.to) for d in stock.draws)
+    compared = 0
+    for state in random_positions(game, 30, seed=11, max_moves=150):
+        for draw in stock.draws:
+            settled = list(stock._settled_taps(state, draw, state.clone()))
+            flips = bool(game.auto_flip[draw.depot])
+            start = (state.piles[draw.depot], state.piles[draw.to], state.redeals[draw.depot])
+            assert settled == list(stock._tap_chain(draw, flips, *start))
+            compared += len(settled)
+    assert compared > 30
+
+
+@pytest.mark.parametrize(
+    "rule",
+    ["empty(depot) && count(waste) > 2", "empty(depot) && !empty(Waste)", "empty(depot) && !empty(left(depot))",
+     "empty(depot) && covered(depot)"],
+)
+def test_a_trigger_that_may_read_what_a_tap_changes_is_settled_after_each_tap(rule: str) -> None:
+    """The obvious unsound shortcut, taking every trigger as blind to the taps: a rule naming the waste (itself or
+    its type) or reading the board by position (a neighbour, or what covers the depot) may see a tap."""
+    design: dict[str, Any] = copy.deepcopy(open_design(GAMES / "canfield.cardz").data)
+    triggers = design["depots"][4]["triggers"]
+    triggers.append({"when": rule, "do": triggers[0]["do"]})
+    game = Game(build_design(design))
+    assert not stock_module.taps_fire_nothing(game, game.draws[0].depot, game.draws[0].to)
+    assert stock_module.taps_fire_nothing(_game("canfield"), game.draws[0].depot, game.draws[0].to)

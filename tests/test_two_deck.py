@@ -300,3 +300,19 @@ def test_the_lead_share_wins_a_rank_and_file_deal_the_fixed_shares_leave_open() 
         assert search(root, 18_000).result == "unknown"
     finally:
         plan.lead = True
+
+
+def test_three_shares_for_the_depth_first_member_win_a_rank_and_file_deal_two_leave_open(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Deal 0 of seed 0 (the results row's): the depth-first member alone wins it in 14,101 positions,
+    # the plain order in 30,857, and none gets 4 cards ahead: with 3 of 8 shares it is won within
+    # 26,000 positions, with 2 of 7 not (ONE_PASS_TWINS_WEIGHT).
+    game = Game(open_design(GAMES / "rank-and-file.cardz").design)
+    root = game.new_initial_state(seed=deal_seed(0, 0))
+    members = tableau_search._portfolio(root, Pruning(), 1_000, None)
+    assert [m.weight for m in members] == [tableau_search.ONE_PASS_TWINS_WEIGHT, 1, tableau_search.RESTART_WEIGHT]
+    found = search(root, 26_000)
+    assert found.result == "won" and replays_to_a_win(root, found.line)
+    monkeypatch.setattr(tableau_search, "ONE_PASS_TWINS_WEIGHT", 2)
+    assert search(root, 26_000).result == "unknown"

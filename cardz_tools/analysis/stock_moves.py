@@ -53,7 +53,7 @@ from ..expr.sites import Site
 from ..model import EjectKind
 from .dominance import bottom_cards, card_bits, probe_table
 from .position_key import KeyFunction
-from .symmetry import canonical_key_function, interchangeable_classes, late_classes
+from .symmetry import POSITION_READERS, canonical_key_function, interchangeable_classes, late_classes
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_\[\]]*")
 Piles = tuple[tuple[Card, ...], tuple[Card, ...]]
@@ -63,6 +63,8 @@ TapState = tuple[int, tuple[Card, ...], tuple[Card, ...], int]
 """(taps from the position, stock, waste, redeals left) after some taps (:meth:`StockMoves._tap_chain`)."""
 _CUT: TapState = (-1, (), (), 0)
 """Ends a tap chain that reached :data:`MAX_TAPS`."""
+TARGETS_KEPT = 64
+"""The most sets of bottom cards whose waste targets :meth:`StockMoves._probed_plays` keeps (then it forgets them)."""
 CHAINS_KEPT = 5_000
 """The most tap chains :meth:`StockMoves._tap_chain` keeps (then it forgets them all)."""
 
@@ -98,6 +100,8 @@ class StockMoves:
     """Per (draw's stock, stock pile, waste pile): the piles that stand for its tap cycle (cache)."""
     chains: dict[tuple[Any, ...], tuple[TapState, ...]] = dataclasses.field(default_factory=dict, compare=False)
     """Per (draw's stock, stock pile, waste pile, redeals): :meth:`_tap_chain` (cache)."""
+    targets: dict[tuple[Any, ...], list[tuple[int, Any]]] = dataclasses.field(default_factory=dict, compare=False)
+    """Per (game, waste, bottom cards): the waste's targets with the card table of each (:meth:`_probed_plays`)."""
     leasts: set[tuple[Any, ...]] = dataclasses.field(default_factory=set, compare=False)
     """The (draw's stock, stock pile, waste pile) that stand for a cycle of taps (:meth:`normalize`)."""
 
@@ -114,7 +118,7 @@ class StockMoves:
         for draw in self.draws:
             if not _probes(state):
                 yield from self._listed_plays(state, draw)
-            elif not state.game.triggers:
+            elif not state.game.triggers or taps_fire_nothing(state.game, draw.depot, draw.to):
                 yield from self._probed_plays(state, draw)
             else:
                 # A trigger fires after a tap only if its rule reads what a tap changes: then the
@@ -163,11 +167,16 @@ class StockMoves:
         In a design with triggers the engine settles them after each tap, as it does after a tap it
         plays; when one fires, :class:`_TapFired` is raised (the taps alone no longer tell the board)."""
         game = state.game
-        settles = bool(game.triggers)
+        settles = bool(game.triggers) and not taps_fire_nothing(game, draw.depot, draw.to)
         bottoms = bottom_cards(state)
-        other, home = probe_table(game, False, bottoms), probe_table(game, True, bottoms)
         # each target with the table of its cards (None: ask the engine about every card)
-        targets = [(t, home if t in game.win_depots else other) for t in _waste_targets(game, draw.to)]
+        targets = self.targets.get((game, draw.to, bottoms))
+        if targets is None:
+            other, home = probe_table(game, False, bottoms), probe_table(game, True, bottoms)
+            targets = [(t, home if t in game.win_depots else other) for t in _waste_targets(game, draw.to)]
+            if len(self.targets) >= TARGETS_KEPT:
+                self.targets.clear()
+            self.targets[(game, draw.to, bottoms)] = targets
         bit = _BITS
         depot, waste_depot = draw.depot, draw.to
         flips = bool(game.auto_flip[depot])
@@ -178,22 +187,38 @@ class StockMoves:
             shown: Iterable[TapState] = self._settled_taps(state, draw, scratch)
         else:
             shown = self._tap_chain(draw, flips, stock, waste, redeals)
+        # Taps change only the stock and the waste, which take no dragged cards: each target's top, and so the
+        # cards its table lets it take, stay the same over the taps (``asks``: a target the engine is asked
+        # about every card; ``takes``: what any target takes).
+        rows: list[tuple[int, int | None]] = []
+        takes, asks = 0, False
+        for target, table in targets:
+            if table is None:
+                rows.append((target, None))
+                asks = True
+            else:
+                pile = piles[target]
+                taken = table.get(pile[-1] & ~FACE_UP if pile else -1, -1)
+                rows.append((target, taken))
+                takes |= taken
+        scratch.set_pile(depot, stock)  # the named suits and touched depots set once (the same each tap)
+        scratch.set_pile(waste_depot, waste)
         for taps, stock, waste, redeals in shown:
             if taps < 0:  # MAX_TAPS reached before the stock came back to a state it had had
                 yield (), state, False
                 return
-            scratch.set_pile(depot, stock)
-            scratch.set_pile(waste_depot, waste)
+            piles[depot] = stock
+            piles[waste_depot] = waste
             scratch.redeals[depot] = redeals
             scratch.move_count = state.move_count + taps
             for count in scratch.run_lengths(waste_depot, waste):
                 card = waste[-count] & ~FACE_UP
                 wanted = bit.get(card)
-                for target, table in targets:
-                    if wanted is not None and table is not None:
-                        pile = piles[target]
-                        if not table.get(pile[-1] & ~FACE_UP if pile else -1, -1) & wanted:
-                            continue
+                if wanted is not None and not asks and not takes & wanted:
+                    continue  # no target's table lets it take the card
+                for target, row in rows:
+                    if wanted is not None and row is not None and not row & wanted:
+                        continue
                     move = game.drag_move(waste_depot, count, target, None)
                     if scratch.drag_refusal(move) is None:
                         child = scratch.clone()
@@ -288,11 +313,15 @@ class StockMoves:
         if any(d in members for members in classes for d in (draw.depot, draw.to)):
             return None
         place: list[Any] = [None]
+        depot, waste, cycles = draw.depot, draw.to, self.cycles
 
-        def blank(state: Any, piles: list[Any]) -> None:
-            self.normalize(state, piles)
-            place[0] = (piles[draw.depot], piles[draw.to])
-            piles[draw.depot] = piles[draw.to] = ()
+        def blank(state: Any, piles: list[Any]) -> None:  # normalize() of the one unlimited draw, then blanked
+            stock_pile, waste_pile = piles[depot], piles[waste]
+            found = cycles.get((depot, stock_pile, waste_pile))
+            if found is None:
+                found = self._cycle_of(state.game, draw, stock_pile, waste_pile)
+            place[0] = found
+            piles[depot] = piles[waste] = ()
 
         rest = canonical_key_function(game, symmetry, blank)
 
@@ -364,6 +393,36 @@ def _probes(state: Any) -> bool:
     suit, and no statistics are counted (triggers are settled after each tap)."""
     game = state.game
     return not game.has_declarations and state.stats is None
+
+
+@functools.lru_cache(maxsize=16)
+def taps_fire_nothing(game: Any, stock: int, waste: int) -> bool:
+    """Whether no trigger of ``game`` can fire after a tap of the draw from ``stock`` to ``waste`` in a settled
+    position: no trigger belongs to either, and no trigger's rule names either, a group or type holding one of
+    them, or a board-position function (:data:`.symmetry.POSITION_READERS`, which could lead to any depot). The
+    functions of the expression language read only the depots passed to them, and none reads the redeals or the
+    move count, so those rules read nothing a tap changes: each is false after the tap as it was before (the
+    engine settles every position until no trigger holds). Then :meth:`StockMoves.plays` follows the taps
+    without settling (and keeps the chains) where it would settle after each tap and find nothing fired."""
+    pair = {stock, waste}
+    names = {game.names[d] for d in pair}
+    names |= {group for group, members in game.members.items() if pair & set(members)}
+    for trigger, rule in _trigger_rules(game):
+        if trigger.depot in pair:
+            return False
+        identifiers = set(_IDENTIFIER.findall(rule))
+        if identifiers & (names | POSITION_READERS):
+            return False
+    return True
+
+
+def _trigger_rules(game: Any) -> list[tuple[Any, str]]:
+    """(the compiled trigger, its rule's text) of every trigger of ``game``, in the engine's order."""
+    found: list[tuple[Any, str]] = []
+    for depot in game.design.depots:
+        compiled = game.triggers_of[depot.index]
+        found.extend(zip(compiled, (trigger.when.text for trigger in depot.spec.triggers), strict=True))
+    return found
 
 
 @functools.lru_cache(maxsize=16)

@@ -218,45 +218,60 @@ def canonical_key_function(
     if late == early:
         emptied = frozenset()
     declarations = game.has_declarations
-    # A move changes one or two piles and the others stay the same tuples: a pile's forgetful form
-    # is looked up by identity (the entry holds the pile, so its id is not reused while it is kept).
-    forgotten: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    # A pile's forgetful form is kept by its cards: a move changes one or two piles, and most sink piles
+    # come back (the same cards on a sink in another order, or the pile of the position before).
+    forgotten: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     def forget_order(piles: list[Any]) -> None:
         for sink in sinks:
             pile = piles[sink]
             if len(pile) > 1:
-                found = forgotten.get(id(pile))
-                if found is None or found[0] is not pile:
+                found = forgotten.get(pile)
+                if found is None:
                     if len(forgotten) >= SINK_PILES_KEPT:
                         forgotten.clear()
-                    found = forgotten[id(pile)] = (pile, (pile[-1], *sorted(pile[:-1])))
-                piles[sink] = found[1]
+                    found = forgotten[pile] = (pile[-1], *sorted(pile[:-1]))
+                piles[sink] = found
 
     if not declarations and normalize is None and not emptied:
         return _sorted_classes_key(len(game.names), early, forget_order if sinks else None)
 
+    early_steps, late_steps = _class_steps(early), _class_steps(late)
+
     def key(state: Any) -> Hashable:
-        piles = list(state.piles)
-        classes = late if emptied and not any(piles[d] for d in emptied) else early
+        piles = state.piles.copy()
+        classes, steps = (late, late_steps) if emptied and not any(piles[d] for d in emptied) else (early, early_steps)
         if normalize is not None:
             normalize(state, piles)
-        forget_order(piles)
-        declared = state.declared
+        if sinks:
+            forget_order(piles)
         if declarations:
+            declared = state.declared
             entries: list[Any] = [(pile, named) for pile, named in zip(piles, declared, strict=True)]
             for members in classes:
                 ordered = sorted(entries[d] for d in members)
                 for depot, entry in zip(members, ordered, strict=True):
                     entries[depot] = entry
             return (tuple(entries), tuple(state.redeals), tuple(state.uses), state.reshuffles, state.cascade)
-        for members in classes:
-            ordered = sorted(piles[d] for d in members)
-            for depot, pile in zip(members, ordered, strict=True):
-                piles[depot] = pile
+        for start, stop, apart in steps:
+            if apart is None:  # a class of neighbouring depots: sorted in place, as a slice
+                piles[start:stop] = sorted(piles[start:stop])
+            else:
+                for depot, pile in zip(apart, sorted([piles[d] for d in apart]), strict=True):
+                    piles[depot] = pile
         return (tuple(piles), tuple(state.redeals), tuple(state.uses), state.reshuffles, state.cascade)
 
     return key
+
+
+def _class_steps(classes: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int, tuple[int, ...] | None], ...]:
+    """Per class (its members in depot order), (start, stop, None) when its members are the depots
+    ``start`` to ``stop - 1``, else (0, 0, members): how :func:`canonical_key_function` sorts it."""
+    steps: list[tuple[int, int, tuple[int, ...] | None]] = []
+    for members in classes:
+        start, stop = members[0], members[-1] + 1
+        steps.append((start, stop, None) if members == tuple(range(start, stop)) else (0, 0, members))
+    return tuple(steps)
 
 
 def _sorted_classes_key(
@@ -267,16 +282,51 @@ def _sorted_classes_key(
     piles sorted (the same positions are told apart as by the general key, at less cost per call)."""
     in_class = {d for members in classes for d in members}
     alone = tuple(d for d in range(depots) if d not in in_class)
-    getters = [operator.itemgetter(*members) for members in classes]  # two or more members each
+    # A class of neighbouring depots is read as a slice; the loose depots at once (a tuple, one or more).
+    getters = [operator.itemgetter(slice(start, stop)) if members is None else operator.itemgetter(*members)
+               for start, stop, members in _class_steps(classes)]
+    rest: Callable[[list[Any]], tuple[Any, ...]] | None = None
+    if len(alone) == 1:
+        only = alone[0]
+
+        def rest(piles: list[Any]) -> tuple[Any, ...]:
+            return (piles[only],)
+
+    elif alone:
+        rest = operator.itemgetter(*alone)
 
     def key(state: Any) -> Hashable:
         piles = state.piles
         if forget_order is not None:
-            piles = list(piles)
+            piles = piles.copy()
             forget_order(piles)
         parts = [tuple(sorted(get(piles))) for get in getters]
-        if alone:
-            parts.append(tuple(piles[d] for d in alone))
+        if rest is not None:
+            parts.append(rest(piles))
         return (tuple(parts), tuple(state.redeals), tuple(state.uses), state.reshuffles, state.cascade)
 
-    return key
+    if len(getters) not in (1, 2, 3):
+        return key
+    first = getters[0]
+    second = getters[1] if len(getters) > 1 else None
+    third = getters[2] if len(getters) > 2 else None
+
+    # The usual one to three classes written out (no list of parts).
+    def written_out(state: Any) -> Hashable:
+        piles = state.piles
+        if forget_order is not None:
+            piles = piles.copy()
+            forget_order(piles)
+        if third is not None and second is not None:
+            parts: tuple[Any, ...] = (
+                tuple(sorted(first(piles))), tuple(sorted(second(piles))), tuple(sorted(third(piles)))
+            )
+        elif second is not None:
+            parts = (tuple(sorted(first(piles))), tuple(sorted(second(piles))))
+        else:
+            parts = (tuple(sorted(first(piles))),)
+        if rest is not None:
+            parts = (*parts, rest(piles))
+        return (parts, tuple(state.redeals), tuple(state.uses), state.reshuffles, state.cascade)
+
+    return written_out

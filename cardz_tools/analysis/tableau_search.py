@@ -33,7 +33,8 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     best-first pass (always the stored position with the best :meth:`Progress.heuristic`, at
     most :data:`QUICK_POSITIONS`; one share, two without stock moves: :data:`QUICK_WEIGHTS`; none with
     two decks and one pass through the stock: :func:`best_first_pass`),
-    the depth-first search with these pieces (two shares, five in Klondike draw three: :data:`SEARCH_WEIGHTS`), and
+    the depth-first search with these pieces (two shares, five in Klondike draw three: :data:`SEARCH_WEIGHTS`; three
+    with two decks and one pass: :data:`ONE_PASS_TWINS_WEIGHT`), and
     the depth-first search with ``ordering`` and ``stock`` off (one share, two where its positions are
     cheap: :data:`PLAIN_WEIGHTS`; on some deals the
     plain order finds a win in hundreds of positions where the others wander). A turn is
@@ -66,7 +67,12 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     restarts again with face-down cards weighted :data:`RUNS_HIDDEN_WEIGHT` (:data:`RUNS_WEIGHTS`), over a
     narrowed move set that drops the drags which only split a suited run or move a run from one
     build onto another (:mod:`.run_moves`). They are incomplete: their wins are wins (replayed like
-    every other), their "lost" is never reported.
+    every other), their "lost" is never reported. But a "lost" from one of them (a search of theirs
+    that ended uncut) says that no line of the narrowed set from the deal wins, so the portfolio drops
+    every narrowed member then (the ``beams`` too): they search within that set and can only fail.
+    Not where a trigger refills emptied depots (the Canfield family, whose restarts come from the
+    refills, not from sinks an effect fills): there they and the ``beams`` took 104 of 113 shares from
+    the complete members (:data:`RUNS_WEIGHTS`).
 ``beams``
     with ``runs``, unless every card is dealt face up and nothing is drawn (:func:`open_board`), two
     more narrowed members: beam searches (:mod:`.beam_search`), the ``n``-th :data:`BEAM_UNIT` ×
@@ -80,7 +86,8 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     of positions proved lost: each depth-first search
     (the restarts too, and a restart stopped by its budget) adds a position once it and everything it depends
     on are searched without a win (:mod:`.loss_proofs`: Tarjan's components, so a position that leads back to
-    one still on the stack waits for it), and every member skips a position in the set as if stored. Every
+    one still on the stack waits for it), and every member skips a position in the set as if stored (the restarts'
+    jitter is then keyed by the position, :func:`keyed_noise`, so that the set reorders nothing). Every
     pruning piece is sound alone, so a position proved lost by one search is lost for the others. A search
     with the tap cover (``tap_cover``; a design with stock moves, so it shares nothing now) would prove nothing
     into the set (a covered child's loss rests on the position that covers it, which the proof does not track).
@@ -106,6 +113,7 @@ from collections.abc import Generator, Hashable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP
+from ..engine.moves import Drag
 from .beam_search import beam
 from .dominance import SafeMoves, bottom_cards, build_table, card_bits, fixed_wastes, probe_table, refilled_depots
 from .joints import joint_table
@@ -174,7 +182,9 @@ alone (seed 0 to 150,000 positions, seed 101 to 100,000): the complete members w
 depth-first restarts 6 and 4 deals of 10, the best-first restarts 6 and 6, with the hidden weight 8 and 5. The
 portfolio replayed from those figures (:data:`TURN` × weight), seed 0: 9 deals won from 60,000 positions on (every
 win within 48k), against 8 at 100,000 and 180,000 with the first two members (8 and 16 shares) and 7 at 100,000 with
-8 shares each; seed 101: 4 won at 100,000 and 6 at 180,000 (5 and 6 with the first two)."""
+8 shares each; seed 101: 4 won at 100,000 and 6 at 180,000 (5 and 6 with the first two). None of these members
+(nor the ``beams``) where a trigger refills emptied depots (the Canfield family): Canfield (strict), seed 0, 25,000
+positions a deal (about its 1.5 s), decides 7 of 10 without them against 2 with them."""
 
 RUNS_HIDDEN_WEIGHT = -3
 """The weight of a face-down card (:attr:`Progress.WEIGHTS`: -2; the stock's cards count too) in the third ``runs``
@@ -216,13 +226,26 @@ shares). With five, the portfolio proves deal 3 lost at 215,717 positions (about
 decks (Klondike with nine columns, 20,000 positions a deal, seed 0) it cost a deal the other members won: 9 decided
 instead of 10."""
 
+ONE_PASS_TWINS_WEIGHT = 3
+"""The share of the depth-first member with every piece in a design of two or more decks whose waste is never
+turned back (no best-first pass there: :func:`best_first_pass`), instead of :data:`SEARCH_WEIGHTS`' two. Each
+member alone (seed 0, the results rows' deals, 60,000 positions), Rank and File: the depth-first member wins 9 of
+10 within 26,483 positions, the plain order 4 (20,568 to 51,153), the restarts 1; so with two of seven shares
+deal 3 took 95,873 positions in the portfolio, above the 90,000 or so a 10 s deal gets in the results run (and
+the lead share comes late there: the restarts have as many cards home or more for the first 40,000 positions).
+Replaying the portfolio's turns over those trajectories (the members share nothing with stock moves) at 90,000
+positions a deal, two, three, four and five shares decide 8, 9, 9 and 9 of Rank and File's deals (deal 3 at 56,483 with
+three); Streets 5 each (its deals 1 and 4 are the restarts'); Lucas 10 each; Limited 10, 10, 9 and 9 (deal 6,
+the restarts' win, at 64,141, 82,141 and past 90,000): so three."""
+
 COVERED_REFILL_WEIGHTS = (4, 2)
 """The shares of the depth-first member with every piece and of the restarts where the tap cover applies and a
 trigger refills emptied depots (Canfield draw three, redealt without limit), instead of 2 and 4; there the plain
-order takes its turn before the depth-first member, and the narrowed ``runs`` members (40 shares, for the
-Spiders) are left out. With the tap cover the depth-first member alone proves Canfield with runs' seed-0 deal 2
-lost in 58,233 positions; the portfolio did not within 185,000 (what a 30 s deal stores), with 2 of 49 shares;
-now it does at 131,288, and deals 0, 3, 4, 5, 7, 8, 9 stay won (70,489 positions at most)."""
+order takes its turn before the depth-first member (the narrowed ``runs`` members, for the Spiders, are left out
+of every design whose emptied depots a trigger refills: :data:`RUNS_WEIGHTS`). With the tap cover the depth-first
+member alone proves Canfield with runs' seed-0 deal 2 lost in 58,233 positions; the portfolio did not within
+185,000 (what a 30 s deal stores), with 2 of 49 shares; now it does at 131,288, and deals 0, 3, 4, 5, 7, 8, 9 stay
+won (70,489 positions at most)."""
 
 PLAIN_WEIGHTS = (1, 2)
 """The share of the turns of the depth-first member in the plain order without stock moves (module doc,
@@ -337,8 +360,13 @@ class Progress:
         home_built = probe_table(game, True, bottoms) if bottoms else build_table(game, home=True)
         self._home_table = (home_built if sinks else None) or {}
         self._bit = card_bits()
-        self._terms: dict[int, dict[int, tuple[tuple[int, ...], int]]] = {}
+        # The same as lists indexed by card (the face bit set or clear): no dict look-ups per card.
+        self._bit_of = [self._bit.get(card & ~FACE_UP, 0) for card in range(2 * FACE_UP)]
+        self._table_of = [self._table.get(card, -1) for card in range(FACE_UP)]
+        self._terms: dict[int, dict[tuple[int, ...], int]] = {}
         self._noise: random.Random | None = None
+        self._keyed: int | None = None
+        """The seed of the keyed jitter (:meth:`jitter`), if on."""
 
     def home(self, state: Any) -> int:
         """The cards in the win depots of ``state`` (minus those left in them, for a ``depotsEmpty`` win)."""
@@ -350,10 +378,13 @@ class Progress:
         w = self.weights
         self.weights = (*w[:3], weight, *w[4:])
 
-    def jitter(self, seed: int) -> None:
+    def jitter(self, seed: int, keyed: bool = False) -> None:
         """From now on add to each :meth:`heuristic` a random 0 .. (the weight of one loose card),
-        drawn from a generator seeded with ``seed`` (the ``restarts`` member of the search)."""
+        drawn from a generator seeded with ``seed`` (the ``restarts`` member of the search); with ``keyed``,
+        a hash of ``seed`` and the position's key instead (:func:`keyed_noise`), so that a position's
+        children come in one order whatever was scored before."""
         self._noise = random.Random(seed)
+        self._keyed = seed if keyed else None
 
     def heuristic(self, state: Any) -> int:
         """The weighted sum of :attr:`weights` (higher is better)."""
@@ -377,40 +408,48 @@ class Progress:
             cache = self._terms[wanted] = {}
         w = self.weights
         for d in self._open:
-            # A move changes one or two piles and the others stay the same tuples: their terms are
-            # looked up by identity (an entry holds its pile, so the id is not reused while it is kept).
+            # Kept by the pile's cards: a move changes one or two piles, and a changed pile is often one
+            # seen before (a card put back, a sibling's pile).
             pile = piles[d]
-            entry = cache.get(id(pile))
-            if entry is None or entry[0] is not pile:
+            term = cache.get(pile)
+            if term is None:
                 if len(cache) >= PILE_TERMS_KEPT:
                     cache.clear()
                 loose, hidden, buried = terms(pile, wanted)
-                entry = cache[id(pile)] = (pile, w[2] * loose + w[3] * hidden + w[4] * buried)
-            piled += entry[1]
+                term = cache[pile] = w[2] * loose + w[3] * hidden + w[4] * buried
+            piled += term
         return w[0] * progress + w[1] * empty + piled
 
     def _pile_terms(self, pile: tuple[int, ...], wanted: int) -> tuple[int, int, int]:
         """(loose, face-down, buried) cards of one pile, for :meth:`heuristic`."""
-        table, bit = self._table, self._bit
-        loose = hidden = buried = 0
-        below = None
-        for depth, card in enumerate(pile):
-            plain = card & ~FACE_UP
-            if wanted and bit.get(plain, 0) & wanted:
-                buried += len(pile) - 1 - depth
-            if not card & FACE_UP:
+        table, bit = self._table_of, self._bit_of
+        loose = hidden = 0
+        below = -1  # the face-up card below, face bit clear, or -1
+        for card in pile:
+            if card & FACE_UP:
+                if below >= 0 and not table[below] & bit[card]:
+                    loose += 1
+                below = card & ~FACE_UP
+            else:
                 hidden += 1
-            elif below is not None and not table.get(below, -1) & bit.get(plain, 0):
-                loose += 1
-            below = plain if card & FACE_UP else None
+                below = -1
+        buried = 0
+        if wanted:
+            last = len(pile) - 1
+            for depth, card in enumerate(pile):
+                if bit[card] & wanted:
+                    buried += last - depth
         return loose, hidden, buried
 
-    def __call__(self, state: Any) -> tuple[int, int, int]:
+    def __call__(self, state: Any, key: Hashable = None) -> tuple[int, int, int]:
+        """The score of ``state`` (of position key ``key``, which the keyed jitter reads), higher first."""
         if not self._heuristic:
             home = self._sign * sum(len(state.piles[i]) for i in self._targets)
             return (home, self._score_sign * state.score(), len(state.legal_moves()))
         score = self.heuristic(state)
-        if self._noise is not None:
+        if self._keyed is not None:
+            score += keyed_noise(self._keyed, key, -self.WEIGHTS[2])
+        elif self._noise is not None:
             score += self._noise.randint(0, -self.WEIGHTS[2])
         return (score, self._score_sign * state.score(), 0)
 
@@ -482,7 +521,9 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             f" an emptied depot (on an open board they join after {LATE_SHARE:.0%} of the budget)"
         )
     runs: RunMoves | None = None
-    if pruning.runs and restarts:
+    if pruning.runs and restarts and refilled_depots(game):
+        notes.append("no narrowed run moves: a trigger refills emptied depots (RUNS_WEIGHTS)")
+    elif pruning.runs and restarts:
         narrowed = run_moves(game, tuple(d for d in range(len(game.names)) if d not in game.win_depots))
         if isinstance(narrowed, str):
             notes.append(f"no narrowed run moves: {narrowed}")
@@ -625,16 +666,17 @@ class _Search:
         """Every (moves, position) one choice away from ``state``, before forced steps (lazily:
         the caller reads the clock between two)."""
         taps, runs = self.taps, self.runs
-        legal = state.legal_moves()
-        for move in legal:
-            if move in taps:
+        tapped = False
+        for move in state.playable_moves():  # read only
+            if type(move) is not Drag and move in taps:  # a drag is never a tap (no hash needed)
+                tapped = True
                 continue
             if runs is not None and not runs.keeps(state.piles, move):
                 continue
             child = state.clone()
-            child.apply(move)
+            child.apply(move, checked=True)  # one of this state's moves
             yield (move,), child
-        if taps and any(tap in taps for tap in legal):
+        if tapped:
             assert self.plan.stock is not None
             for moves, child, complete in self.plan.stock.plays(state):
                 if not complete:
@@ -660,7 +702,7 @@ class _Search:
         state, prefix = forced
         if state.is_terminal():
             return (prefix, []) if state.outcome().won else (None, [])
-        keep = len(state.legal_moves()) <= KEPT_CHILDREN
+        keep = len(state.playable_moves()) <= KEPT_CHILDREN
         fresh = []
         seen, key_of, budget, cover = self.seen, self.plan.key_of, self.budget, self.cover
         lost, skipped = self.lost, self.skipped
@@ -699,7 +741,7 @@ class _Search:
                 if self.sharing:
                     lost.add(key)
                 continue
-            fresh.append((self.progress(child), -number, tuple(line), child if keep else None, key))
+            fresh.append((self.progress(child, key), -number, tuple(line), child if keep else None, key))
         fresh.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
         return None, [(moves, child, score, key) for score, _, moves, child, key in fresh]
 
@@ -788,7 +830,7 @@ class _Search:
             self.budget = min(unit * luby(number), total - self.spent)
             if self.budget <= 0:
                 return "unknown", []
-            self.progress.jitter(number)
+            self.progress.jitter(number, keyed=self.sharing)  # keyed_noise: what others prove changes no order
             try:
                 result, line = yield from (self.best_first() if first else self.run())
             except _Budget:
@@ -859,6 +901,25 @@ class _Search:
         return ("unknown" if self.cut else "lost"), []
 
 
+_MASK = (1 << 64) - 1
+
+
+def keyed_noise(seed: int, key: Hashable, most: int) -> int:
+    """A number 0 .. ``most`` fixed by ``seed`` and the position key ``key`` (a splitmix64 finish of their hash).
+
+    The jitter of a restart that skips the positions other searches proved lost (``shared_losses``): drawn from
+    one stream, a position's noise would depend on how many children were scored before it, so what the others
+    proved would reorder everything after (FreeCell, seed 0, deal 17: the restart that wins it in 1,772 positions
+    without the set wandered with it). Keyed, each position's children come in one order, so a search meets the
+    positions not proved lost in the same order with the set as without it (a position proved lost leads only to
+    positions that are lost), storing fewer: it decides no later. A key holds ints only, whose hash is the same in
+    every process."""
+    mixed = (hash(key) ^ (seed * 0x9E3779B97F4A7C15)) & _MASK
+    mixed = ((mixed ^ (mixed >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    mixed = ((mixed ^ (mixed >> 27)) * 0x94D049BB133111EB) & _MASK
+    return (mixed ^ (mixed >> 31)) % (most + 1)
+
+
 def luby(number: int) -> int:
     """The ``number``-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ...: the restart
     lengths that are within a log factor of the best fixed length on any run-time distribution."""
@@ -926,6 +987,8 @@ def _portfolio(
     klondike_like = plan.tap_cover and not game.triggers and game.design.decks == 1  # SEARCH_WEIGHTS
     canfield_like = plan.tap_cover and plan.restarts and bool(refilled_depots(game))  # COVERED_REFILL_WEIGHTS
     deep = COVERED_REFILL_WEIGHTS[0] if canfield_like else SEARCH_WEIGHTS[klondike_like]
+    if not best_first_pass(game, plan):
+        deep = ONE_PASS_TWINS_WEIGHT
     members = [member("search", deep, pruning, first=False)]
     if best_first_pass(game, plan):
         members.insert(0, member("quick", quick, pruning, first=True, cap=min(budget, QUICK_POSITIONS)))
@@ -938,7 +1001,7 @@ def _portfolio(
     if plan.restarts:
         again = COVERED_REFILL_WEIGHTS[1] if canfield_like else RESTART_WEIGHT
         members.append(member("search", again, pruning, first=False, again=True))
-    if plan.runs is not None and not canfield_like:  # incomplete: their "lost" proves nothing
+    if plan.runs is not None:  # incomplete: their "lost" proves nothing
         kinds = ((False, None), (True, None), (True, RUNS_HIDDEN_WEIGHT))  # (best-first, face-down weight)
         for (first, hidden), weight in zip(kinds, RUNS_WEIGHTS, strict=True):
             found = _Search(root, plan, pruning, max(1, budget), deadline, narrow=True)
@@ -1048,11 +1111,16 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
             members[-1].weight = LATE_WEIGHTS[2]
             everyone.append(members[-1])
         for entry in list(members):
+            if entry not in members:  # dropped this round (below)
+                continue
             stop = entry.search.positions() + turn * _share(entry, members, lead)
+            # Only this member's count changes during its turn: the others' is summed once (hot loop).
+            others = nodes() - entry.search.positions()
+            positions = entry.search.positions
             try:
-                while entry.search.positions() < stop:
+                while positions() < stop:
                     next(entry.steps)
-                    if nodes() > budget:
+                    if positions() + others > budget:
                         return SearchResult("unknown", [], nodes(), None)
                 continue
             except StopIteration as finished:
@@ -1062,6 +1130,9 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
                     return SearchResult("unknown", [], nodes(), None)
                 result, line = "unknown", []  # the best-first pass stored all it may
             members.remove(entry)
+            if result == "lost" and entry.search.runs is not None:
+                # It searched every line of the narrowed move set: no narrowed member can find a win (module doc).
+                members[:] = [m for m in members if m.search.runs is None]
             if result == "won" and replays_to_a_win(root, line):
                 return SearchResult("won", line, nodes(), entry.stage)
             if result == "lost" and entry.complete:

@@ -80,11 +80,14 @@ class TwinSafeSinkMoves(SafeSinkMoves):
             below = self.predecessor.get(card)
             if below is not None:
                 targets = takers.get(below, [])
-                waiting = sum(1 for pile in others for c in pile if c & ~FACE_UP == card) if targets else 1
+                faced = card | FACE_UP  # a card's copies face up or down: counted in C (hot path)
+                waiting = sum(pile.count(card) + pile.count(faced) for pile in others) if targets else 1
             elif card in self.on_empty:
                 targets = empty
                 on_empty = self.on_empty
-                waiting = sum(1 for pile in others for c in pile if c & ~FACE_UP in on_empty) if targets else 1
+                waiting = (
+                    sum(pile.count(c) + pile.count(c | FACE_UP) for pile in others for c in on_empty) if targets else 1
+                )
             else:
                 continue
             if len(targets) < waiting:

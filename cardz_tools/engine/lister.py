@@ -54,22 +54,50 @@ _PAIR_NODES = (expr_ast.Binary, expr_ast.Unary, expr_ast.Field, expr_ast.IntLit,
 def suffix_closed(tree: expr_ast.Node) -> bool:
     """Whether an eject rule ``tree`` that refuses the top ``k`` cards surely refuses the top ``k + 1``:
     a conjunction of tests each of which reads only the pairs of neighbours in ``cards``
-    (:data:`_RUN_TESTS`, or ``chain(cards, ...)`` over ``it`` and ``prev`` alone). The top ``k``
+    (:data:`_RUN_TESTS`, or ``chain(cards, ...)`` over ``it``, ``prev`` and :func:`_board_only` parts),
+    or reads no card at all (:func:`_board_only`: the same for every run length). The top ``k``
     cards' pairs are some of the top ``k + 1`` cards' pairs, so the lister may stop at the first
-    run length the rule refuses (no longer run can move)."""
+    run length the rule refuses (no longer run can move), and once the top ``k`` cards pass, the top
+    ``k + 1`` pass exactly when the two lowest of them do (the lister tests that pair alone)."""
     if isinstance(tree, expr_ast.Binary) and tree.op == "&&":
         return suffix_closed(tree.left) and suffix_closed(tree.right)
+    if _board_only(tree):
+        return True
     if not isinstance(tree, expr_ast.Call) or not tree.args or tree.args[0] != expr_ast.Name("cards"):
         return False
     if tree.func in _RUN_TESTS:
         return len(tree.args) == 1
     if tree.func != "chain" or len(tree.args) != 2 or tree.var is not None:
         return False
-    for node in expr_ast.walk(tree.args[1]):
-        if isinstance(node, expr_ast.Name):
-            if node.name not in ("it", "prev"):
-                return False
-        elif not isinstance(node, _PAIR_NODES):
+    return _pair_test(tree.args[1])
+
+
+def _pair_test(node: expr_ast.Node) -> bool:
+    """Whether a ``chain`` body reads only ``it``, ``prev`` and :func:`_board_only` parts."""
+    if _board_only(node):
+        return True
+    if isinstance(node, expr_ast.Name):
+        return node.name in ("it", "prev")
+    if not isinstance(node, _PAIR_NODES):
+        return False
+    return all(_pair_test(child) for child in expr_ast.iter_child_nodes(node))
+
+
+_SITE_NAMES = frozenset({"card", "cards", "depot", "top", "source", "it", "prev"})
+"""Names whose value may differ between the run lengths of one source (or that a binder binds): a
+:func:`_board_only` part reads none of them."""
+_BINDERS = frozenset({"all", "any", "chain", "count", "sum", "min", "max"})
+"""Functions that bind ``it`` when given a second argument (``count(x, cond)``)."""
+
+
+def _board_only(node: expr_ast.Node) -> bool:
+    """Whether ``node`` reads nothing of the run being moved, nor the source's own pile: only named depots
+    and groups and constants (``exists(bottom(found[0]))``), through calls that bind nothing; the same
+    value for every run length of one source."""
+    for part in expr_ast.walk(node):
+        if isinstance(part, expr_ast.Name) and part.name in _SITE_NAMES:
+            return False
+        if isinstance(part, expr_ast.Call) and (part.var is not None or part.func in _BINDERS and len(part.args) > 1):
             return False
     return True
 
@@ -126,9 +154,12 @@ class _Writer:
         kind = self.game.eject_kind[source]
         rule = self.game.eject_rules[source]
         if kind is EjectKind.WHEN and rule.when is not None:
-            test = inline_rule(self.code, rule.when, Site.EJECT, self.design, _EJECT_NAMES, "_ps")
+            closed = suffix_closed(parse(rule.when.text))
+            # A suffix-closed test reads the run's lowest pair alone (``_pair``: suffix_closed's doc).
+            names = {**_EJECT_NAMES, "cards": "_pair"} if closed else _EJECT_NAMES
+            test = inline_rule(self.code, rule.when, Site.EJECT, self.design, names, "_ps")
             self.eject_reads[test.text] = frozenset(test.reads)
-            if suffix_closed(parse(rule.when.text)):
+            if closed:
                 self.closed_ejects.add(test.text)
             return kind, test.text
         return (EjectKind.FACE_UP if kind is EjectKind.WHEN else kind), ""
@@ -290,9 +321,11 @@ class _Writer:
         """Inside the loop over lengths: the cards moved, the first of them, and the eject rule's test
         (a :func:`suffix_closed` one ends the loop)."""
         block.assign("_cards", "_ps[-_count:]").assign("_card", "_cards[0]")
-        if eject:
-            step = "break" if eject in self.closed_ejects else "continue"
-            block.line(f"if not {eject}: {step}")
+        if eject in self.closed_ejects:  # the shorter runs passed: only the new pair is tested
+            block.assign("_pair", "_ps[_size - _count:_size - _count + 2]", ("_ps", "_size", "_count"))
+            block.line(f"if not {eject}: break")
+        elif eject:
+            block.line(f"if not {eject}: continue")
         return block
 
     def card_locals(self, block: Block, hoisted: dict[str, str], reads: frozenset[str]) -> Block:

@@ -205,6 +205,7 @@ GENERATED_NAMES: dict[str, str] = {
     "_up": "the length of the source's face-up run",
     "_size": "the length of the source's pile",
     "_count": "how many cards move",
+    "_pair": "the two lowest of the cards that move (the one card of a run of one), for a suffix-closed eject test",
     "_card_rank": "the moved card's rank",
     "_card_suit": "the moved card's suit",
     "_f#": "the target's top worked out once per call (_f#_T for target T)",
