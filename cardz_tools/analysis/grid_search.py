@@ -642,7 +642,8 @@ class GridSearch:
         (the complete search, once no action is left: :meth:`pool_steps`)."""
         self.looser = False
         """Whether the quick pass's streamliner keeps only a first-column card with a follower beside it
-        (:meth:`locked`; :func:`grid_solve` runs it once the first quick pass has searched all it allows)."""
+        (:meth:`locked`; :func:`grid_solve` runs it once the first quick pass has searched all it allows, where
+        first-column cards trade places: :attr:`pool`)."""
         self.exhausted = False
         """Whether :meth:`best_first` searched every position its streamliner allows (without a win)."""
         self.hopeful = False
@@ -1370,9 +1371,9 @@ def grid_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, li
     quick pass has had :data:`QUICK_EARLY`, but where first-column cards trade places, :attr:`GridSearch.pool`:
     there proofs of loss are long, and the quick pass wins Gaps seed 0 deals 13, 14 and 18 at 279k to 361k
     positions of its own). A win of either is the answer; only the complete one says "lost". A quick pass that
-    searched all its streamliner allows gives its turns to a second one whose streamliner keeps only a
-    first-column card with a follower beside it (:attr:`GridSearch.looser`: Gaps seed 0 deal 12 is won so at
-    56k positions; the first exhausts at 37k).
+    searched all its streamliner allows gives its turns, where first-column cards trade places, to a second one
+    whose streamliner keeps only a first-column card with a follower beside it (:attr:`GridSearch.looser`: Gaps
+    seed 0 deal 12 is won so at 56k positions; the first exhausts at 37k).
     """
     complete = GridSearch.of(state)
     if complete is None:
@@ -1396,7 +1397,7 @@ def grid_solve(state: Any, budget: int, deadline: float | None) -> tuple[str, li
                     del runs[name]
                     if name == "complete":
                         runs.clear()
-                    elif name == "quick" and quick.exhausted and complete.locks:
+                    elif name == "quick" and quick.exhausted and pooled:
                         looser = GridSearch(state, complete.shape)
                         looser.looser = True
                         runs["looser"] = looser.best_first(budget, deadline)
