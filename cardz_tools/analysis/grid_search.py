@@ -767,6 +767,8 @@ class GridSearch:
         card or a gap, gaps last, when one of them is a gap (else ``cells`` itself): one position of each class of
         :meth:`pool_steps`."""
         first, pool = self.first_column, self.pool
+        if all(cells[i] for i in first):
+            return cells
         spots = [i for i in first if not cells[i] or pool[cells[i]]]
         cards = sorted(cards for cards in (cells[i] for i in spots) if cards)
         if len(cards) == len(spots) or [cells[i] for i in spots] == cards + [0] * (len(spots) - len(cards)):
