@@ -10,6 +10,7 @@ documented order (source, run length, target, named suit).
 from __future__ import annotations
 
 import collections
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -113,6 +114,24 @@ def _oracle_drags(state: State) -> list[Drag]:
     return drags
 
 
+def _list_drags(monkeypatch: pytest.MonkeyPatch, written_out: bool) -> None:
+    """The lister writes each pair of depots out, or (as for designs with more pairs than the limit) loops."""
+    from cardz_tools.engine import lister
+
+    if not written_out:
+        monkeypatch.setattr(lister, "_UNROLL_LIMIT", 0)
+
+
+def _playout(game: Game, deals: int, moves: int) -> Iterator[tuple[State, list[Any], list[Drag]]]:
+    """Each position of a playout of the first ``deals`` deals, up to ``moves`` moves, with its legal moves and
+    drags; the caller applies the next move."""
+    for deal in range(deals):
+        state = game.new_initial_state(seed=deal)
+        while not state.is_terminal() and state.move_count < moves:
+            legal = state.legal_moves()
+            yield state, legal, [m for m in legal if isinstance(m, Drag)]
+
+
 def _games() -> list[Game]:
     designs = [build_design(data) for data in (KLONDIKE_LIKE, EJECT_WHEN, WILD_FOLLOW, RUN_EJECTS)]
     return [Game(design) for design in (*designs, load_design("monte-carlo"), load_design("weathervane"))]
@@ -123,24 +142,17 @@ def _games() -> list[Game]:
 def test_listed_drags_are_exactly_the_legal_drags_in_order(
     design: Any, written_out: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cardz_tools.engine import lister
-
-    if not written_out:  # as for designs with more pairs than the limit
-        monkeypatch.setattr(lister, "_UNROLL_LIMIT", 0)
+    _list_drags(monkeypatch, written_out)
     game = Game(design)
     assert ("for _source, _targets, _moves_to in" in game.move_lister_source) is not written_out or not game.drag_plan
     rng = SplitMix64(7)
     compared = listed = 0
-    for deal in range(4):
-        state = game.new_initial_state(seed=deal)
-        while not state.is_terminal() and state.move_count < 60:
-            legal = state.legal_moves()
-            drags = [m for m in legal if isinstance(m, Drag)]
-            assert legal[: len(drags)] == drags, "drags come before taps"
-            assert drags == _oracle_drags(state)
-            compared += 1
-            listed += len(drags)
-            state.apply(legal[rng.below(len(legal))])
+    for state, legal, drags in _playout(game, deals=4, moves=60):
+        assert legal[: len(drags)] == drags, "drags come before taps"
+        assert drags == _oracle_drags(state)
+        compared += 1
+        listed += len(drags)
+        state.apply(legal[rng.below(len(legal))])
     assert compared > 20 and listed > 20, "the playouts exercised the lister"
 
 
@@ -257,27 +269,21 @@ def test_a_suffix_closed_eject_tested_on_the_lowest_pair_lists_the_legal_runs(
     passed): on positions with long runs (playouts that build them), the drags listed are still exactly those the
     engine's full check accepts; the first foundation's base rank read inside Canfield's chain is the same for
     every run length, so its rule is suffix-closed too."""
-    from cardz_tools.engine import lister
     from cardz_tools.loading import open_design
     from tests.engine_support import GAMES
 
-    if not written_out:
-        monkeypatch.setattr(lister, "_UNROLL_LIMIT", 0)
+    _list_drags(monkeypatch, written_out)
     game = Game(open_design(GAMES / f"{name}.cardz").design)  # Canfield with runs extends canfield.cardz
     assert ": break" in game.move_lister_source and "_pair" in game.move_lister_source
     rng = SplitMix64(5)
     compared = longest = 0
-    for deal in range(6):
-        state = game.new_initial_state(seed=deal)
-        while not state.is_terminal() and state.move_count < 90:
-            legal = state.legal_moves()
-            drags = [m for m in legal if isinstance(m, Drag)]
-            if state.move_count % 15 == 14:
-                assert drags == _oracle_drags(state)
-                compared += 1
-            longest = max([longest, *(m.count for m in drags)])
-            # build: a drag onto a non-empty pile that is not a foundation, when there is one
-            building = [m for m in drags if state.piles[game.index[m.target]] and "found" not in m.target]
-            choices = building if building and rng.below(4) else legal
-            state.apply(choices[rng.below(len(choices))])
+    for state, legal, drags in _playout(game, deals=6, moves=90):
+        if state.move_count % 15 == 14:
+            assert drags == _oracle_drags(state)
+            compared += 1
+        longest = max([longest, *(m.count for m in drags)])
+        # build: a drag onto a non-empty pile that is not a foundation, when there is one
+        building = [m for m in drags if state.piles[game.index[m.target]] and "found" not in m.target]
+        choices = building if building and rng.below(4) else legal
+        state.apply(choices[rng.below(len(choices))])
     assert compared >= 12 and longest >= 3  # runs of three or more were listed and compared
