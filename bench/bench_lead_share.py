@@ -20,7 +20,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from bench.deal_runs import portfolio_run  # noqa: E402
+from bench.deal_runs import portfolio_run, print_comparison  # noqa: E402
 from cardz_tools.analysis import tableau_search  # noqa: E402
 from cardz_tools.engine import Game  # noqa: E402
 from cardz_tools.loading import open_design  # noqa: E402
@@ -53,13 +53,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         off = run(game, False, args.deals, args.seed, args.budget)
         on = run(game, True, args.deals, args.seed, args.budget)
-        for label, (verdicts, positions, cpu) in (("off", off), ("on", on)):
-            decided = sum(v != "." for v in verdicts)
-            print(f"{name:16} {label:3} {verdicts}  decided {decided:2}  positions {positions:>9,}  CPU {cpu:6.1f} s")
-        disagree = [i for i, (a, b) in enumerate(zip(off[0], on[0], strict=True)) if "." not in (a, b) and a != b]
-        if disagree:
-            raise SystemExit(f"{name}: the verdicts disagree on deals {disagree}")
-        print(f"{name:16} positions off / on: {off[1] / on[1]:.2f}")
+        print_comparison(name, ("off", off), ("on", on))
     return 0
 
 

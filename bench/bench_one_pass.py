@@ -20,7 +20,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from bench.deal_runs import portfolio_run  # noqa: E402
+from bench.deal_runs import portfolio_run, print_comparison  # noqa: E402
 from cardz_tools.analysis import tableau_search  # noqa: E402
 from cardz_tools.engine import Game  # noqa: E402
 from cardz_tools.loading import open_design  # noqa: E402
@@ -54,14 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         with_it = run(game, True, args.deals, args.seed, args.budget)
         without = run(game, False, args.deals, args.seed, args.budget)
-        for label, (verdicts, positions, cpu) in (("with", with_it), ("without", without)):
-            decided = sum(v != "." for v in verdicts)
-            print(f"{name:16} {label:7} {verdicts}  decided {decided:2}  positions {positions:>9,}  CPU {cpu:6.1f} s")
-        pairs = zip(with_it[0], without[0], strict=True)
-        disagree = [i for i, (a, b) in enumerate(pairs) if "." not in (a, b) and a != b]
-        if disagree:
-            raise SystemExit(f"{name}: the verdicts disagree on deals {disagree}")
-        print(f"{name:16} positions with / without: {with_it[1] / without[1]:.2f}")
+        print_comparison(name, ("with", with_it), ("without", without))
     return 0
 
 

@@ -19,7 +19,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from bench.deal_runs import portfolio_run  # noqa: E402
+from bench.deal_runs import portfolio_run, print_comparison  # noqa: E402
 from cardz_tools.analysis import tableau_search  # noqa: E402
 from cardz_tools.engine import Game  # noqa: E402
 from cardz_tools.loading import open_design  # noqa: E402
@@ -52,14 +52,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         before = run(game, 2, args.deals, args.seed, args.budget)
         after = run(game, weight, args.deals, args.seed, args.budget)
-        for label, (verdicts, positions, cpu) in (("2", before), (str(weight), after)):
-            decided = sum(v != "." for v in verdicts)
-            print(f"{name:16} {label:3} {verdicts}  decided {decided:2}  positions {positions:>9,}  CPU {cpu:6.1f} s")
-        pairs = enumerate(zip(before[0], after[0], strict=True))
-        disagree = [i for i, (a, b) in pairs if "." not in (a, b) and a != b]
-        if disagree:
-            raise SystemExit(f"{name}: the verdicts disagree on deals {disagree}")
-        print(f"{name:16} positions 2 / {weight}: {before[1] / after[1]:.2f}")
+        print_comparison(name, ("2", before), (str(weight), after))
     return 0
 
 
