@@ -337,15 +337,14 @@ def _predecessors(
     return tuple(codes), bytes(only)
 
 
-def _first_column_locks(
-    fills: Sequence[Sequence[tuple[tuple[int, int], ...]]], columns: int, present: frozenset[int]
-) -> tuple[tuple[int, ...] | None, ...] | None:
+def _first_column_locks(shape: GridShape, present: frozenset[int]) -> tuple[tuple[int, ...] | None, ...] | None:
     """:attr:`GridSearch.lock_dest`: per card, the first-column cells a gap takes it into from the first column,
     when that is the only way it ever moves from there (it follows no card); None for a card that may follow
     a card. None for the whole table when some gap after an empty cell takes a card (a first-column cell is then
     not the only place a card enters with nothing on its left)."""
-    if any(by_left[0] for cell, by_left in enumerate(fills) if cell % columns):
+    if any(shape.opens_after_gap):
         return None
+    fills = shape.fills
     dest: list[set[int]] = [set() for _ in range(128)]
     follows = [False] * 128
     for cell, by_left in enumerate(fills):
@@ -361,20 +360,18 @@ def _first_column_locks(
     return tuple(None if follows[card] else tuple(sorted(dest[card])) for card in range(128))
 
 
-def _first_column_pool(
-    fills: Sequence[Sequence[tuple[tuple[int, int], ...]]], columns: int, must_fill: Sequence[bool],
-    present: frozenset[int],
-) -> frozenset[int]:
+def _first_column_pool(shape: GridShape, present: frozenset[int]) -> frozenset[int]:
     """:attr:`GridSearch.pool`: the cards that trade first-column cells freely, or none when the table does not allow
     the pooled reduction (:meth:`GridSearch.pool_steps`).
 
     It needs: every first-column cell takes the same cards (at least two present), each from the first column; none
     of them ever follows a card; no gap after an empty cell takes a card; and every win fills the first column.
     """
-    first = range(0, len(fills), columns)
-    if not all(must_fill[cell] for cell in first):
+    fills = shape.fills
+    first = range(0, len(fills), shape.columns)
+    if not all(shape.must_fill[cell] for cell in first):
         return frozenset()
-    if any(by_left[0] for cell, by_left in enumerate(fills) if cell % columns):
+    if any(shape.opens_after_gap):
         return frozenset()
     taken = [{card for card, _ in fills[cell][0] if card in present} for cell in first]
     pool = taken[0]
@@ -625,7 +622,7 @@ class GridSearch:
         """``pred_code[column][card]``: :data:`NEVER` when the card enters no gap from that column, the one
         card it may follow when there is exactly one (and never a gap after an empty cell), else 0;
         ``only_after[card]``: the one card it may ever follow, from any column, else 0."""
-        self.lock_dest = _first_column_locks(shape.fills, columns, present)
+        self.lock_dest = _first_column_locks(shape, present)
         """Per card, the first-column cells it may enter from the first column, when it follows no card there
         (:meth:`locked`); None for a card that may follow one. None when no first-column lock applies."""
         self.locks = self.lock_dest is not None and any(
@@ -634,7 +631,7 @@ class GridSearch:
         """Whether some card of the first column moves only between first-column cells (:meth:`locked` then
         finds which of them never move again; else a first-column card is fixed only when it never moves)."""
         self.first_column = tuple(range(0, size, columns))
-        pool = _first_column_pool(shape.fills, columns, shape.must_fill, present)
+        pool = _first_column_pool(shape, present)
         self.pool = bytes(card in pool for card in range(128))
         """Per card: whether it is one of the cards that trade first-column cells freely (:meth:`pool_steps`)."""
         self.pooling = False
