@@ -33,7 +33,7 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     best-first pass (always the stored position with the best :meth:`Progress.heuristic`, at
     most :data:`QUICK_POSITIONS`; one share, two without stock moves: :data:`QUICK_WEIGHTS`; none with
     two decks and one pass through the stock: :func:`best_first_pass`),
-    the depth-first search with these pieces (two shares, five in Klondike draw three: :data:`SEARCH_WEIGHTS`; three
+    the depth-first search with these pieces (two shares, eight in Klondike draw three: :data:`SEARCH_WEIGHTS`; three
     with two decks and one pass: :data:`ONE_PASS_TWINS_WEIGHT`), and
     the depth-first search with ``ordering`` and ``stock`` off (one share, two where its positions are
     cheap: :data:`PLAIN_WEIGHTS`; on some deals the
@@ -215,16 +215,18 @@ and 17k positions alone) would take 7 times their positions; the second was not 
 RUNS_BEST_FIRST_UNIT = 5_000
 """The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
 
-SEARCH_WEIGHTS = (2, 5)
-"""The share of the turns of the depth-first member with every piece: two, and five where the tap cover applies
+SEARCH_WEIGHTS = (2, 8)
+"""The share of the turns of the depth-first member with every piece: two, and eight where the tap cover applies
 (:attr:`Plan.tap_cover`: one stock that redeals without limit, drawing more than one card) in a design of one deck
-without triggers (Klondike draw three). There that member decides what the others do not, late: Klondike draw
-three, seed 0, each member alone with the tap cover, deals 0 and 6 are won by it in 191,216 and 260,065 positions
-and deal 3 is proved lost in 154,648 (the best-first pass: 154,590), while the deals the best-first pass and the
-plain order decide take them 20,000 positions or fewer (deals 5 and 9: 76,883 and 80,688 in the portfolio with two
-shares). With five, the portfolio proves deal 3 lost at 215,717 positions (about 24 s on a quiet core). With two
-decks (Klondike with nine columns, 20,000 positions a deal, seed 0) it cost a deal the other members won: 9 decided
-instead of 10."""
+without triggers (of the shipped games only Klondike draw three). There that member decides what the others do not,
+late: Klondike draw three, seed 0, each member alone, deals 0 and 6 are won by it in 191,216 and 260,065 positions
+and deal 3 is proved lost in 154,648, while the best-first pass wins deal 5 in 19,827 and the plain order deal 2 in
+5,904. The portfolio's turns replayed over those trajectories (the members share nothing with stock moves): with
+five shares (session 7) deal 0 is won at 268,276 positions, just past what the row's 30 s store in the results
+run, and deal 3 proved at 215,717; with eight, at 238k and 193k, while deal 5 moves from 133k to 190k (the last
+deal decided is 238k instead of 268k); with ten, deal 5 at 228k. Seed 101, deals 0 to 9: the same deals decided.
+With two decks (Klondike with nine columns, 20,000 positions a deal, seed 0) five shares cost a deal the other
+members won: 9 decided instead of 10."""
 
 ONE_PASS_TWINS_WEIGHT = 3
 """The share of the depth-first member with every piece in a design of two or more decks whose waste is never
