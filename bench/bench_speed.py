@@ -31,6 +31,9 @@ DEALS: dict[str, tuple[tuple[int, ...], int]] = {
     "canfield-runs": ((0, 1), 25_000),
     "canfield": ((0,), 25_000),
     "freecell": ((0, 1), 15_000),
+    "bakers-game": ((0, 1), 15_000),
+    "eight-off": ((0, 1), 15_000),
+    "seahaven-towers": ((0, 1), 15_000),
     "forty-thieves": ((0, 1), 15_000),
     "spider": ((0,), 15_000),
 }

@@ -8,6 +8,8 @@ it cost without it.
 
 from __future__ import annotations
 
+from collections.abc import Generator
+
 import pytest
 
 from cardz_tools.analysis import tableau_search
@@ -120,3 +122,65 @@ def test_with_a_deadline_the_restarts_join_before_the_share_of_positions(monkeyp
     root = castle("Seven", 3, 5).new_initial_state(seed=deal_seed(11, 0))
     search(root, BUDGET, tableau_search.time.monotonic() + 60, Pruning(relaxation=False))
     assert joined
+
+
+def _late_pass_verdicts(monkeypatch: pytest.MonkeyPatch, cap: int | None = None) -> tuple[int, dict[str, int]]:
+    """(deals whose verdict differs from the plain exhaustive search's, what the late pass returned), on 20 small
+    castles with the second best-first pass joining after 3 positions and given most of the turns; with ``cap``, the
+    obvious unsound pass: it stops after ``cap`` positions and calls that "lost"."""
+    monkeypatch.setattr(tableau_search, "LATE_SHARE", 3 / BUDGET)
+    monkeypatch.setattr(tableau_search, "TURN", 1)
+    monkeypatch.setattr(tableau_search, "LATE_PASS_WEIGHT", 10_000)  # its first turn searches it all
+    decided: dict[str, int] = {"won": 0, "lost": 0, "unknown": 0}
+    real = tableau_search._late_pass_member
+
+    def spy(*args: object) -> tableau_search._Member:
+        member = real(*args)  # type: ignore[arg-type]
+        assert member.search.progress.weights[4] == 2 * tableau_search.Progress.WEIGHTS[4]
+        steps = member.steps
+
+        def recorded() -> Generator[None, None, tuple[str, list[object]]]:
+            if cap is None:
+                result = yield from steps
+            else:
+                result = ("unknown", [])
+                for _ in range(cap):
+                    try:
+                        next(steps)
+                    except StopIteration as done:
+                        result = done.value
+                        break
+                    yield
+                else:
+                    result = ("lost", [])
+            decided[result[0]] += 1
+            return result
+
+        member.steps = recorded()
+        return member
+
+    monkeypatch.setattr(tableau_search, "_late_pass_member", spy)
+    game = castle("Seven", 3, 5)
+    wrong = 0
+    for deal in range(20):
+        root = game.new_initial_state(seed=deal_seed(11, deal))
+        plain = search(root, BUDGET, None, Pruning.none())
+        found = search(root, BUDGET, None, Pruning())
+        assert plain.result != "unknown"
+        wrong += found.result != plain.result
+        if found.result == "won":
+            assert replays_to_a_win(root, found.line)
+    return wrong, decided
+
+
+def test_the_late_second_pass_agrees_with_the_plain_exhaustive_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second best-first pass (its buried-card term doubled) joins with the restarts; given most of the turns,
+    it decides deals of both verdicts (it runs out of positions on the lost ones), and every verdict is the plain
+    exhaustive search's."""
+    wrong, decided = _late_pass_verdicts(monkeypatch)
+    assert wrong == 0 and decided["won"] and decided["lost"], (wrong, decided)
+
+
+def test_a_late_pass_that_calls_its_cut_lost_fails_that_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    wrong, decided = _late_pass_verdicts(monkeypatch, cap=3)
+    assert wrong > 0 and decided["lost"], (wrong, decided)

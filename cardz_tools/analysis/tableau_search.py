@@ -58,8 +58,11 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     one search won 10, restarts of 5,000 jittered positions 15. On an open board
     (:func:`open_board`: FreeCell, Beleaguered Castle) the member joins once a share of the budget
     is spent (:data:`LATE_SHARE`), taking its turns from the depth-first searches, not from the
-    best-first pass (:data:`LATE_WEIGHTS`). Restarts do not change what is a proof: the order of the children
-    does not make a depth-first search less complete, so a restart that ends uncut answers "lost" soundly.
+    best-first pass (:data:`LATE_WEIGHTS`); with it joins a second best-first pass that scores a card
+    lying above one a win depot takes now :data:`LATE_PASS_BURIED` times as heavily (:data:`LATE_PASS_WEIGHT`):
+    the two passes' times are heavy-tailed on different deals. Restarts do not change what is a proof: the
+    order of the children does not make a depth-first search less complete, so a restart that ends uncut
+    answers "lost" soundly.
 ``runs``
     on a design with the ``restarts`` member whose columns build runs that do not all move
     together (the multi-suit Spider family), three more members: restarts of the depth-first search
@@ -174,6 +177,14 @@ shares against the weights as they were (2, 2 and 1, then 4 for the restarts): B
 20,000 positions (about 2 s); Beleaguered Castle 16 of 20 against 14 at 28,000; Streets and Alleys 18 against 17 at
 34,000; King Albert 13 against 11 at 20,000; and FreeCell 20 against 19 at 110,000 (about 10 s; the restarts
 joining after 10,000), whose deal 17 the restarts alone win in 44,272 positions."""
+
+LATE_PASS_WEIGHT = 4
+"""The share of the turns of the second best-first pass that joins an open board's portfolio with the late restarts
+(:data:`LATE_SHARE`): a pass that scores a card lying above one a win depot takes now :data:`LATE_PASS_BURIED`
+times as :attr:`Progress.WEIGHTS` does (module doc, ``restarts``)."""
+
+LATE_PASS_BURIED = 2
+"""The factor on the buried-card term of the late second pass (:data:`LATE_PASS_WEIGHT`)."""
 
 RUNS_WEIGHTS = (8, 16, 16)
 """The shares of the turns of the three ``runs`` members: the depth-first restarts, the best-first restarts, and the
@@ -1059,6 +1070,17 @@ def _restarts_member(
     return _Member("search", RESTART_WEIGHT, found, found.restarts(), True)
 
 
+def _late_pass_member(
+    root: Any, pruning: Pruning, budget: int, deadline: float | None, lost: set[Hashable] | None = None
+) -> _Member:
+    """The second best-first pass joining late (:data:`LATE_PASS_WEIGHT`), sharing ``lost`` with the others."""
+    found = _Search(root, plan_for(root.game, pruning), pruning, max(1, min(budget, QUICK_POSITIONS)), deadline,
+                    lost=lost)
+    weights = found.progress.weights
+    found.progress.weights = (*weights[:4], weights[4] * LATE_PASS_BURIED)
+    return _Member("quick", LATE_PASS_WEIGHT, found, found.best_first(), True)
+
+
 def _late_join(budget: int, deadline: float | None) -> tuple[float, float | None]:
     """(the positions, the :func:`time.monotonic` time) after which the late restarts join a search
     starting now with ``budget`` positions and ``deadline`` (:data:`LATE_SHARE`: whichever comes first)."""
@@ -1111,6 +1133,9 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
             members.append(_restarts_member(root, pruning, budget, deadline, lost))
             members[-1].weight = LATE_WEIGHTS[2]
             everyone.append(members[-1])
+            if LATE_PASS_WEIGHT and any(entry.best_first for entry in members):
+                members.append(_late_pass_member(root, pruning, budget, deadline, lost))
+                everyone.append(members[-1])
         for entry in list(members):
             if entry not in members:  # dropped this round (below)
                 continue

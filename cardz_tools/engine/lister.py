@@ -12,7 +12,8 @@ and the parts of the accept rules that read only the target (``top.rank``, ``!em
 the top's rank and suit for ``follow``) are locals worked out once per call per target, so a
 pair tests locals. Beyond it the lister loops over runs of sources with the same eject code
 and over each source's targets, which keeps the source (audited and compiled when the game
-is built) small.
+is built) small. Either way the parts of the accept rules that read no site argument (FreeCell's
+counts of the empty cells and columns) are worked out once per call, at the top.
 
 The text comes from the expression compiler (:mod:`cardz_tools.engine.rules`,
 :class:`cardz_tools.expr.inline.InlineCode`) and from this module's own tokens; the
@@ -148,6 +149,9 @@ class _Writer:
         """Per eject test (as text), the locals it reads."""
         self.closed_ejects: set[str] = set()
         """The eject tests (as text) that are :func:`suffix_closed`."""
+        self.per_call: dict[str, str] = {}
+        """The parts of the accept rules that read no site argument (a count of the empty cells), by
+        local: worked out once at the top of the lister, the piles being the same for every candidate."""
 
     def eject_test(self, source: int) -> tuple[EjectKind, str]:
         """The eject kind and, for ``when``, the rule as inline text over the run's locals."""
@@ -174,8 +178,9 @@ class _Writer:
         if when.text not in self.residuals:
             inner = _TARGET_SIDE if self.unrolled else frozenset()
             self.residuals[when.text] = inline_rule_by_side(
-                self.code, when, Site.ACCEPT, self.design, _ACCEPT_NAMES, "_pd", _SOURCE_SIDE, inner
+                self.code, when, Site.ACCEPT, self.design, _ACCEPT_NAMES, "_pd", _SOURCE_SIDE, inner, per_call=True
             )
+            self.per_call.update(self.residuals[when.text].per_call)
         return self.residuals[when.text]
 
     def accept_parts(self, target: int, runs: bool) -> _Accept:
@@ -465,6 +470,8 @@ def lister_block(game: GamePlan, design: Design) -> tuple[Block, InlineCode]:
         head.assign("_declared", "S.declared")
     if any(run.eject[0] is not EjectKind.TOP_ONLY for run in runs):
         head.assign("_run_move", code.constant(game.drag_move))
+    for local, text in writer.per_call.items():  # before the per-target parts, which may read them
+        head.assign(local, text)
     head.add(writer.target_block()).add(body).line("return _moves", {"_moves"})
     return head, code
 

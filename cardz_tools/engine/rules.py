@@ -229,13 +229,16 @@ def inline_rule_by_side(
     pile: str,
     outer: frozenset[str],
     inner: frozenset[str],
+    per_call: bool = False,
 ) -> Hoisted:
     """:func:`inline_rule` (residual) with the parts that read only the ``inner`` site arguments
-    hoisted too, to work out once per target (see :meth:`InlineCode.hoisting_both`).
+    hoisted too, to work out once per target, and with ``per_call`` those that read no site
+    argument, to work out once per call (see :meth:`InlineCode.hoisting_both`).
 
     :raises RuleError: when the text does not compile.
     """
     value = constant_of(expr.text)
     if value is not None:
         return Hoisted("True" if value else "False", [], [])
-    return code.hoisting_both(_checked(expr, site, _environment(design)), names, pile, outer, inner, residual=True)
+    checked = _checked(expr, site, _environment(design))
+    return code.hoisting_both(checked, names, pile, outer, inner, residual=True, per_call=per_call)

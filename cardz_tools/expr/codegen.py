@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import CodeType
 from typing import Any
@@ -184,6 +185,7 @@ GENERATED_NAMES: dict[str, str] = {
     "_p#": "a chain's previous item",
     "_x#": "a part of a quantifier's body worked out before its loop",
     "_h#": "a part of a rule hoisted out of the engine's loop over targets (inline.py)",
+    "_c#": "a part of a rule that reads no site argument, worked out once per call (inline.py)",
     "_g#": "a part of a rule that reads only the target, worked out once per target (inline.py; _g#_T for target T)",
     "_pd": "the pile of the site's depot, when it is read more than once (PILE stands for it while a rule is written)",
     "_items": "what a quantifier iterates",
@@ -251,6 +253,7 @@ _HELPERS: dict[str, Any] = {
     "_ascending": _ascending, "_same_suit": _same_suit, "_alternating": _alternating, "_declared": _declared,
     "_top_cards": _top_cards, "_pow": bounded_pow, "_covered": _covered,
 }
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LITERAL_KINDS = frozenset({Kind.INT, Kind.BOOL, Kind.RANK, Kind.SUIT, Kind.COLOR, Kind.DEPOT})
 
 
@@ -585,13 +588,23 @@ class Emitter(NodeVisitor[str]):
         }[func]
         start += {"count": ["_n = 0"], "sum": ["_n = 0"], "min": ["_m = None"], "max": ["_m = None"]}.get(func, [])
         *inside, last = [line.format(body=body) for line in loop]
-        params = ["P", "S", *self.site_params, *outer, "_items"]
+        params = ["P", "S", *self.read_params([*start, body], outer), "_items"]
         name = f"_q{number}"
         lines = [f"def {name}({', '.join(params)}):", *("    " + line for line in start),
                  f"    for {var} in _items:", *("        " + line for line in inside), "    " + last]
         self.functions.append(with_pile("\n".join(lines), 1, always=True))
         return f"{name}({', '.join(params[:-1])}, {items})"
 
+
+    def read_params(self, texts: Sequence[str], outer: Sequence[str]) -> list[str]:
+        """The site arguments and enclosing binder variables that a quantifier's function reads
+        (in ``texts``, its lines): only those are passed, so that a quantifier that reads no site
+        argument is a function of the piles alone, which can be worked out once per call of a
+        function the engine generates (``_c#`` in inline.py)."""
+        words = set(_WORD.findall("\n".join(texts)))
+        if any(PILE in text for text in texts):
+            words.add(SITE_PARAMS["depot"])
+        return [name for name in (*self.site_params, *outer) if name in words]
 
     def loop_invariants(self, body: Node, binder: int) -> list[Node]:
         """The largest subtrees of a quantifier's ``body`` worth working out once before its loop:
@@ -637,7 +650,7 @@ class Emitter(NodeVisitor[str]):
             body = self.emit(node.args[1])
         finally:
             del self.vars[-2:]
-        params = ["P", "S", *self.site_params, *outer, "_items"]
+        params = ["P", "S", *self.read_params([body], outer), "_items"]
         name = f"_q{number}"
         # Cards are ints, so None marks "no card below yet" (the sandbox has no iter()).
         lines = [f"def {name}({', '.join(params)}):",

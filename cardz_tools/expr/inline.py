@@ -9,6 +9,11 @@ as :func:`.compiler.compile_rule` does: nothing from the design text reaches the
 (names are resolved to ints and closure constants), and it runs in an empty
 namespace whose ``__builtins__`` is :data:`.codegen.SAFE_BUILTINS`.
 
+A rule inside the engine's loops is written in levels (:meth:`InlineCode.hoisting_both`): the
+parts that read no site argument at all, quantifiers included (``count(Cell, empty(it))``), once
+per call of the generated function; those that read only the source side once per source; those
+that read only the target once per target; the rest per candidate.
+
 Every expression of one :class:`InlineCode` shares its closure constants (``_k0``,
 ``_k1`` ...) and its quantifier functions (``_q1``, ``_q2`` ...), so their names never
 clash. The text may read ``P`` (the piles) and ``S`` (the state): the generated
@@ -24,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .ast import Binary, Call, Name, Node, iter_child_nodes, walk
+from .ast import Binary, Call, Name, Node, iter_child_nodes
 from .checker import NOT_CONST, Checked
 from .codegen import PILE, SITE_PARAMS, Emitter, ExprCompileError, build
 from .compiler import split_static
@@ -56,6 +61,10 @@ class Hoisted(NamedTuple):
 
     outer_reads: frozenset[str] = frozenset()
     """The caller's locals the :attr:`outer` assignments read."""
+    per_call: list[tuple[str, str]] = []
+    """``(local, text)`` that read no site argument (only the piles, the state and constants: a
+    count of the empty cells), to assign once per call of the generated function, before
+    everything else; the same subtree in several rules is one local (see :meth:`InlineCode.hoisting_both`)."""
 
     def at(self, bindings: Mapping[str, str]) -> Hoisted:
         """The test and its per-target assignments with the names in ``bindings`` written as their
@@ -69,7 +78,7 @@ class Hoisted(NamedTuple):
         text, *assignments = self.names
         pairs = zip(self.target, assignments, strict=True)
         target = [(bindings.get(local, local), bound(parts)) for (local, _), parts in pairs]
-        return Hoisted(bound(text), self.outer, target, self.reads, (), self.outer_reads)
+        return Hoisted(bound(text), self.outer, target, self.reads, (), self.outer_reads, self.per_call)
 
 
 class InlineCode:
@@ -84,6 +93,9 @@ class InlineCode:
         self._trees: list[Checked] = []
         self._hoisted: list[str] = []
         """Keeps every checked tree alive: the shared binder table is keyed by node ids."""
+        self._per_call: dict[Node, str] = {}
+        """The local of each subtree worked out once per call (:attr:`Hoisted.per_call`), by the subtree:
+        equal subtrees that read no site argument and bind their own variables have equal values."""
 
     def constant(self, value: Any) -> str:
         """The closure name under which the generated code reads ``value`` (a table, a callable)."""
@@ -126,6 +138,7 @@ class InlineCode:
         inner: frozenset[str],
         residual: bool = False,
         pile_once: str | None = None,
+        per_call: bool = False,
     ) -> Hoisted:
         """:meth:`hoisting`, and besides the largest remaining parts that read only the
         ``inner`` site arguments (``depot`` and its ``top``), the piles and constants: values
@@ -137,6 +150,17 @@ class InlineCode:
 
         With ``pile_once`` (``P[_depot]``), a text that reads the pile only once reads it as that
         instead of the local ``pile`` (as :func:`.codegen.with_pile` decides for a compiled rule).
+
+        With ``per_call``, first the largest parts that read no site argument at all, quantifiers
+        included (``count(Cell, empty(it))``: the piles, the state and constants only), become
+        :attr:`Hoisted.per_call` locals, to work out once per call of the generated function (the
+        piles do not change while it runs). They are written unguarded too, so they are safe to
+        evaluate before the rule would reach them. The per-source parts may read them; the per-target
+        parts do not: those are worked out for every target whether or not a candidate reaches them,
+        and FreeCell's supermove bound per target cost Baker's Game more than its lazy test (few of
+        its candidates pass the suit test before it).
+
+        A text hoisted twice at one level (``card.suit`` in two conjuncts) is one local.
         """
         if not checked.ok or checked.node is None:
             raise ExprCompileError(f"cannot compile {checked.text!r}: it has errors")
@@ -151,27 +175,46 @@ class InlineCode:
         emitter.binder_names = self._binders
         emitter.numbers = self._numbers
         emitter.functions = self._functions
+        per_call_assignments: list[tuple[str, str]] = []
+        if per_call:
+            whole: list[tuple[str, Node]] = []
+            for node in nodes:
+                self._find_invariants(checked, node, frozenset(), whole, "_c", closed=True)
+            unguarded = _HoistingEmitter(_unguarded(checked), self.env, self._constants)
+            unguarded.binder_names, unguarded.numbers, unguarded.functions = emitter.binder_names, self._numbers, \
+                self._functions
+            for local, node in whole:
+                known = self._per_call.get(node)
+                if known is None:
+                    text = unguarded.emit(node)
+                    if _PARAM.search(text) or PILE in text:
+                        raise AssertionError(f"a part worked out once per call reads a site argument: {text}")
+                    per_call_assignments.append((local, text))
+                    self._per_call[node] = known = local
+                    self._hoisted.append(local)
+                emitter.replaced[id(node)] = known
+        fixed = dict(emitter.replaced)  # the per-call locals: in scope everywhere, leaves for the other levels
         hoisted: list[tuple[str, Node]] = []
         if outer:
             for node in nodes:
-                self._find_invariants(checked, node, outer, hoisted, "_h")
-        assignments = []
+                self._find_invariants(checked, node, outer, hoisted, "_h", fixed)
+        assignments: list[tuple[str, str]] = []
         for local, node in hoisted:
-            assignments.append((local, emitter.emit(node)))
+            emitter.replaced[id(node)] = _assign_once(assignments, local, emitter.emit(node))
             self._hoisted.append(local)
-            emitter.replaced[id(node)] = local
         per_target: list[tuple[str, Node]] = []
         if inner:
             for node in nodes:
-                self._find_invariants(checked, node, inner, per_target, "_g", emitter.replaced, unguarded=True)
-        target_assignments = []
+                self._find_invariants(
+                    checked, node, inner, per_target, "_g", None, taken=emitter.replaced, unguarded=True
+                )
+        target_assignments: list[tuple[str, str]] = []
         if per_target:
-            unguarded = _HoistingEmitter(dataclasses.replace(checked, guarded=frozenset()), self.env, self._constants)
+            unguarded = _HoistingEmitter(_unguarded(checked), self.env, self._constants)
             unguarded.replaced = emitter.replaced
-            for local, node in per_target:
-                target_assignments.append((local, unguarded.emit(node)))
-                self._hoisted.append(local)
-            for local, node in per_target:
+            shared = [_assign_once(target_assignments, local, unguarded.emit(node)) for local, node in per_target]
+            self._hoisted += [local for local, _ in per_target]
+            for (_, node), local in zip(per_target, shared, strict=True):
                 emitter.replaced[id(node)] = local
         if len(nodes) > 1 and all(_total(checked, node, emitter.replaced) for node in nodes):
             # Any order gives the same value: equality tests, the likeliest to fail, go first.
@@ -214,6 +257,7 @@ class InlineCode:
             dict(reads),
             (test, *targets),
             frozenset(part for _, parts in outer_parts for odd, part in _alternating(parts) if odd),
+            per_call_assignments,
         )
 
     def _find_invariants(
@@ -223,26 +267,32 @@ class InlineCode:
         outer: frozenset[str],
         found: list[tuple[str, Node]],
         prefix: str,
+        fixed: Mapping[int, str] | None = None,
         taken: Mapping[int, str] | None = None,
         unguarded: bool = False,
+        closed: bool = False,
     ) -> None:
         """Collect the largest subtrees of ``node`` worth hoisting (see :meth:`hoisting`), not
-        inside those ``taken`` already."""
-        if taken is not None and id(node) in taken:
+        inside those ``taken`` already. The ``fixed`` subtrees (the per-call locals) are leaves any
+        level may read; with ``closed`` (the per-call level) a quantifier may be hoisted whole when
+        it reads no site argument and no variable bound outside it."""
+        fixed = fixed or {}
+        if id(node) in fixed or (taken is not None and id(node) in taken):
             return
         info = checked.info[id(node)]
         if (
             info.const is NOT_CONST
             and not isinstance(node, Name)
-            and _invariant(checked, node, outer, unguarded)
-            and (taken is None or not any(id(sub) in taken for sub in walk(node)))  # no local of another loop
+            and _invariant(checked, node, outer, unguarded or closed, fixed, closed)
+            # no local of another loop
+            and (taken is None or not any(id(sub) in taken for sub in _walk_outside(node, fixed)))
         ):
             found.append((f"{prefix}{len(self._hoisted) + len(found) + 1}", node))
             return
         if isinstance(node, Call) and info.overload is not None and info.overload.is_binder:
             return  # its body becomes a function of its own, where the hoisted locals are not seen
         for child in iter_child_nodes(node):
-            self._find_invariants(checked, child, outer, found, prefix, taken, unguarded)
+            self._find_invariants(checked, child, outer, found, prefix, fixed, taken, unguarded, closed)
 
     def function(
         self, name: str, params: Sequence[str], body: Sequence[str], attributes: Iterable[str] = ()
@@ -303,18 +353,58 @@ def _total(checked: Checked, node: Node, replaced: Mapping[int, str]) -> bool:
     return all(_total(checked, child, replaced) for child in iter_child_nodes(node))
 
 
-def _invariant(checked: Checked, node: Node, outer: frozenset[str], unguarded: bool = False) -> bool:
+def _assign_once(assignments: list[tuple[str, str]], local: str, text: str) -> str:
+    """Append ``local = text`` unless a local of the same text is there already; returns the local that holds it
+    (the same text at one level reads the same locals and piles, so it has the same value: ``card.suit`` twice)."""
+    for known, known_text in assignments:
+        if known_text == text:
+            return known
+    assignments.append((local, text))
+    return local
+
+
+def _unguarded(checked: Checked) -> Checked:
+    """``checked`` with no ``top`` guarded: written so, a part is safe to evaluate before the guards
+    that protect it in the rule (``top`` of an empty pile is :data:`~cardz_tools.cards.NO_CARD`)."""
+    return dataclasses.replace(checked, guarded=frozenset())
+
+
+def _walk_outside(node: Node, fixed: Mapping[int, str]) -> Iterable[Node]:
+    """``node`` and its descendants, not descending into the ``fixed`` subtrees (nor yielding them)."""
+    if id(node) in fixed:
+        return
+    yield node
+    for child in iter_child_nodes(node):
+        yield from _walk_outside(child, fixed)
+
+
+def _invariant(
+    checked: Checked,
+    node: Node,
+    outer: frozenset[str],
+    unguarded: bool = False,
+    fixed: Mapping[int, str] | None = None,
+    closed: bool = False,
+) -> bool:
     """Whether ``node`` reads only ``outer`` site arguments and is safe to evaluate early
-    (with ``unguarded``, a guarded ``top`` counts as safe: it is to be written without its guard)."""
-    for sub in walk(node):
+    (with ``unguarded``, a guarded ``top`` counts as safe: it is to be written without its guard).
+    The ``fixed`` subtrees (locals worked out before) count as safe leaves. Without ``closed`` no
+    quantifier may be in it; with ``closed``, quantifiers may, if every variable read in ``node`` is
+    bound by a quantifier inside it (its value then depends on nothing but the piles and the state)."""
+    binders: set[int] = set()
+    for sub in _walk_outside(node, fixed or {}):
         if id(sub) in checked.guarded and not unguarded:
             return False
         info = checked.info.get(id(sub))
         if info is None:
             return False
-        if isinstance(sub, Name) and info.const is NOT_CONST:
-            if info.binding == "var" or (info.binding == "site" and sub.name not in outer):
-                return False
         if isinstance(sub, Call) and info.overload is not None and info.overload.is_binder:
-            return False
+            if not closed:
+                return False
+            binders.add(id(sub))
+        if isinstance(sub, Name) and info.const is NOT_CONST:
+            if info.binding == "var" and not (closed and checked.binders.get(id(sub)) in binders):
+                return False
+            if info.binding == "site" and sub.name not in outer:
+                return False
     return True
