@@ -505,12 +505,46 @@ def test_a_quick_pass_that_ends_without_a_win_gives_way_to_a_looser_streamliner(
         quick, looser = GridSearch.of(state), GridSearch.of(state)
         assert quick is not None and looser is not None
         assert grid_search._finish(quick.best_first(200_000, None))[0] == "unknown" and quick.exhausted
-        looser.looser = True
-        assert grid_search._finish(looser.best_first(200_000, None))[0] == "won"
+        for newest_first in (False, True):
+            looser = GridSearch.of(state)
+            assert looser is not None
+            looser.looser, looser.newest_first = True, newest_first
+            result, line, _ = grid_search._finish(looser.best_first(200_000, None))
+            assert result == "won" and replays_to_a_win(state, line), (deal, newest_first)
         answer = grid_search.grid_solve(state.clone(), 200_000, None)
         assert answer is not None and answer[0] == "won" and replays_to_a_win(state, answer[1]), deal
     for deal in (15, 25):  # won only with a Two moving from the left edge, which neither pass tries
-        looser = GridSearch.of(game.new_initial_state(seed=deal_seed(17, deal)))
-        assert looser is not None
-        looser.looser = True
-        assert grid_search._finish(looser.best_first(200_000, None))[0] == "unknown"
+        for newest_first in (False, True):
+            looser = GridSearch.of(game.new_initial_state(seed=deal_seed(17, deal)))
+            assert looser is not None
+            looser.looser, looser.newest_first = True, newest_first
+            assert grid_search._finish(looser.best_first(200_000, None))[0] == "unknown"
+            assert looser.exhausted
+
+
+def test_either_tie_order_of_a_quick_pass_searches_the_same_positions() -> None:
+    """A quick pass, oldest or newest of equally promising positions first, answers "won" with a line the engine
+    replays or "unknown" (never "lost"), and only on deals the complete search wins; the two orders search one
+    streamlined space in another order, so on small deals (searched to the end) they win the same deals and an
+    exhausted pass has stored the same positions either way."""
+    game = small_gaps()
+    wins = 0
+    for deal in range(24):
+        state = game.new_initial_state(seed=deal_seed(17, deal))
+        complete = GridSearch.of(state)
+        assert complete is not None
+        verdict = complete.search(300_000, None)[0]
+        for looser in (False, True):
+            answers = []
+            for newest_first in (False, True):
+                quick = GridSearch.of(state)
+                assert quick is not None
+                quick.looser, quick.newest_first = looser, newest_first
+                result, line, nodes = grid_search._finish(quick.best_first(300_000, None))
+                assert result == "won" or (result == "unknown" and quick.exhausted), (deal, looser, newest_first)
+                if result == "won":
+                    assert verdict == "won" and replays_to_a_win(state, line), (deal, looser, newest_first)
+                answers.append((result, nodes if result == "unknown" else None))
+            assert answers[0] == answers[1], (deal, looser, answers)
+            wins += answers[0][0] == "won"
+    assert wins >= 10, wins
