@@ -319,12 +319,20 @@ class StockMoves:
             return None
         place: list[Any] = [None]
         depot, waste, cycles = draw.depot, draw.to, self.cycles
+        # The last stock and waste and what they stand for: a move off the stock and waste leaves the child the
+        # parent's two tuples, so most keys find them here without hashing them (an identity is never reused
+        # while the tuples are held here).
+        last: list[Any] = [None, None, None]
 
         def blank(state: Any, piles: list[Any]) -> None:  # normalize() of the one unlimited draw, then blanked
             stock_pile, waste_pile = piles[depot], piles[waste]
-            found = cycles.get((depot, stock_pile, waste_pile))
-            if found is None:
-                found = self._cycle_of(state.game, draw, stock_pile, waste_pile)
+            if stock_pile is last[0] and waste_pile is last[1]:
+                found = last[2]
+            else:
+                found = cycles.get((depot, stock_pile, waste_pile))
+                if found is None:
+                    found = self._cycle_of(state.game, draw, stock_pile, waste_pile)
+                last[:] = stock_pile, waste_pile, found
             place[0] = found
             piles[depot] = piles[waste] = ()
 

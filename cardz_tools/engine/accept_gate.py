@@ -121,8 +121,15 @@ class AcceptGate:
         if found is None:
             if len(self.kept) >= TABLES_KEPT:
                 self.kept.clear()
-            found = self.kept[key] = tuple(self._table(t, rule, key, state)
-                                           for t, rule in zip(self.targets, self.rules, strict=True))
+            # Targets with one rule share a table, unless the rule reads the target's own bottom card.
+            shared: dict[tuple[int, int], list[int]] = {}
+            tables = []
+            for target, rule in zip(self.targets, self.rules, strict=True):
+                slot = (id(rule), target if target in self.bottoms else -1)
+                if slot not in shared:
+                    shared[slot] = self._table(target, rule, key, state)
+                tables.append(shared[slot])
+            found = self.kept[key] = tuple(tables)
         return found
 
     def coverage(self) -> float:
@@ -167,6 +174,7 @@ def accept_gate(game: GamePlan, targets: Sequence[int]) -> AcceptGate | None:
     members = design.group_members()
     rules = []
     bottoms: set[int] = set()
+    compiled: dict[str, Any] = {}  # by the gate part's text: the members of a group share one
     for target in targets:
         rule = game.accept_rules[target]
         if rule.when is None or rule.follow or rule.wild_rank is not None:
@@ -181,8 +189,11 @@ def accept_gate(game: GamePlan, targets: Sequence[int]) -> AcceptGate | None:
             depot = _bottom_of(node, members)
             if depot is not None:
                 bottoms.add(depot)
-        try:
-            rules.append(compile_rule(Expr(to_source(part), design.depots[target].spec.pointer), Site.ACCEPT, design))
-        except RuleError:
-            return None
+        text = to_source(part)
+        if text not in compiled:
+            try:
+                compiled[text] = compile_rule(Expr(text, design.depots[target].spec.pointer), Site.ACCEPT, design)
+            except RuleError:
+                return None
+        rules.append(compiled[text])
     return AcceptGate(game, targets, rules, tuple(sorted(bottoms)))
