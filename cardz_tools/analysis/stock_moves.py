@@ -224,11 +224,20 @@ class StockMoves:
                 for target, row in rows:
                     if wanted is not None and row is not None and not row & wanted:
                         continue
-                    move = game.drag_move(waste_depot, count, target, None)
-                    if scratch.drag_refusal(move) is None:
-                        child = scratch.clone()
-                        child.apply(move, checked=True)
-                        yield (*(draw.move,) * taps, move), child, True
+                    if top_only:
+                        # The waste's face-up top card alone, onto a target that takes cards and names no suit (no
+                        # declarations here): State.drag_refusal comes down to the target's accept rule.
+                        top = waste[-1]
+                        if scratch.accept_refusal(waste_depot, target, top, (top,)) is not None:
+                            continue
+                        move = game.drag_move(waste_depot, 1, target, None)
+                    else:
+                        move = game.drag_move(waste_depot, count, target, None)
+                        if scratch.drag_refusal(move) is not None:
+                            continue
+                    child = scratch.clone()
+                    child.apply(move, checked=True)
+                    yield (*(draw.move,) * taps, move), child, True
 
     def _tap_chain(self, draw: Any, flips: bool, stock: Any, waste: Any, redeals: int) -> tuple[TapState, ...]:
         """The states taps of ``draw`` lead to from (``stock``, ``waste``, ``redeals``), in a design
