@@ -14,6 +14,11 @@ pair tests locals. Beyond it the lister loops over runs of sources with the same
 and over each source's targets, which keeps the source (audited and compiled when the game
 is built) small.
 
+Written out, a gate (:mod:`.accept_gate`) first skips each card that no target's accept rule could take on its
+top, before the card's eject test and its targets' tests; a suffix-closed eject test is then asked about the lengths
+the gate skipped only when a longer one passes (:meth:`_Writer.gated_run_cards`). Designs where most cards pass the
+gate (:data:`GATE_COVERAGE`) or sources have few targets (:data:`GATE_TARGETS`) keep the lister without it.
+
 The text comes from the expression compiler (:mod:`cardz_tools.engine.rules`,
 :class:`cardz_tools.expr.inline.InlineCode`) and from this module's own tokens; the
 sources, targets and moves are closure constants. The lister returns the drags in the
