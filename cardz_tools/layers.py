@@ -80,6 +80,7 @@ LAYERS: tuple[Layer, ...] = (
             "engine.render",
             "engine.state",
             "engine.interpreted",
+            "engine.accept_gate",
             "engine.lister",
             "engine.triggers",
             "engine.game",

@@ -938,5 +938,8 @@ def bottom_depots(game: Any) -> tuple[int, ...]:
 def bottom_cards(state: Any) -> tuple[tuple[int, Card], ...]:
     """The bottom card of each depot of :func:`bottom_depots` that has one in ``state``, as ``(depot, card)``
     (face bit clear): constants from then on, which :func:`probe_table` reads so."""
+    depots = bottom_depots(state.game)
+    if not depots:  # most designs: no generator per call (the stock moves ask once per position)
+        return ()
     piles = state.piles
-    return tuple((d, piles[d][0] & ~FACE_UP) for d in bottom_depots(state.game) if piles[d])
+    return tuple((d, piles[d][0] & ~FACE_UP) for d in depots if piles[d])

@@ -224,11 +224,20 @@ class StockMoves:
                 for target, row in rows:
                     if wanted is not None and row is not None and not row & wanted:
                         continue
-                    move = game.drag_move(waste_depot, count, target, None)
-                    if scratch.drag_refusal(move) is None:
-                        child = scratch.clone()
-                        child.apply(move, checked=True)
-                        yield (*(draw.move,) * taps, move), child, True
+                    if top_only:
+                        # The waste's face-up top card alone, onto a target that takes cards and names no suit (no
+                        # declarations here): State.drag_refusal comes down to the target's accept rule.
+                        top = waste[-1]
+                        if scratch.accept_refusal(waste_depot, target, top, (top,)) is not None:
+                            continue
+                        move = game.drag_move(waste_depot, 1, target, None)
+                    else:
+                        move = game.drag_move(waste_depot, count, target, None)
+                        if scratch.drag_refusal(move) is not None:
+                            continue
+                    child = scratch.clone()
+                    child.apply(move, checked=True)
+                    yield (*(draw.move,) * taps, move), child, True
 
     def _tap_chain(self, draw: Any, flips: bool, stock: Any, waste: Any, redeals: int) -> tuple[TapState, ...]:
         """The states taps of ``draw`` lead to from (``stock``, ``waste``, ``redeals``), in a design
@@ -319,12 +328,20 @@ class StockMoves:
             return None
         place: list[Any] = [None]
         depot, waste, cycles = draw.depot, draw.to, self.cycles
+        # The last stock and waste and what they stand for: a move off the stock and waste leaves the child the
+        # parent's two tuples, so most keys find them here without hashing them (an identity is never reused
+        # while the tuples are held here).
+        last: list[Any] = [None, None, None]
 
         def blank(state: Any, piles: list[Any]) -> None:  # normalize() of the one unlimited draw, then blanked
             stock_pile, waste_pile = piles[depot], piles[waste]
-            found = cycles.get((depot, stock_pile, waste_pile))
-            if found is None:
-                found = self._cycle_of(state.game, draw, stock_pile, waste_pile)
+            if stock_pile is last[0] and waste_pile is last[1]:
+                found = last[2]
+            else:
+                found = cycles.get((depot, stock_pile, waste_pile))
+                if found is None:
+                    found = self._cycle_of(state.game, draw, stock_pile, waste_pile)
+                last[:] = stock_pile, waste_pile, found
             place[0] = found
             piles[depot] = piles[waste] = ()
 

@@ -635,20 +635,26 @@ class _Search:
         """The positions this search has stored, over all its restarts."""
         return self.spent + len(self.seen)
 
-    def forced(self, state: Any, moves: list[Any]) -> None:
-        """Play the safe moves of ``state`` one after another, appending them to ``moves``."""
+    def forced(self, state: Any, moves: list[Any]) -> str | None:
+        """Play the safe moves of ``state`` one after another, appending them to ``moves``; returns
+        :func:`ended` of ``state`` then (worked out on the way: the caller need not ask again)."""
         safe = self.plan.safe
         if safe is None:
-            return
-        while len(moves) < MAX_LINE and ended(state) is None:
+            return ended(state)
+        while len(moves) < MAX_LINE:
+            end = ended(state)
+            if end is not None:
+                return end
             move = safe.safe_move(state)
             if move is None:
-                return
+                return None
             state.apply(move, checked=True)  # safe_move found it legal
             moves.append(move)
             self.tick()
-        if ended(state) is None:
+        end = ended(state)
+        if end is None:
             self.cut = True
+        return end
 
     def single_moves(self, state: Any) -> tuple[Any, list[Any]] | None:
         """``state`` (a copy, if it moved) after the single moves it is forced into, and those
@@ -658,7 +664,7 @@ class _Search:
         moves: list[Any] = []
         chain: set[Hashable] = set()
         while len(moves) < MAX_LINE and not state.is_terminal():
-            legal = state.legal_moves()
+            legal = state.playable_moves()  # read only: the clone below is applied, never this list
             if len(legal) != 1:
                 return state, moves
             key = self.plan.chain_key(state)
@@ -718,18 +724,20 @@ class _Search:
         keep = len(state.playable_moves()) <= KEPT_CHILDREN
         fresh = []
         seen, key_of, budget, cover = self.seen, self.plan.key_of, self.budget, self.cover
-        lost, skipped = self.lost, self.skipped
+        lost, skipped, deadline, safe = self.lost, self.skipped, self.deadline, self.plan.safe
         for number, (moves, child) in enumerate(self.successors(state)):
-            self.tick()  # one position of a hostile design can take long
+            if deadline is not None and time.monotonic() > deadline:  # tick(): one position of a hostile design
+                raise _Budget  # can take long
             key = key_of(child)
             if key in seen or lost and key in lost:  # a key is hashed at each look-up: none in an empty set
                 if skipped is not None:
                     skipped.append(key)
                 continue  # stored positions are searched: whatever their safe moves lead to is searched too
-            line = prefix + list(moves)
-            if self.plan.safe is not None:
+            line = [*prefix, *moves]
+            end: str | None = None
+            if safe is not None:
                 before = len(line)
-                self.forced(child, line)
+                end = self.forced(child, line)  # ended(child), after its safe moves
                 if len(line) > before:
                     key = key_of(child)
                     if key in seen or lost and key in lost:
@@ -742,7 +750,8 @@ class _Search:
             seen.add(key)
             if len(seen) > budget:
                 raise _Budget
-            end = ended(child)
+            if safe is None:
+                end = ended(child)
             if end is not None:
                 if end == "won":
                     return line, []

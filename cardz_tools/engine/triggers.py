@@ -39,16 +39,25 @@ def build_settle(game: GamePlan, design: Design, limit: int) -> tuple[Settle, st
     specs = [-1] * len(game.names)
     effects = code.constant(tuple(tuple(t.effects for t in triggers) for triggers in game.triggers_of))
     stats = code.constant(tuple(tuple(t.stat for t in triggers) for triggers in game.triggers_of))
+    probes: dict[tuple[str, ...], tuple[int, Block]] = {}  # per spec: its tests alone, for the first look
+    probe_specs = [-1] * len(game.names)
     for depot, triggers in enumerate(game.triggers_of):
         if not triggers:
             continue
         checks = Block()
+        probe = Block()
         for number, (trigger, rule) in enumerate(zip(triggers, design.depots[depot].spec.triggers, strict=True)):
             # A pile read once is read in place: naming it would cost more than reading it.
             test = inline_rule(code, rule.when, Site.TRIGGER, design, {"depot": "_depot"}, "_pd", pile_once="P[_depot]")
             check = Block()
             if test.reads.get("_pd"):
                 check.assign("_pd", "P[_depot]")
+            # Before the first pass nothing is touched yet: a local trigger of a depot always checked is due
+            # only while its depot is in recheck.
+            looked = probe.nest("if _depot in _recheck:") if trigger.local and depot in game.always_checked else probe
+            if test.reads.get("_pd"):
+                looked.assign("_pd", "P[_depot]")
+            looked.line(f"if {test.text}: break")
             fire = check.nest(f"if {test.text}:")
             snapshot = fire.nest("if _before is None:").assign("_before", "P[:]")
             if game.has_declarations:  # else every named suit stays -1 and needs no comparing
@@ -78,6 +87,7 @@ def build_settle(game: GamePlan, design: Design, limit: int) -> tuple[Settle, st
             else:
                 checks.add(check)
         specs[depot] = blocks.setdefault(checks.key(), (len(blocks), checks))[0]
+        probe_specs[depot] = probes.setdefault(probe.key(), (len(probes), probe))[0]
     # The constants in the order the closure has always listed them (the source stays byte for byte the same).
     has = code.constant(game.has_trigger)
     always = code.constant(game.always_checked) if game.always_checked else None
@@ -98,6 +108,16 @@ def build_settle(game: GamePlan, design: Design, limit: int) -> tuple[Settle, st
 
     body = Block().assign("_recheck", "S.touched").assign("_has", has).assign("_new_list", new_list)
     due(body).nest("if not _due:").line("_recheck.clear()").line("return")
+    # Most moves fire nothing: the due triggers' tests first, in any order, on the piles as the move left them
+    # (a pass that fires nothing changes nothing); settling goes on only when one holds.
+    look = body.nest("for _depot in _due:")
+    if len(probes) == 1:
+        look.add(next(iter(probes.values()))[1])
+    else:
+        look.assign("_spec", f"{code.constant(tuple(probe_specs))}[_depot]")
+        for number, block in probes.values():
+            look.nest(f"{'if' if number == 0 else 'elif'} _spec == {number}:").add(block)
+    body.nest("else:").line("_recheck.clear()").line("return")
     body.line("_due.sort()").assign("_stats", "S.stats").assign("_new_set", new_set)
     if insorts is not None:  # a trigger may make later depots due
         body.assign("_insort", insorts)
