@@ -271,18 +271,18 @@ positions, and the deal was not won within 25,000 (it was in 19,166 without)."""
 UNSEARCHED = -(1 << 30)
 """The :attr:`_Search.home` of a search that has expanded nothing yet."""
 
-REFILL_NARROWED_WEIGHT = 12
+REFILL_NARROWED_WEIGHT = 16
 """The share of the depth-first search over the narrowed move set (:mod:`.run_moves`: no drag that splits a run or
 moves it from one build onto another) in a design where the tap cover applies and a trigger refills emptied depots,
 which the other ``runs`` members leave out (:data:`RUNS_WEIGHTS`), where the safe moves apply and the set narrows
 anything (:func:`refill_narrowed`: Canfield with runs). Incomplete: its wins are wins, its "lost" drops it. Canfield
 with runs, seed 0, deal 1: the depth-first member alone wins it in 482,817 positions (4 shares of 9: about 1.1
 million in the portfolio), the narrowed search alone in 123,741; its line moves runs between three columns for a
-hundred choices. With 12 shares of 21 the portfolio wins it at 222,783 (a 30 s deal stores about 270,000) and
-still decides deals 0, 2 (lost), 3, 4, 5, 7, 8, 9 (at most 146,519 positions, against 131,288 without; deal 6 stays
-open): 9 of 10 decided against 8. The narrowed search alone wins deals 0 and 7 in 631 and 3,690 and runs out of
-lines on 2, 4, 8 and 9 within 19,135 (then it is dropped); seed 101, 10 deals at 60,000: the same verdicts and
-positions (9 decided within the first round, before its turn)."""
+hundred choices. With 16 shares of 25 the portfolio wins it at 195,774 (a 30 s deal stores about 270,000; with 12
+of 21, 222,783) and still decides deals 0, 2 (lost), 3, 4, 5, 7, 8, 9 (at most 146,519 positions, against 131,288
+without; deal 6 stays open): 9 of 10 decided against 8. The narrowed search alone wins deals 0 and 7 in 631
+and 3,690 and runs out of lines on 2, 4, 8 and 9 within 19,135 (then it is dropped); seed 101, 10 deals at 60,000:
+the same verdicts and positions (9 decided within the first round, before its turn)."""
 
 QUICK_POSITIONS = 200_000
 """The most positions the quick pass stores: it keeps every position it has not expanded yet."""
