@@ -1,13 +1,14 @@
 """Why deals stay undecided: wins the portfolio has not found, or losses it has not proven.
 
     python bench/bench_undecided.py [--games klondike,canfield] [--deals N] [--seed S]
-                                    [--budget N] [--factor K]
+                                    [--budget N] [--factor K] [--narrowed]
 
 Every deal is solved with the portfolio (``Pruning()``) at ``--budget`` positions. Each deal it
 leaves unknown is then searched again at ``--factor`` times that budget, by each member alone:
 the greedy best-first pass (``quick``, wins only unless it runs out), the depth-first search
 with every piece (``search``: wins and proofs) and the depth-first search in the plain order
-without stock moves (``plain``). Budgets are positions, so the answers do not depend on the
+without stock moves (``plain``); with ``--narrowed``, also the depth-first search over the narrowed
+move set of the ``runs`` members (``narrowed``: wins only). Budgets are positions, so the answers do not depend on the
 load of the machine. The table gives, per deal, what each member found and in how many
 positions, and the CPU seconds of the whole run; the totals count the unknown deals that turn
 out won (some member found a win) and lost (a complete member proved it), and those still open.
@@ -25,6 +26,7 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from cardz_tools.analysis.playout import deal_seed  # noqa: E402
+from cardz_tools.analysis.run_moves import run_moves  # noqa: E402
 from cardz_tools.analysis.runner import game_for  # noqa: E402
 from cardz_tools.analysis.tableau_search import (  # noqa: E402
     Pruning,
@@ -40,11 +42,20 @@ GAMES = pathlib.Path(__file__).resolve().parents[1] / "games"
 
 
 def alone(root: object, member: str, budget: int) -> tuple[str, int]:
-    """(result, positions) of one portfolio member searching alone with ``budget`` positions."""
+    """(result, positions) of one portfolio member searching alone with ``budget`` positions; ``narrowed`` is
+    the depth-first search over the ``runs`` members' move set (:mod:`.run_moves`) even where the portfolio
+    leaves those members out (a trigger refills emptied depots): incomplete, its "lost" proves nothing."""
     pruning = Pruning(quick=False)
     if member == "plain":
         pruning = dataclasses.replace(pruning, ordering=False, stock=False)
-    found = _Search(root, plan_for(root.game, pruning), pruning, budget, None)  # type: ignore[attr-defined]
+    plan = plan_for(root.game, pruning)  # type: ignore[attr-defined]
+    if member == "narrowed":
+        game = root.game  # type: ignore[attr-defined]
+        narrowed = run_moves(game, tuple(d for d in range(len(game.names)) if d not in game.win_depots))
+        if isinstance(narrowed, str):
+            return f"no narrowed set: {narrowed}", 0
+        plan = dataclasses.replace(plan, runs=narrowed)
+    found = _Search(root, plan, pruning, budget, None, narrow=member == "narrowed")
     steps = found.best_first() if member == "quick" else found.run()
     try:
         while True:
@@ -65,6 +76,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=101)
     parser.add_argument("--budget", type=int, default=20_000)
     parser.add_argument("--factor", type=int, default=5)
+    parser.add_argument("--narrowed", action="store_true", help="also the depth-first search over the narrowed set")
     args = parser.parse_args()
     for name in args.games.split(","):
         started = time.process_time()
@@ -78,10 +90,10 @@ def main() -> None:
             if first.result != "unknown":
                 print(f"  deal {index:3}: {first.result} by the portfolio ({first.nodes:,} positions, {first.stage})")
                 continue
-            members = ("quick", "search", "plain")
+            members = ("quick", "search", "plain", "narrowed") if args.narrowed else ("quick", "search", "plain")
             answers = {member: alone(root, member, args.factor * args.budget) for member in members}
             cells = ", ".join(f"{member} {result} ({nodes:,})" for member, (result, nodes) in answers.items())
-            if any(result == "won" for result, _ in answers.values()):
+            if any(result == "won" for result, _ in answers.values()):  # a narrowed win is a win too
                 won += 1
             elif answers["search"][0] == "lost" or answers["plain"][0] == "lost":
                 lost += 1
