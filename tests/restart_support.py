@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from cardz_tools.analysis import tableau_search
@@ -16,18 +16,24 @@ GAMES = Path(__file__).resolve().parent.parent / "games"
 RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
 
 
-def run_restarts(root: State, budget: int) -> tuple[str, list[Move], int]:
-    """The restarts member alone: (result, line, positions)."""
-    pruning = Pruning()
-    member = _Search(root, plan_for(root.game, pruning), pruning, budget, None)
-    steps = member.restarts()
+def finish(steps: Iterator[object]) -> tuple[str, list[Move]]:
+    """Drive one member's steps (``_Search.run()``, ``restarts()``, ...) to their end: (result, line), with
+    ``"unknown"`` and no line where the member's budget ran out."""
     try:
         while True:
             next(steps)
     except StopIteration as finished:
         result, line = finished.value
+        return result, line
     except tableau_search._Budget:
-        result, line = "unknown", []
+        return "unknown", []
+
+
+def run_restarts(root: State, budget: int) -> tuple[str, list[Move], int]:
+    """The restarts member alone: (result, line, positions)."""
+    pruning = Pruning()
+    member = _Search(root, plan_for(root.game, pruning), pruning, budget, None)
+    result, line = finish(member.restarts())
     return result, line, member.positions()
 
 

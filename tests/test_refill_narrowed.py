@@ -15,9 +15,10 @@ import pytest
 
 from cardz_tools.analysis import tableau_search
 from cardz_tools.analysis.playout import deal_seed
-from cardz_tools.analysis.tableau_search import Pruning, _Budget, _Search, plan_for, refill_narrowed, search
+from cardz_tools.analysis.tableau_search import Pruning, _Search, plan_for, refill_narrowed, search
 from cardz_tools.engine import Game
 from cardz_tools.loading import open_design
+from tests.restart_support import finish
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -50,14 +51,7 @@ def narrowed_alone(game: Game, deal: int, budget: int) -> str:
     narrowed = refill_narrowed(game, plan)
     assert narrowed is not None
     found = _Search(root, dataclasses.replace(plan, runs=narrowed), pruning, budget, None, narrow=True)
-    steps = found.run()
-    try:
-        while True:
-            next(steps)
-    except StopIteration as done:
-        return str(done.value[0])
-    except _Budget:
-        return "unknown"
+    return finish(found.run())[0]
 
 
 @pytest.mark.parametrize("deal", [4])

@@ -19,7 +19,7 @@ from cardz_tools.cards import FACE_UP, Suit, make_card
 from cardz_tools.engine import Game
 from cardz_tools.loading import open_design
 from tests.engine_support import random_positions
-from tests.restart_support import small_spider
+from tests.restart_support import finish, small_spider
 from tests.test_beam_search import beam_alone
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -38,12 +38,7 @@ def narrowed_alone(root: object) -> str:
     """The narrowed depth-first search alone, to the end: "won" or "lost" (its narrowed space ran out)."""
     pruning = Pruning()
     member = _Search(root, plan_for(root.game, pruning), pruning, 1_000_000, None, narrow=True)  # type: ignore[attr-defined]
-    steps = member.run()
-    try:
-        while True:
-            next(steps)
-    except StopIteration as finished:
-        return str(finished.value[0])
+    return finish(member.run())[0]
 
 
 def test_the_narrowed_set_drops_splits_and_lateral_moves_and_keeps_the_rest() -> None:
