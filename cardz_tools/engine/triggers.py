@@ -98,6 +98,15 @@ def build_settle(game: GamePlan, design: Design, limit: int) -> tuple[Settle, st
         body = Block().assign("_recheck", "S.touched").line("_recheck.clear()")
         return code.function("_settle", ["P", "S"], body.render(), _ATTRIBUTES)
 
+    def by_spec(block: Block, table: dict[tuple[str, ...], tuple[int, Block]], spec_of: str | None) -> None:
+        """The code of ``_depot``'s kind of trigger: the one kind's, else a branch on its number in ``spec_of``."""
+        if spec_of is None:
+            block.add(next(iter(table.values()))[1])
+            return
+        block.assign("_spec", f"{spec_of}[_depot]")
+        for number, code_block in table.values():
+            block.nest(f"{'if' if number == 0 else 'elif'} _spec == {number}:").add(code_block)
+
     def due(block: Block) -> Block:
         """A pass's due depots: those changed (or fired) that have a trigger, and those always checked."""
         block.assign("_due", "_new_list()")
@@ -111,12 +120,7 @@ def build_settle(game: GamePlan, design: Design, limit: int) -> tuple[Settle, st
     # Most moves fire nothing: the due triggers' tests first, in any order, on the piles as the move left them
     # (a pass that fires nothing changes nothing); settling goes on only when one holds.
     look = body.nest("for _depot in _due:")
-    if len(probes) == 1:
-        look.add(next(iter(probes.values()))[1])
-    else:
-        look.assign("_spec", f"{code.constant(tuple(probe_specs))}[_depot]")
-        for number, block in probes.values():
-            look.nest(f"{'if' if number == 0 else 'elif'} _spec == {number}:").add(block)
+    by_spec(look, probes, code.constant(tuple(probe_specs)) if len(probes) > 1 else None)
     body.nest("else:").line("_recheck.clear()").line("return")
     body.line("_due.sort()").assign("_stats", "S.stats").assign("_new_set", new_set)
     if insorts is not None:  # a trigger may make later depots due
@@ -127,13 +131,7 @@ def build_settle(game: GamePlan, design: Design, limit: int) -> tuple[Settle, st
     passes.line("_before = _declared_before = None" if game.has_declarations else "_before = None")
     passes.assign("_fired_before", "_fired")
     # Depots join _due only after the one being visited: the list iterator sees them.
-    visit = passes.nest("for _depot in _due:")
-    if len(blocks) == 1:
-        visit.add(next(iter(blocks.values()))[1])
-    else:
-        visit.assign("_spec", f"{spec_of}[_depot]")
-        for number, block in blocks.values():
-            visit.nest(f"{'if' if number == 0 else 'elif'} _spec == {number}:").add(block)
+    by_spec(passes.nest("for _depot in _due:"), blocks, spec_of)
     unchanged = "P == _before" + (" and S.declared == _declared_before" if game.has_declarations else "")
     passes.line("if _fired == _fired_before: return")
     passes.nest(f"if {unchanged}:").line("S.cascade = True").line("return")
