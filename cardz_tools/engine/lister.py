@@ -152,9 +152,9 @@ class _Writer:
         self.game = game
         self.design = design
         self.unrolled = unrolled
+        """Each (source, target) pair written out, the target-only parts of its rule worked out once per call."""
         self.gated = gated
         """Written out, whether a card outside ``_gate`` (:mod:`.accept_gate`) is skipped before the targets' tests."""
-        """Each (source, target) pair written out, the target-only parts of its rule worked out once per call."""
         self.code: InlineCode = inline_code(design)
         self.rank = self.code.constant(RANK_OF)
         self.suit = self.code.constant(SUIT_OF)
