@@ -111,6 +111,7 @@ from ..cards import (
     identity,
     standard_deck,
 )
+from ..engine.accept_gate import bottom_of
 from ..engine.effects import MoveCards
 from ..engine.rules import RuleError, Site, compile_rule
 from ..expr import ast as expr_ast
@@ -303,18 +304,7 @@ def _source_atom_is_invariant(game: Any, target: int, atom: expr_ast.Node) -> st
 def _bottom_depot(game: Any, node: expr_ast.Node) -> int | None:
     """The depot of ``node`` when it is ``bottom(X)`` and ``X`` names one depot whose cards never
     leave (eject ``locked``): once that depot has a card, its bottom is the same for the rest of the game."""
-    if not (isinstance(node, expr_ast.Call) and node.func == "bottom" and len(node.args) == 1):
-        return None
-    arg = node.args[0]
-    depot: int | None = None
-    if isinstance(arg, expr_ast.Index) and isinstance(arg.value, expr_ast.Name) and isinstance(
-        arg.index, expr_ast.IntLit
-    ):
-        members = game.members.get(arg.value.name, ())
-        if 0 <= arg.index.value < len(members):
-            depot = members[arg.index.value]
-    elif isinstance(arg, expr_ast.Name) and len(game.members.get(arg.name, ())) == 1:
-        depot = game.members[arg.name][0]
+    depot = bottom_of(node, game.members)
     if depot is None or game.eject_kind[depot] is not EjectKind.LOCKED:
         return None
     return depot

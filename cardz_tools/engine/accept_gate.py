@@ -37,8 +37,9 @@ _CONSTANT_NAMES = frozenset(RANK_NAMES_WITH_JOKER) | frozenset(SUIT_NAMES) | fro
 _CARD_TOP = frozenset({"card", "top"})
 
 
-def _bottom_of(node: expr_ast.Node, members: dict[str, tuple[int, ...]]) -> int | None:
-    """The depot ``X`` when ``node`` is ``bottom(X)`` and ``X`` names one depot (``found[0]``, a depot's name)."""
+def bottom_of(node: expr_ast.Node, members: dict[str, tuple[int, ...]]) -> int | None:
+    """The depot ``X`` when ``node`` is ``bottom(X)`` and ``X`` names one depot (``found[0]``, a depot's name);
+    ``members`` is :meth:`.Design.group_members`."""
     if not (isinstance(node, expr_ast.Call) and node.func == "bottom" and len(node.args) == 1 and node.var is None):
         return None
     arg = node.args[0]
@@ -66,7 +67,7 @@ def _reads_card_and_top(node: expr_ast.Node, members: dict[str, tuple[int, ...]]
             return node.args == (expr_ast.Name(name="depot"),)
         if node.func == "exists":
             return len(node.args) == 1 and _reads_card_and_top(node.args[0], members)
-        return _bottom_of(node, members) is not None
+        return bottom_of(node, members) is not None
     if isinstance(node, expr_ast.Binary) and node.op == "in":
         return False  # its right side is a group (``source in Tableau``)
     if isinstance(node, (expr_ast.Unary, expr_ast.Binary, expr_ast.Conditional)):
@@ -186,7 +187,7 @@ def accept_gate(game: GamePlan, targets: Sequence[int]) -> AcceptGate | None:
         if part is None:
             return None
         for node in expr_ast.walk(part):
-            depot = _bottom_of(node, members)
+            depot = bottom_of(node, members)
             if depot is not None:
                 bottoms.add(depot)
         text = to_source(part)
