@@ -113,7 +113,6 @@ LAYERS: tuple[Layer, ...] = (
             "analysis.stock_moves",
             "analysis.two_deck",
             "analysis.relaxation",
-            "analysis.deferred_moves",
             "analysis.joints",
             "analysis.run_moves",
             "analysis.beam_search",

@@ -28,10 +28,6 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
 ``relaxation``
     a position in which some card can provably never reach a sink is not searched
     (:mod:`.relaxation`; the sink games' own test, :mod:`.dead_cards`, applies either way);
-``deferred``
-    a move of the only card of an idle depot (one that takes no cards: King Albert's reserve) onto a
-    depot other than the win depots is searched only together with a next move from or onto its
-    target, in a design whose rules read only their move's piles (:mod:`.deferred_moves`);
 ``quick``
     a portfolio of three searches taking turns, each resumed where it stopped: a greedy
     best-first pass (always the stored position with the best :meth:`Progress.heuristic`, at
@@ -124,7 +120,6 @@ from typing import Any
 from ..cards import FACE_UP
 from ..engine.moves import Drag
 from .beam_search import beam
-from .deferred_moves import DeferredMoves, deferred_moves
 from .dominance import SafeMoves, bottom_cards, build_table, card_bits, fixed_wastes, probe_table, refilled_depots
 from .joints import joint_table
 from .loss_proofs import LossProofs
@@ -322,7 +317,6 @@ class Pruning:
     runs: bool = True
     beams: bool = True
     shared_losses: bool = True
-    deferred: bool = True
 
     @classmethod
     def none(cls) -> Pruning:
@@ -340,7 +334,6 @@ class Pruning:
             runs=False,
             beams=False,
             shared_losses=False,
-            deferred=False,
         )
 
 
@@ -510,8 +503,6 @@ class Plan:
     tap_cover: bool = False
     """Whether :attr:`key_of` gives (rest, stock and waste) pairs, and each search keeps a
     :class:`.stock_moves.TapCover` (module doc, ``tap_cover``)."""
-    deferred: DeferredMoves | None = None
-    """The moves out of idle depots searched only in pairs (module doc, ``deferred``), if the design is local."""
 
 
 _PLANS: dict[tuple[int, Pruning], tuple[Any, Plan]] = {}
@@ -566,16 +557,9 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             notes.append(f"no narrowed run moves: {narrowed}")
         else:
             runs = narrowed
-    deferred: DeferredMoves | None = None
-    if pruning.deferred:
-        found_deferred = deferred_moves(game)
-        if isinstance(found_deferred, str):
-            notes.append(f"no deferred moves: {found_deferred}")
-        else:
-            deferred = found_deferred
     plan = Plan(
         key_of, chain_key, safe, stock, tuple(notes), restarts, runs, bool(fixed_wastes(game)),
-        tap_cover=split is not None, deferred=deferred,
+        tap_cover=split is not None,
     )
     if len(_PLANS) >= 8:
         _PLANS.pop(next(iter(_PLANS)))
@@ -715,7 +699,7 @@ class _Search:
     def successors(self, state: Any) -> Iterator[tuple[tuple[Any, ...], Any]]:
         """Every (moves, position) one choice away from ``state``, before forced steps (lazily:
         the caller reads the clock between two)."""
-        taps, runs, deferred = self.taps, self.runs, self.plan.deferred
+        taps, runs = self.taps, self.runs
         tapped = False
         for move in state.playable_moves():  # read only
             if type(move) is not Drag and move in taps:  # a drag is never a tap (no hash needed)
@@ -725,16 +709,7 @@ class _Search:
                 continue
             child = state.clone()
             child.apply(move, checked=True)  # one of this state's moves
-            target = deferred.target(state.piles, move) if deferred is not None and type(move) is Drag else None
-            if target is None:
-                yield (move,), child
-                continue
-            # only with a next move from or onto its target (deferred_moves)
-            for second in child.playable_moves():
-                if type(second) is Drag and (second.target == target or second.source == target):
-                    pair = child.clone()
-                    pair.apply(second, checked=True)
-                    yield (move, second), pair
+            yield (move,), child
         if tapped:
             assert self.plan.stock is not None
             for moves, child, complete in self.plan.stock.plays(state):
