@@ -896,8 +896,9 @@ class GridSearch:
         if self.fixed_anywhere:
             return self.fixed(cells)
         before = self.left[filled]
-        if before < 0 and self.locks:
-            return self.fixed(cells)  # a first-column card may lock others' (a move elsewhere locks none)
+        if self.locks and (before < 0 or (self.looser and self.hopeful and self.left[before] < 0)):
+            # A first-column card may lock others'; in the looser pass a card moving beside one may lock it.
+            return self.fixed(cells)
         if before >= 0 and not parent[before]:
             return parent
         fixed = parent.copy()
