@@ -1,14 +1,14 @@
 """The grid search (Gaps and its variants) in this tree against another checkout, on the same deals and budget.
 
     python bench/bench_grid.py --baseline CHECKOUT [--games gaps-no-redeal,gaps-basic] [--deals 0,2,3,4]
-                               [--seed 0] [--budget 200000] [--repeat 2] [--member complete|quick|portfolio]
+                               [--seed 0] [--budget 200000] [--repeat 2] [--member complete|quick|looser|portfolio]
 
 Each side runs in its own process (``--member``: the complete depth-first search alone, the quick
-best-first pass alone, or the portfolio of ``grid_solve``), taking turns ``--repeat`` times, on the
-same deals with the same position budget and no time bound, so the verdicts and positions must
-match deal by deal when only the speed changed (a change of the search itself prints both). It
-prints the least CPU seconds of each side per game and their ratio (baseline / this): above 1 this
-tree is faster. Make a baseline with ``git worktree add`` or ``git archive``.
+best-first pass alone, the looser quick pass alone (newest first), or the portfolio of ``grid_solve``),
+taking turns ``--repeat`` times, on the same deals with the same position budget and no time bound, so
+the verdicts and positions must match deal by deal when only the speed changed (a change of the
+search itself prints both). It prints the least CPU seconds of each side per game and their ratio
+(baseline / this): above 1 this tree is faster. Make a baseline with ``git worktree add`` or ``git archive``.
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ for index in [int(part) for part in deals.split(",")]:
         result, _, nodes = grid_solve(state, budget, None)
     else:
         search = GridSearch.of(state)
-        run = search.best_first(budget, None) if member == "quick" else search.depth_first(budget, None)
+        search.looser = search.newest_first = member == "looser"
+        run = search.depth_first(budget, None) if member == "complete" else search.best_first(budget, None)
         result, _, nodes = _finish(run)
     answers.append([index, result, nodes])
 print(json.dumps({"seconds": time.process_time() - started, "answers": answers}))
@@ -61,7 +62,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=int, default=200_000)
     parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--member", choices=("complete", "quick", "portfolio"), default="complete")
+    parser.add_argument("--member", choices=("complete", "quick", "looser", "portfolio"), default="complete")
     args = parser.parse_args()
     print(f"{args.member}, deals {args.deals} of seed {args.seed}, {args.budget:,} positions each")
     print(f"{'game':<18} {'baseline s':>10} {'this s':>8} {'ratio':>6}  answers")

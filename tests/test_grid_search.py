@@ -279,31 +279,37 @@ def test_the_search_agrees_with_the_engine_state_search_after_the_symmetry_trial
 
 def test_the_fixed_cards_after_a_move_are_those_counted_afresh() -> None:
     """GridSearch._fixed_after (only the filled gap's row looked at again) equals fixed() along random games,
-    runs grown over cards already in place included."""
+    runs grown over cards already in place included, in the complete search and in both quick passes (in the
+    looser one a card moving beside a first-column card may lock it)."""
     grown = 0
+    locked_beside = 0
     games = ((game_of("gaps-no-redeal"), 3), (small_gaps(columns=6), 30), (small_gaps(LEFTWARDS, columns=6), 10))
-    for game, deals in games:
-        rng = random.Random(3)
-        for deal in range(deals):
-            state = game.new_initial_state(seed=deal_seed(43, deal))
-            search = GridSearch.of(state)
-            if search is None:  # a deal with no move
-                continue
-            cells = search.pack(state.piles)
-            where = [-1] * 128
-            for i, code in enumerate(cells):
-                if code:
-                    where[code] = i
-            fixed = search.fixed(cells)
-            while steps := search.steps(cells, where, fixed):
-                source, gap = steps[rng.randrange(len(steps))]
-                code = cells[source]
-                cells[gap], cells[source], where[code] = code, 0, gap
-                after = search._fixed_after(cells, fixed, gap)
-                assert after == search.fixed(cells), (deal, source, gap)
-                grown += sum(after) > sum(fixed) + 1
-                fixed = after
+    for hopeful, looser in ((False, False), (True, False), (True, True)):
+        for game, deals in games:
+            rng = random.Random(3)
+            for deal in range(deals):
+                state = game.new_initial_state(seed=deal_seed(43, deal))
+                search = GridSearch.of(state)
+                if search is None:  # a deal with no move
+                    continue
+                search.hopeful, search.looser = hopeful, looser
+                cells = search.pack(state.piles)
+                where = [-1] * 128
+                for i, code in enumerate(cells):
+                    if code:
+                        where[code] = i
+                fixed = search.fixed(cells)
+                while steps := search.steps(cells, where, fixed):
+                    source, gap = steps[rng.randrange(len(steps))]
+                    code = cells[source]
+                    cells[gap], cells[source], where[code] = code, 0, gap
+                    after = search._fixed_after(cells, fixed, gap)
+                    assert after == search.fixed(cells), (hopeful, looser, deal, source, gap)
+                    grown += sum(after) > sum(fixed) + 1
+                    locked_beside += looser and search.column[gap] == 1 and after[gap - 1] and not fixed[gap - 1]
+                    fixed = after
     assert grown >= 3, grown
+    assert locked_beside >= 3, locked_beside
 
 
 def random_position(game: Game, seed: int, rng: random.Random) -> State:

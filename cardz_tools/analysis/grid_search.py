@@ -896,8 +896,9 @@ class GridSearch:
         if self.fixed_anywhere:
             return self.fixed(cells)
         before = self.left[filled]
-        if before < 0 and self.locks:
-            return self.fixed(cells)  # a first-column card may lock others' (a move elsewhere locks none)
+        if self.locks and (before < 0 or (self.looser and self.hopeful and self.left[before] < 0)):
+            # A first-column card may lock others'; in the looser pass a card moving beside one may lock it.
+            return self.fixed(cells)
         if before >= 0 and not parent[before]:
             return parent
         fixed = parent.copy()
@@ -1122,7 +1123,7 @@ class GridSearch:
         self.era = self._era_for(tuple(state.uses), state.reshuffles)
         if not self.era.final:
             return "unknown", [], 0
-        self.plain = False
+        self.plain = self.pooling = False
         self.hopeful = True
         probe = self.probe = state.clone()
         piles = probe.piles
@@ -1136,29 +1137,64 @@ class GridSearch:
             return "unknown", [], 1
         seen = self.seen = Seen(self)
         seen.add_new(cells)
-        add_new = seen.add_new
+        add_new, keys, prefix = seen.add_new, seen.keys, self.era.prefix
+        must_fill = self.shape.must_fill
         parents: list[tuple[int, list[Any]]] = [(-1, applied)]
-        order = -1 if self.newest_first else 1  # the heap's tie-break: the order of the positions' indexes
-        frontier = [(-self._promise(cells, None), 0, bytes(cells))]
+        positions: list[bytes | None] = [bytes(cells)]
+        # One int a frontier entry (cheaper to compare than a tuple): the promise, then the index, which breaks
+        # ties (the newest or the oldest first); the position is positions[index].
+        order = -1 if self.newest_first else 1
+        shift = 1 << 32
+        frontier = [-self._promise(cells, None) * shift + (0 if order > 0 else shift - 1)]
+        heappop, heappush = heapq.heappop, heapq.heappush
         while frontier:
-            _, index, position = heapq.heappop(frontier)
-            index *= order
+            index = heappop(frontier) % shift
+            if order < 0:
+                index = shift - 1 - index
+            position = positions[index]
+            positions[index] = None
+            assert position is not None
             cells[:] = position
-            here_known = (self.fixed(cells), self._place(cells, where, piles))
+            fixed_here = self.fixed(cells)
+            here_known = (fixed_here, self._place(cells, where, piles))
+            fixed_count = sum(fixed_here)
             for step in self.steps(cells, where, *here_known):
-                here: list[Any] = [self._play(cells, where, piles, step)]
-                if not add_new(cells):
+                # _play and Seen.add_new inlined (a step of a quick pass is one move)
+                source, gap = step
+                code = cells[source]
+                cells[gap] = code
+                cells[source] = 0
+                where[code] = gap
+                self.missing += must_fill[source] - must_fill[gap]
+                if seen.symmetric:
+                    new = add_new(cells)
+                else:
+                    raw = prefix + cells
+                    new = raw not in keys
+                    if new:
+                        keys.add(raw)
+                if not new:
                     # seen before, so not won
-                    self._undo(cells, where, piles, here)
+                    cells[source] = code
+                    cells[gap] = 0
+                    where[code] = source
+                    self.missing += must_fill[gap] - must_fill[source]
                     continue
+                here: list[Any] = [step]
                 chain, outcome, known = self._settle(cells, where, piles, True, here_known, step)
                 here += chain
                 if outcome == "won":
                     return "won", self._engine_line(self._line_to(parents, index) + here), len(seen)
                 if outcome is None and (not chain or add_new(cells)):
                     parents.append((index, here))
-                    promise = self._promise(cells, None) if known is None else self._promise(cells, *known)
-                    heapq.heappush(frontier, (-promise, order * (len(parents) - 1), bytes(cells)))
+                    positions.append(bytes(cells))
+                    if known is None:
+                        promise = self._promise(cells, None)
+                    else:
+                        fixed, gaps = known
+                        promise = self._promise(cells, fixed, gaps, fixed_count if fixed is fixed_here else None)
+                    child = len(parents) - 1
+                    heappush(frontier, -promise * shift + (child if order > 0 else shift - 1 - child))
                     size = len(seen)
                     if size % CLOCK_EVERY == 0:
                         if deadline is not None and time.monotonic() > deadline:
@@ -1170,15 +1206,20 @@ class GridSearch:
         self.exhausted = True
         return "unknown", [], len(seen)
 
-    def _promise(self, cells: bytearray, fixed: list[bool] | None, gaps: list[int] | None = None) -> int:
-        """How close ``cells`` looks to a win: 4 a fixed card, -1 a gap after a card no card may follow."""
+    def _promise(
+        self, cells: bytearray, fixed: list[bool] | None, gaps: list[int] | None = None, count: int | None = None
+    ) -> int:
+        """How close ``cells`` looks to a win: 4 a fixed card, -1 a gap after a card no card may follow (``count``:
+        the fixed cards, when known)."""
         left, placeable = self.left, self.placeable
         dead = 0
         for gap in _gaps(cells) if gaps is None else gaps:
             before = left[gap]
             if before >= 0 and not placeable[gap][cells[before]]:
                 dead += 1
-        return 4 * sum(self.fixed(cells) if fixed is None else fixed) - dead
+        if count is None:
+            count = sum(self.fixed(cells) if fixed is None else fixed)
+        return 4 * count - dead
 
     @staticmethod
     def _line_to(parents: Sequence[tuple[int, list[Any]]], index: int) -> list[Any]:
