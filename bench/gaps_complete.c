@@ -27,6 +27,9 @@
 //   128 the lazy first column (once the last leftmost gap takes a Two, which Two lies in a row is chosen only when
 //     the gap right of it is filled; the key sorts the unread rows' Twos and holds which rows are read): sound (a
 //     position stands for "some order of the unread Twos wins"), not a gain.
+//   256 NOT sound, a bound: the last leftmost gap takes the fourth Two only when no other move is left (it turns 7
+//     of the 64 small wins below into losses: the entry does not commute with a Three read into a second-column gap,
+//     nor with the fourth Two's Three moving right of it).
 // Positions are stored as 64-bit Zobrist hashes (a collision can only skip a position: "lost" is a measurement,
 // not a proof), LIMIT positions at most. Four rows of COLUMNS cells, the cards Two to COLUMNS of four suits
 // (suit * 16 + rank, 0 for a gap), one row after the other on stdin. Every reduction keeps the verdicts of flags 3
@@ -38,7 +41,7 @@
 
 #define R 4
 static int C, N, TOP;
-static int pool_on, forced_on, stats_on, lazy_on;
+static int pool_on, forced_on, stats_on, lazy_on, late_on;
 #define DM 63  // the byte of a position holding the rows whose Two is read (the lazy first column)
 #define ALL ((1 << R) - 1)
 static uint64_t Z[64][64];
@@ -296,6 +299,16 @@ static int expand(const uint8_t *cells) {
   int pooled = pool_on && gap;
   if (pooled) { for (int i = 1; i < ns; i++) { int v = content[i], j = i - 1; while (j >= 0 && content[j] > v) { content[j + 1] = content[j]; j--; } content[j + 1] = v; } }
   uint64_t allowed = ~0ULL;
+  int late = 0;  // flag 256 (NOT sound, a bound): the last leftmost gap takes a Two only when no other move is left
+  if (late_on && pooled) {
+    int holes = 0;
+    for (int i = 0; i < ns; i++) holes += !cells[spots[i]];
+    for (int g = 0; holes == 1 && ns == R && g < N && !late; g++) {
+      if (cells[g] || g % C == 0) continue;
+      int l = cells[g - 1];
+      if ((l && rank_(l) < TOP) || (g % C == 1 && (!l || rank_(l) == 2))) late = 1;
+    }
+  }
   if (walks_on && !pooled && twos_left(cells) == R) {
     int alone; walk_positions++; walk_free += walks_apart(cells, &alone); walk_single[alone]++;
   }
@@ -328,6 +341,7 @@ static int expand(const uint8_t *cells) {
           int s = where[su * 16 + 2];
           if (s < 0 || fx[s]) continue;
           if (pooled && s % C == 0) continue;  // between two spots: the same class
+          if (late) continue;
           if (try_move(a, s, g) == WON) return WON;
         }
       } else if (lazy_on && col == 1 && twos_left(a) == R && !(a[DM] >> (g / C) & 1)) {
@@ -357,7 +371,7 @@ int main(int argc, char **argv) {
   if (argc < 5) { fprintf(stderr, "usage: gaps_complete COLUMNS FLAGS LIMIT LOG2TABLE < cells\n"); return 2; }
   C = atoi(argv[1]); N = R * C; TOP = C;
   int flags = atoi(argv[2]);
-  pool_on = flags & 1; forced_on = flags & 2; stats_on = flags & 4; frozen_on = flags & 8; por_on = flags & (16 | 64); walks_on = flags & 32; lazy_on = flags & 128;
+  pool_on = flags & 1; forced_on = flags & 2; stats_on = flags & 4; frozen_on = flags & 8; por_on = flags & (16 | 64); walks_on = flags & 32; lazy_on = flags & 128; late_on = flags & 256;
   limit = atol(argv[3]);
   int lg = atoi(argv[4]);
   if (C < 3 || C > 13 || lg < 10 || lg > 34) { fprintf(stderr, "bad arguments\n"); return 2; }
