@@ -30,6 +30,8 @@
 //   256 NOT sound, a bound: the last leftmost gap takes the fourth Two only when no other move is left (it turns 7
 //     of the 64 small wins below into losses: the entry does not commute with a Three read into a second-column gap,
 //     nor with the fourth Two's Three moving right of it).
+//   512 the entry played first (sound, below: entry_first) where no second-column card and no card right of the
+//     fourth Two can move before it.
 // Positions are stored as 64-bit Zobrist hashes (a collision can only skip a position: "lost" is a measurement,
 // not a proof), LIMIT positions at most. Four rows of COLUMNS cells, the cards Two to COLUMNS of four suits
 // (suit * 16 + rank, 0 for a gap), one row after the other on stdin. Every reduction keeps the verdicts of flags 3
@@ -277,6 +279,36 @@ static int try_move(const uint8_t *base, int s, int g) {
   return OPEN;
 }
 
+static int early_on;
+static long early_hits = 0;
+// Flag 512: whether the entry (the fourth Two into the last leftmost gap) commutes with every move that can come
+// before it, so that it may be played first: no card of the second column and none right of the fourth Two ever
+// moves before it (the largest set S of filled cells whose cards stay put until the entry: a Two; a Three whose Two is
+// at the left edge, every second-column cell in S (it may go right of any of them); the fourth Two's Three, the cell
+// right of that Two in S or off the grid; another card, its predecessor in S with the cell right of it in S or off the
+// grid). A move before the entry then reads no leftmost cell, nor the fourth Two's cell or the one right of it.
+static int entry_first(const uint8_t *cells, int b) {
+  uint8_t in[64]; int8_t where[64];
+  place(cells, where);
+  for (int i = 0; i < N; i++) in[i] = cells[i] != 0;
+  int changed = 1;
+  while (changed) {
+    changed = 0;
+    int col1 = 1;
+    for (int r = 0; r < R; r++) col1 &= in[r * C + 1];
+    for (int i = 0; i < N; i++) {
+      if (!in[i]) continue;
+      int y = cells[i], ok;
+      if (rank_(y) == 2) ok = 1;
+      else if (rank_(y) == 3 && where[y - 1] % C == 0) ok = col1;
+      else { int q = where[y - 1]; ok = in[q] && (q % C == C - 1 || in[q + 1]); }
+      if (!ok) { in[i] = 0; changed = 1; }
+    }
+  }
+  for (int r = 0; r < R; r++) if (!in[r * C + 1]) return 0;
+  return b % C == C - 1 || in[b + 1];
+}
+
 static int next_perm(int *a, int n) {
   int i = n - 2;
   while (i >= 0 && a[i] >= a[i + 1]) i--;
@@ -308,6 +340,13 @@ static int expand(const uint8_t *cells) {
       int l = cells[g - 1];
       if ((l && rank_(l) < TOP) || (g % C == 1 && (!l || rank_(l) == 2))) late = 1;
     }
+  }
+  int only_entry = 0;
+  if (early_on && pooled && ns == R) {
+    int holes = 0, b = -1;
+    for (int i = 0; i < ns; i++) holes += !cells[spots[i]];
+    for (int su = 0; su < 4; su++) { int i; for (i = 0; i < N; i++) if (cells[i] == su * 16 + 2 && i % C) b = i; }
+    if (holes == 1 && b >= 0 && entry_first(cells, b)) { only_entry = 1; early_hits++; }
   }
   if (walks_on && !pooled && twos_left(cells) == R) {
     int alone; walk_positions++; walk_free += walks_apart(cells, &alone); walk_single[alone]++;
@@ -344,6 +383,8 @@ static int expand(const uint8_t *cells) {
           if (late) continue;
           if (try_move(a, s, g) == WON) return WON;
         }
+      } else if (only_entry) {
+        continue;
       } else if (lazy_on && col == 1 && twos_left(a) == R && !(a[DM] >> (g / C) & 1)) {
         // the row's Two is read now: each Two of an unread row in turn (swapped in), the row read from then on
         int r = g / C;
@@ -371,7 +412,7 @@ int main(int argc, char **argv) {
   if (argc < 5) { fprintf(stderr, "usage: gaps_complete COLUMNS FLAGS LIMIT LOG2TABLE < cells\n"); return 2; }
   C = atoi(argv[1]); N = R * C; TOP = C;
   int flags = atoi(argv[2]);
-  pool_on = flags & 1; forced_on = flags & 2; stats_on = flags & 4; frozen_on = flags & 8; por_on = flags & (16 | 64); walks_on = flags & 32; lazy_on = flags & 128; late_on = flags & 256;
+  pool_on = flags & 1; forced_on = flags & 2; stats_on = flags & 4; frozen_on = flags & 8; por_on = flags & (16 | 64); walks_on = flags & 32; lazy_on = flags & 128; late_on = flags & 256; early_on = flags & 512;
   limit = atol(argv[3]);
   int lg = atoi(argv[4]);
   if (C < 3 || C > 13 || lg < 10 || lg > 34) { fprintf(stderr, "bad arguments\n"); return 2; }
@@ -410,5 +451,6 @@ int main(int argc, char **argv) {
   if (walks_on) printf("walks: %ld positions, %ld all apart, by gaps apart from the others: %ld %ld %ld %ld %ld\n", walk_positions, walk_free, walk_single[0], walk_single[1], walk_single[2], walk_single[3], walk_single[4]);
   if (stats_on) { printf("stored by fixed cards:"); for (int k = 0; k < 64; k++) if (by_fixed[k]) printf(" %d:%ld", k, by_fixed[k]); printf("\n"); }
   if (stats_on) { printf("phase entries %ld, their new positions by powers of two:", entries); for (int b = 0; b < 40; b++) if (entry_sizes[b]) printf(" <%ld:%ld", 1L << b, entry_sizes[b]); printf("\n"); }
+  if (early_on) printf("entries played first: %ld\n", early_hits);
   return 0;
 }
