@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cardz_tools.analysis import tableau_search
-from cardz_tools.analysis.child_keys import child_keys
+from cardz_tools.analysis.child_keys import ChildKeys, child_keys
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.analysis.tableau_search import Pruning, built
 from cardz_tools.cards import FACE_UP
@@ -37,17 +37,26 @@ def _drag_children(game: Any, state: Any) -> Iterator[tuple[Any, Any]]:
                 yield base, move
 
 
-def _mismatches(game: Any, keys: Callable[[Any, Any], Hashable | None], key_of: Callable[[Any], Hashable],
+def _state_of(state: Any) -> tuple[Any, ...]:
+    """Everything a position holds but its cached moves and status (listed again: compared by value)."""
+    return (
+        state.piles, state.declared, state.redeals, state.uses, state.reshuffles, state.move_count, state.cascade,
+        state.cards_in_play, state.touched, state.legal_moves(), state.status(),
+    )
+
+
+def _mismatches(game: Any, keys: ChildKeys, key_of: Callable[[Any], Hashable],
                 states: list[Any]) -> tuple[int, int]:
     """(children keyed unbuilt, of those the ones whose key is not the built child's key)."""
     keyed = wrong = 0
     for state in states:
         for base, move in _drag_children(game, state):
-            key = keys(base, move)
+            key = keys.key(base, move)
             if key is None:
                 continue
             keyed += 1
-            if key != key_of(built(base, move)):
+            child, reference = keys.build(base, move), built(base, move)
+            if key != key_of(reference) or _state_of(child) != _state_of(reference):
                 wrong += 1
     return keyed, wrong
 

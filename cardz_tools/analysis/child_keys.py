@@ -23,28 +23,38 @@ answers None and the caller copies and plays. Decided from the compiled game; no
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..cards import FACE_UP
 from .position_key import KeyFunction
 
-ChildKeys = Callable[[Any, Any], Hashable | None]
-"""``child_key(parent, move)``: the key of ``parent`` after the drag ``move`` (one of its moves), or None when
-settling may fire a trigger there or the move is not a drag the engine interned."""
 Fires = Callable[[Any, int, int], bool]
 """``fires(parent, source, target)``: whether a trigger settling tests first holds on ``parent``'s piles."""
 
 
+class ChildKeys(NamedTuple):
+    """The key of a drag's child without building it, and the child once it is wanted."""
+
+    key: Callable[[Any, Any], Hashable | None]
+    """``key(parent, move)``: the key of ``parent`` after the drag ``move`` (one of its moves), or None when
+    settling may fire a trigger there or the move is not a drag the engine interned."""
+    build: Callable[[Any, Any], Any]
+    """``build(parent, move)``, right after ``key(parent, move)`` gave a key: that child (:meth:`State.dragged`
+    with the piles the key was worked out on)."""
+
+
 def child_keys(game: Any, key_of: KeyFunction, fires: Fires | None = None) -> ChildKeys | None:
-    """The :data:`ChildKeys` of ``game`` under ``key_of`` (``fires``: :func:`trigger_test` unless given), or None
+    """The :class:`ChildKeys` of ``game`` under ``key_of`` (``fires``: :func:`trigger_test` unless given), or None
     where a drag may name a suit."""
     if game.has_declarations:
         return None
     if fires is None and game.triggers:
         fires = trigger_test(game)
     indexes, auto_flip = game.drag_indexes, game.auto_flip
+    last: list[Any] = [None, None, 0, (), 0, ()]
+    """The parent and move of the last key given, and the drag's piles (source, its pile, target, its pile)."""
 
-    def child_key(parent: Any, move: Any) -> Hashable | None:
+    def key(parent: Any, move: Any) -> Hashable | None:
         found = indexes.get(id(move))
         if found is None:
             return None
@@ -59,11 +69,18 @@ def child_keys(game: Any, key_of: KeyFunction, fires: Fires | None = None) -> Ch
         try:
             if fires is not None and fires(parent, source, target):
                 return None
-            return key_of(parent)
+            found_key = key_of(parent)
+            last[:] = parent, move, source, rest, target, piles[target]
+            return found_key
         finally:
             piles[source], piles[target] = pile, onto
 
-    return child_key
+    def build(parent: Any, move: Any) -> Any:
+        if last[0] is not parent or last[1] is not move:
+            raise ValueError("build() follows the key() of the same parent and move")
+        return parent.dragged(*last[2:])
+
+    return ChildKeys(key, build)
 
 
 def trigger_test(game: Any) -> Fires:

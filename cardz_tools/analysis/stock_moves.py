@@ -205,15 +205,16 @@ class StockMoves:
         depot, waste_depot = draw.depot, draw.to
         flips = bool(game.auto_flip[depot])
         stock, waste, redeals = state.piles[depot], state.piles[waste_depot], state.redeals[depot]
-        scratch = state.clone()
-        piles = scratch.piles
-        if settles:
+        # A copy of the position the taps are played on (made once a card may go somewhere, unless settling).
+        scratch = state.clone() if settles else None
+        if scratch is not None:
             shown: Iterable[TapState] = self._settled_taps(state, draw, scratch)
         else:
             shown = self._tap_chain(draw, flips, stock, waste, redeals)
         # Taps change only the stock and the waste, which take no dragged cards: each target's top, and so the
         # cards its table lets it take, stay the same over the taps (``asks``: a target the engine is asked
-        # about every card; ``takes``: what any target takes).
+        # about every card; ``takes``: what any target takes; ``taking``: the rows of the targets that take
+        # some card, for a card with a bit, which no other target's table lets on).
         rows: list[tuple[int, int | None]] = []
         takes, asks = 0, False
         for target, table in targets:
@@ -221,12 +222,14 @@ class StockMoves:
                 rows.append((target, None))
                 asks = True
             else:
-                pile = piles[target]
+                pile = state.piles[target]
                 taken = table.get(pile[-1] & ~FACE_UP if pile else -1, -1)
                 rows.append((target, taken))
                 takes |= taken
-        scratch.set_pile(depot, stock)  # the named suits and touched depots set once (the same each tap)
-        scratch.set_pile(waste_depot, waste)
+        taking = [row for row in rows if row[1] != 0]
+        if scratch is not None:
+            scratch.set_pile(depot, stock)  # the named suits and touched depots set once (the same each tap)
+            scratch.set_pile(waste_depot, waste)
         top_only = game.eject_kind[waste_depot] is EjectKind.TOP_ONLY  # State.run_lengths without the call
         for taps, stock, waste, redeals in shown:
             if taps < 0:  # MAX_TAPS reached before the stock came back to a state it had had
@@ -238,6 +241,11 @@ class StockMoves:
                 wanted = bit.get(waste[-1] & ~FACE_UP)
                 if wanted is not None and not asks and not takes & wanted:
                     continue
+            if scratch is None:
+                scratch = state.clone()
+                scratch.set_pile(depot, stock)  # the named suits and touched depots set once (the same each tap)
+                scratch.set_pile(waste_depot, waste)
+            piles = scratch.piles
             piles[depot] = stock
             piles[waste_depot] = waste
             scratch.redeals[depot] = redeals
@@ -251,7 +259,7 @@ class StockMoves:
                 wanted = bit.get(card)
                 if wanted is not None and not asks and not takes & wanted:
                     continue  # no target's table lets it take the card
-                for target, row in rows:
+                for target, row in rows if wanted is None else taking:
                     if wanted is not None and row is not None and not row & wanted:
                         continue
                     if top_only:

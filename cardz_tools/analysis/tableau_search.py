@@ -762,7 +762,8 @@ class _Search:
         fresh = []
         seen, key_of, budget, cover = self.seen, self.plan.key_of, self.budget, self.cover
         lost, skipped, deadline, safe = self.lost, self.skipped, self.deadline, self.plan.safe
-        child_key = self.plan.child_key
+        child_keys = self.plan.child_key
+        child_key, build = (child_keys.key, child_keys.build) if child_keys is not None else (None, built)
         for number, (moves, child, move) in enumerate(self.successors(state)):
             if deadline is not None and time.monotonic() > deadline:  # tick(): one position of a hostile design
                 raise _Budget  # can take long
@@ -779,7 +780,7 @@ class _Search:
                     skipped.append(key)
                 continue  # stored positions are searched: whatever their safe moves lead to is searched too
             if move is not None:
-                child = built(child, move)
+                child = build(child, move)
             line = [*prefix, *moves]
             end: str | None = None
             if safe is not None:
