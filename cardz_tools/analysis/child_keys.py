@@ -45,10 +45,16 @@ class ChildKeys(NamedTuple):
 
 def child_keys(game: Any, key_of: KeyFunction, fires: Fires | None = None) -> ChildKeys | None:
     """The :class:`ChildKeys` of ``game`` under ``key_of`` (``fires``: :func:`trigger_test` unless given), or None
-    where a drag may name a suit."""
+    where a drag may name a suit, or, unless ``fires`` is given, where a trigger is checked after every move.
+
+    Those (not local: Spider's ten columns, Canfield's four) would be tested for every child outside the
+    engine, whose settling tests them inline: the children cost as much as copying and playing (Spider 0.98×,
+    Canfield with runs 1.00× in instructions a position, ``docs/analysis.md``)."""
     if game.has_declarations:
         return None
     if fires is None and game.triggers:
+        if game.always_checked:
+            return None
         fires = trigger_test(game)
     indexes, auto_flip = game.drag_indexes, game.auto_flip
     last: list[Any] = [None, None, 0, (), 0, ()]
