@@ -97,6 +97,7 @@ LAYERS: tuple[Layer, ...] = (
             "analysis.findings",
             "analysis.position_key",
             "analysis.symmetry",
+            "analysis.child_keys",
             "analysis.pointless",
             "analysis.repeats",
             "analysis.playout",

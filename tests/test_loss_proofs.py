@@ -209,6 +209,7 @@ def recording_keys(monkeypatch: pytest.MonkeyPatch) -> dict[Hashable, Any]:
 
         recorded.recording = True  # type: ignore[attr-defined]
         plan.key_of = recorded
+        plan.child_key = None  # every key then worked out on a built position, which is what is recorded
         return plan
 
     monkeypatch.setattr(tableau_search, "_PLANS", {})  # plans made here, with the recording keys, go afterwards

@@ -155,11 +155,14 @@ def test_a_card_onto_a_sink_that_gives_back_needs_its_whole_closure_in_the_sinks
     assert safe.required[parse_deck("AD")[0]] == 0
 
 
-def test_the_key_tap_follows_the_engine() -> None:
+@pytest.mark.parametrize(("face_up", "flips"), [(True, False), (False, False), (False, True), (True, True)])
+def test_the_key_tap_follows_the_engine(face_up: bool, flips: bool) -> None:
     # normalize() follows taps with its own function: it must play a tap exactly as the engine does
     for count in (3, 1):
         design = design_of("klondike")
         design["depots"][0]["draw"]["count"] = count
+        design["depots"][0]["draw"]["faceUp"] = face_up
+        design["depots"][0]["autoFlipTop"] = flips
         game = Game(build_design(design))
         draw = game.draws[0]
         for state in random_positions(game, 10, seed=count, max_moves=30):

@@ -59,6 +59,7 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_\[\]]*")
 Piles = tuple[tuple[Card, ...], tuple[Card, ...]]
 MAX_TAPS = 4096
 """The most taps one stock move looks ahead; a search that reaches it can no longer prove a loss."""
+_FACE_DOWN = ~FACE_UP
 TapState = tuple[int, tuple[Card, ...], tuple[Card, ...], int]
 """(taps from the position, stock, waste, redeals left) after some taps (:meth:`StockMoves._tap_chain`)."""
 _CUT: TapState = (-1, (), (), 0)
@@ -109,6 +110,17 @@ class StockMoves:
         """The tap moves this replaces."""
         return frozenset(draw.move for draw in self.draws)
 
+    def unbuilt_plays(self, state: Any) -> Iterator[tuple[tuple[Any, ...], Any, Any, bool]]:
+        """:meth:`plays` as ``(moves, base, move, complete)``: the child is ``base`` after the drag ``move``,
+        to be copied and played before the next item (``base`` is a scratch position the taps change), or
+        ``base`` itself when ``move`` is None (:mod:`.child_keys` keys such a child without building it)."""
+        for draw in self.draws:
+            if _probes(state) and (not state.game.triggers or taps_fire_nothing(state.game, draw.depot, draw.to)):
+                yield from self._unbuilt_probed_plays(state, draw)
+            else:
+                for moves, child, complete in self._plays_of(state, draw):
+                    yield moves, child, None, complete
+
     def plays(self, state: Any) -> Iterator[tuple[tuple[Any, ...], Any, bool]]:
         """``(moves, child, complete)`` for every "k taps, then a play from the waste" of ``state``.
 
@@ -116,19 +128,23 @@ class StockMoves:
         stock came back to a state it had had.
         """
         for draw in self.draws:
-            if not _probes(state):
+            yield from self._plays_of(state, draw)
+
+    def _plays_of(self, state: Any, draw: Any) -> Iterator[tuple[tuple[Any, ...], Any, bool]]:
+        """:meth:`plays` of one draw."""
+        if not _probes(state):
+            yield from self._listed_plays(state, draw)
+        elif not state.game.triggers or taps_fire_nothing(state.game, draw.depot, draw.to):
+            yield from self._probed_plays(state, draw)
+        else:
+            # A trigger fires after a tap only if its rule reads what a tap changes: then the
+            # probe stops and the engine lists the plays (so the probe is all taken or none).
+            try:
+                probed = list(self._probed_plays(state, draw))
+            except _TapFired:
                 yield from self._listed_plays(state, draw)
-            elif not state.game.triggers or taps_fire_nothing(state.game, draw.depot, draw.to):
-                yield from self._probed_plays(state, draw)
             else:
-                # A trigger fires after a tap only if its rule reads what a tap changes: then the
-                # probe stops and the engine lists the plays (so the probe is all taken or none).
-                try:
-                    probed = list(self._probed_plays(state, draw))
-                except _TapFired:
-                    yield from self._listed_plays(state, draw)
-                else:
-                    yield from probed
+                yield from probed
 
     def _listed_plays(self, state: Any, draw: Any) -> Iterator[tuple[tuple[Any, ...], Any, bool]]:
         """:meth:`plays` of one draw through the engine: tap, list every move, keep the waste's."""
@@ -158,8 +174,16 @@ class StockMoves:
             yield (), state, False
 
     def _probed_plays(self, state: Any, draw: Any) -> Iterator[tuple[tuple[Any, ...], Any, bool]]:
-        """:meth:`plays` of one draw without listing every move after each tap (in a design without
-        named suits, :func:`_probes`): the taps are followed on the stock and waste
+        """:meth:`_unbuilt_probed_plays` with each child built."""
+        for moves, base, move, complete in self._unbuilt_probed_plays(state, draw):
+            if move is not None:
+                base = base.clone()
+                base.apply(move, checked=True)
+            yield moves, base, complete
+
+    def _unbuilt_probed_plays(self, state: Any, draw: Any) -> Iterator[tuple[tuple[Any, ...], Any, Any, bool]]:
+        """:meth:`plays` of one draw, unbuilt as in :meth:`unbuilt_plays`, without listing every move after
+        each tap (in a design without named suits, :func:`_probes`): the taps are followed on the stock and waste
         alone, as the engine plays them (:func:`tap`), and only the drags off the waste are
         asked of the engine (:meth:`State.drag_refusal`), to the targets whose top card the card
         table lets take it (:func:`.dominance.probe_table`; an over-approximation, so no legal play is missed).
@@ -181,15 +205,16 @@ class StockMoves:
         depot, waste_depot = draw.depot, draw.to
         flips = bool(game.auto_flip[depot])
         stock, waste, redeals = state.piles[depot], state.piles[waste_depot], state.redeals[depot]
-        scratch = state.clone()
-        piles = scratch.piles
-        if settles:
+        # A copy of the position the taps are played on (made once a card may go somewhere, unless settling).
+        scratch = state.clone() if settles else None
+        if scratch is not None:
             shown: Iterable[TapState] = self._settled_taps(state, draw, scratch)
         else:
             shown = self._tap_chain(draw, flips, stock, waste, redeals)
         # Taps change only the stock and the waste, which take no dragged cards: each target's top, and so the
         # cards its table lets it take, stay the same over the taps (``asks``: a target the engine is asked
-        # about every card; ``takes``: what any target takes).
+        # about every card; ``takes``: what any target takes; ``taking``: the rows of the targets that take
+        # some card, for a card with a bit, which no other target's table lets on).
         rows: list[tuple[int, int | None]] = []
         takes, asks = 0, False
         for target, table in targets:
@@ -197,17 +222,30 @@ class StockMoves:
                 rows.append((target, None))
                 asks = True
             else:
-                pile = piles[target]
+                pile = state.piles[target]
                 taken = table.get(pile[-1] & ~FACE_UP if pile else -1, -1)
                 rows.append((target, taken))
                 takes |= taken
-        scratch.set_pile(depot, stock)  # the named suits and touched depots set once (the same each tap)
-        scratch.set_pile(waste_depot, waste)
+        taking = [row for row in rows if row[1] != 0]
+        if scratch is not None:
+            scratch.set_pile(depot, stock)  # the named suits and touched depots set once (the same each tap)
+            scratch.set_pile(waste_depot, waste)
         top_only = game.eject_kind[waste_depot] is EjectKind.TOP_ONLY  # State.run_lengths without the call
         for taps, stock, waste, redeals in shown:
             if taps < 0:  # MAX_TAPS reached before the stock came back to a state it had had
-                yield (), state, False
+                yield (), state, None, False
                 return
+            if top_only:  # most waste cards go nowhere: tested before the scratch position is set
+                if not waste or not waste[-1] & FACE_UP:
+                    continue
+                wanted = bit.get(waste[-1] & ~FACE_UP)
+                if wanted is not None and not asks and not takes & wanted:
+                    continue
+            if scratch is None:
+                scratch = state.clone()
+                scratch.set_pile(depot, stock)  # the named suits and touched depots set once (the same each tap)
+                scratch.set_pile(waste_depot, waste)
+            piles = scratch.piles
             piles[depot] = stock
             piles[waste_depot] = waste
             scratch.redeals[depot] = redeals
@@ -221,7 +259,7 @@ class StockMoves:
                 wanted = bit.get(card)
                 if wanted is not None and not asks and not takes & wanted:
                     continue  # no target's table lets it take the card
-                for target, row in rows:
+                for target, row in rows if wanted is None else taking:
                     if wanted is not None and row is not None and not row & wanted:
                         continue
                     if top_only:
@@ -235,9 +273,7 @@ class StockMoves:
                         move = game.drag_move(waste_depot, count, target, None)
                         if scratch.drag_refusal(move) is not None:
                             continue
-                    child = scratch.clone()
-                    child.apply(move, checked=True)
-                    yield (*(draw.move,) * taps, move), child, True
+                    yield (*(draw.move,) * taps, move), scratch, move, True
 
     def _tap_chain(self, draw: Any, flips: bool, stock: Any, waste: Any, redeals: int) -> tuple[TapState, ...]:
         """The states taps of ``draw`` lead to from (``stock``, ``waste``, ``redeals``), in a design
@@ -309,6 +345,9 @@ class StockMoves:
                 if where[now] == 0:
                     return least
                 break
+            if (draw.depot, *now) in self.cycles:
+                # A state known before: its cycle is known, so the start, unknown, lies on no cycle it reaches.
+                break
             where[now] = len(order)
             order.append(now)
         self.cycles[(draw.depot, *order[0])] = order[0]
@@ -326,14 +365,13 @@ class StockMoves:
         classes = interchangeable_classes(game) + late_classes(game)[1]
         if any(d in members for members in classes for d in (draw.depot, draw.to)):
             return None
-        place: list[Any] = [None]
         depot, waste, cycles = draw.depot, draw.to, self.cycles
         # The last stock and waste and what they stand for: a move off the stock and waste leaves the child the
         # parent's two tuples, so most keys find them here without hashing them (an identity is never reused
         # while the tuples are held here).
         last: list[Any] = [None, None, None]
 
-        def blank(state: Any, piles: list[Any]) -> None:  # normalize() of the one unlimited draw, then blanked
+        def blank(state: Any, piles: list[Any]) -> Hashable:  # normalize() of the one unlimited draw, blanked
             stock_pile, waste_pile = piles[depot], piles[waste]
             if stock_pile is last[0] and waste_pile is last[1]:
                 found = last[2]
@@ -342,15 +380,10 @@ class StockMoves:
                 if found is None:
                     found = self._cycle_of(state.game, draw, stock_pile, waste_pile)
                 last[:] = stock_pile, waste_pile, found
-            place[0] = found
             piles[depot] = piles[waste] = ()
+            return found
 
-        rest = canonical_key_function(game, symmetry, blank)
-
-        def key(state: Any) -> Hashable:
-            return rest(state), place[0]
-
-        return key
+        return canonical_key_function(game, symmetry, split=blank)
 
     def reaches(self, game: Any, start: tuple[Any, Any], end: tuple[Any, Any]) -> bool:
         """Whether taps of the one unlimited draw (:meth:`split_key`) lead from the stock and waste
@@ -513,14 +546,17 @@ def tap(stock: tuple[Card, ...], waste: tuple[Card, ...], count: int, face_up: b
     (:meth:`State.apply`): ``count`` cards one by one onto the waste, or the waste turned over
     when the stock is empty (checked against the engine in the tests)."""
     if not stock:
-        return tuple(c & ~FACE_UP for c in reversed(waste)), ()
-    for _ in range(min(count, len(stock))):
-        card, stock = stock[-1], stock[:-1]
-        if face_up is True:
-            card |= FACE_UP
-        elif face_up is False:
-            card &= ~FACE_UP
-        if stock and flips and not stock[-1] & FACE_UP:
-            stock = stock[:-1] + (stock[-1] | FACE_UP,)
-        waste += (card,)
-    return stock, waste
+        return tuple([c & _FACE_DOWN for c in reversed(waste)]), ()
+    # The cards one by one, as one slice: each card after the first was the stock's top when the one before
+    # left, so with ``flips`` it lies face up (unless ``face_up`` turns them all).
+    drawn = min(count, len(stock))
+    taken, stock = stock[: -drawn - 1 : -1], stock[:-drawn]
+    if face_up is True:
+        taken = tuple([c | FACE_UP for c in taken])
+    elif face_up is False:
+        taken = tuple([c & _FACE_DOWN for c in taken])
+    elif flips and drawn > 1:
+        taken = (taken[0], *[c | FACE_UP for c in taken[1:]])
+    if stock and flips and not stock[-1] & FACE_UP:
+        stock = (*stock[:-1], stock[-1] | FACE_UP)
+    return stock, waste + taken

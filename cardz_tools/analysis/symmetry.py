@@ -206,12 +206,17 @@ SINK_PILES_KEPT = 100_000
 
 
 def canonical_key_function(
-    game: Any, symmetry: bool = True, normalize: Callable[[Any, list[Any]], None] | None = None
+    game: Any,
+    symmetry: bool = True,
+    normalize: Callable[[Any, list[Any]], None] | None = None,
+    split: Callable[[Any, list[Any]], Hashable] | None = None,
 ) -> KeyFunction:
     """``key(state)``: the state's key with order-blind sinks forgotten (:mod:`.position_key`) and,
     with ``symmetry``, the piles of each interchangeable class sorted (the :func:`late_classes` once
     their depots are empty); ``normalize(state, piles)``,
-    when given, first rewrites a copy of the piles (:meth:`.stock_moves.StockMoves.normalize`)."""
+    when given, first rewrites a copy of the piles (:meth:`.stock_moves.StockMoves.normalize`); so does
+    ``split(state, piles)`` (instead of ``normalize``), and the key is then the pair (that key, what ``split``
+    returned) (:meth:`.stock_moves.StockMoves.split_key`)."""
     sinks = order_blind_sinks(game)
     early = interchangeable_classes(game) if symmetry else ()
     emptied, late = late_classes(game) if symmetry else (frozenset(), ())
@@ -233,16 +238,26 @@ def canonical_key_function(
                     found = forgotten[pile] = (pile[-1], *sorted(pile[:-1]))
                 piles[sink] = found
 
-    if not declarations and normalize is None and not emptied:
+    if not declarations and normalize is None and split is None and not emptied:
         return _sorted_classes_key(len(game.names), early, forget_order if sinks else None)
 
     early_steps, late_steps = _class_steps(early), _class_steps(late)
+    if split is not None and not declarations and not sinks and not emptied:
+        return _split_key(early_steps, split)
 
     def key(state: Any) -> Hashable:
         piles = state.piles.copy()
         classes, steps = (late, late_steps) if emptied and not any(piles[d] for d in emptied) else (early, early_steps)
         if normalize is not None:
             normalize(state, piles)
+        if split is not None:
+            place = split(state, piles)
+            return key_of_piles(state, piles, classes, steps), place
+        return key_of_piles(state, piles, classes, steps)
+
+    def key_of_piles(
+        state: Any, piles: list[Any], classes: tuple[tuple[int, ...], ...], steps: tuple[Step, ...]
+    ) -> Hashable:
         if sinks:
             forget_order(piles)
         if declarations:
@@ -264,14 +279,49 @@ def canonical_key_function(
     return key
 
 
-def _class_steps(classes: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int, tuple[int, ...] | None], ...]:
+Step = tuple[int, int, tuple[int, ...] | None]
+"""How :func:`canonical_key_function` sorts one class (:func:`_class_steps`)."""
+
+
+def _class_steps(classes: tuple[tuple[int, ...], ...]) -> tuple[Step, ...]:
     """Per class (its members in depot order), (start, stop, None) when its members are the depots
     ``start`` to ``stop - 1``, else (0, 0, members): how :func:`canonical_key_function` sorts it."""
-    steps: list[tuple[int, int, tuple[int, ...] | None]] = []
+    steps: list[Step] = []
     for members in classes:
         start, stop = members[0], members[-1] + 1
         steps.append((start, stop, None) if members == tuple(range(start, stop)) else (0, 0, members))
     return tuple(steps)
+
+
+def _split_key(steps: tuple[Step, ...], split: Callable[[Any, list[Any]], Hashable]) -> KeyFunction:
+    """The key of :func:`canonical_key_function` with ``split`` where one set of classes holds in every position
+    and nothing else rewrites the piles (no sinks, no named suits): the same pairs, in one call, the classes of
+    neighbouring depots sorted as slices (one or two written out)."""
+    slices = tuple(slice(start, stop) for start, stop, apart in steps if apart is None)
+    apart_steps = tuple(apart for _, _, apart in steps if apart is not None)
+
+    def key(state: Any) -> Hashable:
+        piles = state.piles.copy()
+        place = split(state, piles)
+        for part in slices:
+            piles[part] = sorted(piles[part])
+        for apart in apart_steps:
+            for depot, pile in zip(apart, sorted([piles[d] for d in apart]), strict=True):
+                piles[depot] = pile
+        return (tuple(piles), tuple(state.redeals), tuple(state.uses), state.reshuffles, state.cascade), place
+
+    if apart_steps or len(slices) != 2:
+        return key
+    first, second = slices
+
+    def two_slices(state: Any) -> Hashable:  # the usual two classes (foundations, columns) written out
+        piles = state.piles.copy()
+        place = split(state, piles)
+        piles[first] = sorted(piles[first])
+        piles[second] = sorted(piles[second])
+        return (tuple(piles), tuple(state.redeals), tuple(state.uses), state.reshuffles, state.cascade), place
+
+    return two_slices
 
 
 def _sorted_classes_key(

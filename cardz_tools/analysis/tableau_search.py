@@ -112,14 +112,16 @@ import collections
 import dataclasses
 import heapq
 import itertools
+import operator
 import random
 import time
-from collections.abc import Generator, Hashable, Iterator
+from collections.abc import Callable, Generator, Hashable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP
 from ..engine.moves import Drag
 from .beam_search import beam
+from .child_keys import ChildKeys, child_keys
 from .dominance import SafeMoves, bottom_cards, build_table, card_bits, fixed_wastes, probe_table, refilled_depots
 from .joints import joint_table
 from .loss_proofs import LossProofs
@@ -377,6 +379,9 @@ class Progress:
         self._homes = tuple(sorted(sinks))
         self._open = tuple(d for d in range(len(game.names)) if d not in sinks and d not in stocks)
         self._takers = tuple(d for d in self._open if not game.accept_never[d])
+        self._target_piles, self._taker_piles, self._open_piles = (
+            piles_of(self._targets), piles_of(self._takers), piles_of(self._open)
+        )
         everything = -1
         # With the bottom cards of the locked depots the rules read (Canfield's base rank), the tables
         # read those as constants (:func:`.dominance.probe_table`): else they allow every card there.
@@ -399,7 +404,7 @@ class Progress:
     def home(self, state: Any) -> int:
         """The cards in the win depots of ``state`` (minus those left in them, for a ``depotsEmpty`` win)."""
         piles = state.piles
-        return self._sign * sum(len(piles[i]) for i in self._targets)
+        return self._sign * sum(map(len, self._target_piles(piles)))
 
     def weigh_face_down(self, weight: int) -> None:
         """From now on score a face-down card ``weight`` (instead of its :attr:`WEIGHTS` term)."""
@@ -417,8 +422,8 @@ class Progress:
     def heuristic(self, state: Any) -> int:
         """The weighted sum of :attr:`weights` (higher is better)."""
         piles = state.piles
-        progress = self._sign * sum(len(piles[i]) for i in self._targets)
-        empty = sum(1 for d in self._takers if not piles[d])
+        progress = self._sign * sum(map(len, self._target_piles(piles)))
+        empty = self._taker_piles(piles).count(())
         home = self._home_table
         wanted = 0
         if home:
@@ -435,10 +440,9 @@ class Progress:
                 self._terms.clear()
             cache = self._terms[wanted] = {}
         w = self.weights
-        for d in self._open:
+        for pile in self._open_piles(piles):
             # Kept by the pile's cards: a move changes one or two piles, and a changed pile is often one
             # seen before (a card put back, a sibling's pile).
-            pile = piles[d]
             term = cache.get(pile)
             if term is None:
                 if len(cache) >= PILE_TERMS_KEPT:
@@ -503,6 +507,8 @@ class Plan:
     tap_cover: bool = False
     """Whether :attr:`key_of` gives (rest, stock and waste) pairs, and each search keeps a
     :class:`.stock_moves.TapCover` (module doc, ``tap_cover``)."""
+    child_key: ChildKeys | None = None
+    """:attr:`key_of` of a drag's child without building it, where the design lets (:mod:`.child_keys`)."""
 
 
 _PLANS: dict[tuple[int, Pruning], tuple[Any, Plan]] = {}
@@ -559,12 +565,29 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             runs = narrowed
     plan = Plan(
         key_of, chain_key, safe, stock, tuple(notes), restarts, runs, bool(fixed_wastes(game)),
-        tap_cover=split is not None,
+        tap_cover=split is not None, child_key=child_keys(game, key_of),
     )
     if len(_PLANS) >= 8:
         _PLANS.pop(next(iter(_PLANS)))
     _PLANS[(id(game), pruning)] = (game, plan)
     return plan
+
+
+def piles_of(depots: tuple[int, ...]) -> Callable[[list[Any]], tuple[Any, ...]]:
+    """``get(piles)``: the piles of ``depots`` as a tuple (also for one depot or none), read at once."""
+    if len(depots) > 1:
+        return operator.itemgetter(*depots)
+    if depots:
+        only = depots[0]
+        return lambda piles: (piles[only],)
+    return lambda piles: ()
+
+
+def built(base: Any, move: Any) -> Any:
+    """A copy of ``base`` with ``move`` (one of its moves) played."""
+    child = base.clone()
+    child.apply(move, checked=True)
+    return child
 
 
 def ended(state: Any) -> str | None:
@@ -696,9 +719,10 @@ class _Search:
             self.cut = True
         return state, moves
 
-    def successors(self, state: Any) -> Iterator[tuple[tuple[Any, ...], Any]]:
-        """Every (moves, position) one choice away from ``state``, before forced steps (lazily:
-        the caller reads the clock between two)."""
+    def successors(self, state: Any) -> Iterator[tuple[tuple[Any, ...], Any, Any]]:
+        """Every (moves, base, move) one choice away from ``state``, before forced steps (lazily:
+        the caller reads the clock between two): the position is ``base`` after ``move``, to be
+        built (:func:`built`) before the next item, or ``base`` itself when ``move`` is None."""
         taps, runs = self.taps, self.runs
         tapped = False
         for move in state.playable_moves():  # read only
@@ -707,16 +731,14 @@ class _Search:
                 continue
             if runs is not None and not runs.keeps(state.piles, move):
                 continue
-            child = state.clone()
-            child.apply(move, checked=True)  # one of this state's moves
-            yield (move,), child
+            yield (move,), state, move
         if tapped:
             assert self.plan.stock is not None
-            for moves, child, complete in self.plan.stock.plays(state):
+            for moves, base, move, complete in self.plan.stock.unbuilt_plays(state):
                 if not complete:
                     self.cut = True
                     continue
-                yield moves, child
+                yield moves, base, move
 
     def tick(self) -> None:
         """Raise :class:`_Budget` past the deadline."""
@@ -740,14 +762,25 @@ class _Search:
         fresh = []
         seen, key_of, budget, cover = self.seen, self.plan.key_of, self.budget, self.cover
         lost, skipped, deadline, safe = self.lost, self.skipped, self.deadline, self.plan.safe
-        for number, (moves, child) in enumerate(self.successors(state)):
+        child_keys = self.plan.child_key
+        child_key, build = (child_keys.key, child_keys.build) if child_keys is not None else (None, built)
+        for number, (moves, child, move) in enumerate(self.successors(state)):
             if deadline is not None and time.monotonic() > deadline:  # tick(): one position of a hostile design
                 raise _Budget  # can take long
-            key = key_of(child)
+            key = None
+            if move is not None:
+                # Most children are stored already: key them without building them where the design lets.
+                key = child_key(child, move) if child_key is not None else None
+                if key is None:
+                    child, move = built(child, move), None
+            if key is None:
+                key = key_of(child)
             if key in seen or lost and key in lost:  # a key is hashed at each look-up: none in an empty set
                 if skipped is not None:
                     skipped.append(key)
                 continue  # stored positions are searched: whatever their safe moves lead to is searched too
+            if move is not None:
+                child = build(child, move)
             line = [*prefix, *moves]
             end: str | None = None
             if safe is not None:

@@ -120,6 +120,19 @@ class State:
         other._status = self._status
         return other
 
+    def dragged(self, source: int, source_pile: tuple[Card, ...], target: int, target_pile: tuple[Card, ...]) -> State:
+        """A copy after a drag of this state's moves that names no suit and fires no trigger, the drag's piles
+        given (:meth:`apply` without the work: the caller knows all that, :mod:`..analysis.child_keys`)."""
+        other = self.clone()
+        piles = other.piles
+        piles[source] = source_pile
+        piles[target] = target_pile
+        other.move_count += 1
+        other._legal = other._status = None
+        if other.stats is not None:
+            other.stats[self.game.accept_stat[target]] += 1
+        return other
+
     def key(self) -> Hashable:
         """A hashable key equal for states that play the same from here on (not the move count)."""
         return (
