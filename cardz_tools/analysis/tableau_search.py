@@ -86,7 +86,9 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     :data:`RUNS_TURN`. A beam deals the stock only once its kept positions have no better child left;
     the best-first passes never get past the first deal, the depth-first searches deal it all at
     once. Incomplete too. With two or more decks the three ``runs`` members are left out and their turns go
-    to the beams (:data:`TWIN_BEAMS`: Spider, where the beams win what they win sooner).
+    to the beams (:data:`TWIN_BEAMS`: Spider, where the beams win what they win sooner). In a design of two or
+    more decks whose waste is never turned back (no best-first pass there: :func:`best_first_pass`), one beam over
+    every move (no narrowed set) joins the complete members (:data:`ONE_PASS_BEAM_WEIGHT`); incomplete too.
 ``shared_losses``
     in a design without stock moves (:func:`shares_losses`), the portfolio's complete searches share one set
     of positions proved lost: each depth-first search
@@ -235,6 +237,17 @@ in 16,066, 16,462 and 59,010; the portfolio's turns replayed over those trajecto
 (about what the results run's 10 s store) decide 9 deals without them (the last at 151,700) against 7 with them
 (deals 0, 2 and 9 open: 2 and 9 need 238k and 208k). Of the shipped designs with the beams only Spider has two decks
 (Spiderette and Will o' the Wisp one; Mrs Mop, two decks, is an open board: no beams)."""
+
+ONE_PASS_BEAM_WEIGHT = 4
+"""The share of the beam search over every move (:meth:`_Search.beams`, :data:`BEAM_UNIT` × ``luby(n)`` wide) in a
+design of two or more decks whose waste is never turned back (module doc, ``beams``; the Forty Thieves family,
+American Toad, Gargantua). Alone, seed 0, it wins Forty Thieves' deals 2, 3, 4, 6 and 7 within 100,000 positions
+(22,961 to 95,741; before, no member won any but 1 and 7), Maria's 2 and 7, Streets' 0 and 5 (98,801 and 134,648).
+In the portfolio at 140,000 positions a deal (about a 10 s deal of the results run): Forty Thieves 4 decided
+against 2 (deals 2 and 3 at 80k and 119k), Streets the same 6; 4 shares of 12 slow the depth-first member's wins
+(Rank and File deal 3 at 80,868 against 56,738; Limited deal 6, the restarts', at 102,214 against 82,170); 8
+shares decide Forty Thieves 5 and 16 shares 6, but put Rank and File's deal 3 at 105k and keep it open at 90,000
+(docs/analysis.md)."""
 
 RUNS_BEST_FIRST_UNIT = 5_000
 """The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
@@ -1048,6 +1061,9 @@ def _portfolio(
     if plan.restarts:
         again = COVERED_REFILL_WEIGHTS[1] if canfield_like else RESTART_WEIGHT
         members.append(member("search", again, pruning, first=False, again=True))
+    if pruning.beams and not best_first_pass(game, plan):  # two decks, one pass: incomplete (ONE_PASS_BEAM_WEIGHT)
+        found = _Search(root, plan, pruning, max(1, budget), deadline)
+        members.append(_Member("quick", ONE_PASS_BEAM_WEIGHT, found, found.beams(BEAM_UNIT), False))
     narrowed = refill_narrowed(game, plan) if canfield_like and pruning.runs else None
     if narrowed is not None:  # incomplete: its "lost" proves nothing (REFILL_NARROWED_WEIGHT)
         found = _Search(root, dataclasses.replace(plan, runs=narrowed), pruning, max(1, budget), deadline, narrow=True)
