@@ -109,6 +109,7 @@ def test_a_narrowed_lost_ends_every_narrowed_member_and_the_complete_ones_still_
 
     monkeypatch.setattr(tableau_search, "_portfolio", kept)
     monkeypatch.setattr(tableau_search, "RUNS_TURN", 1)  # short turns: the narrowed searches end first
+    monkeypatch.setattr(tableau_search, "TWIN_BEAMS", False)  # two decks: keep the runs members, which end
     dropped = {"won": 0, "lost": 0}
     for root in random_positions(game, 80, 3, 30):
         if narrowed_alone(root) != "lost":
@@ -128,18 +129,36 @@ def test_a_narrowed_lost_ends_every_narrowed_member_and_the_complete_ones_still_
     assert dropped["won"] >= 1  # dropping a complete member too (or answering "lost") would fail here
 
 
-def test_the_portfolio_with_the_narrowed_members_agrees_with_the_plain_search() -> None:
+def test_the_portfolio_with_the_narrowed_members_agrees_with_the_plain_search(monkeypatch: Any) -> None:
     game = small_spider()
     assert plan_for(game, Pruning()).runs is not None
     for deal in range(10):
         root = game.new_initial_state(seed=deal_seed(11, deal))
         plain = search(root, 300_000, None, Pruning.none())
         assert plain.result != "unknown"
-        for pruning in (Pruning(), Pruning(restarts=True, quick=True, ordering=False)):
-            found = search(root, 300_000, None, pruning)
-            assert found.result == plain.result, f"deal {deal} with {pruning}"
-            if found.result == "won":
-                assert replays_to_a_win(root, found.line)
+        for twins in (True, False):  # two decks: the beams alone, or with the runs members (TWIN_BEAMS)
+            monkeypatch.setattr(tableau_search, "TWIN_BEAMS", twins)
+            for pruning in (Pruning(), Pruning(restarts=True, quick=True, ordering=False)):
+                found = search(root, 300_000, None, pruning)
+                assert found.result == plain.result, f"deal {deal} with {pruning}, TWIN_BEAMS {twins}"
+                if found.result == "won":
+                    assert replays_to_a_win(root, found.line)
+
+
+def test_with_two_decks_the_beams_take_the_runs_members_turns(monkeypatch: Any) -> None:
+    def narrowed(name: str) -> list[tuple[bool, int]]:
+        root = game_of(name).new_initial_state(seed=deal_seed(0, 0))
+        members = tableau_search._portfolio(root, Pruning(), 1_000, None)
+        return [(m.beam, m.weight) for m in members if m.search.runs is not None]
+
+    beams = [(True, weight) for weight in tableau_search.BEAM_WEIGHTS]
+    runs = [(False, weight) for weight in tableau_search.RUNS_WEIGHTS]
+    assert narrowed("spider") == beams  # two decks and the beams: no runs members (TWIN_BEAMS)
+    assert narrowed("spiderette") == runs + beams  # one deck
+    assert narrowed("will-o-the-wisp") == runs + beams
+    assert narrowed("mrs-mop") == runs  # two decks, but an open board has no beams: the runs members stay
+    monkeypatch.setattr(tableau_search, "TWIN_BEAMS", False)
+    assert narrowed("spider") == runs + beams
 
 
 def test_the_runs_members_take_turns_in_the_portfolio() -> None:

@@ -85,7 +85,10 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     as the third ``runs`` member does (:data:`BEAM_WEIGHTS`); the portfolio then takes turns of
     :data:`RUNS_TURN`. A beam deals the stock only once its kept positions have no better child left;
     the best-first passes never get past the first deal, the depth-first searches deal it all at
-    once. Incomplete too.
+    once. Incomplete too. With two or more decks the three ``runs`` members are left out and their turns go
+    to the beams (:data:`TWIN_BEAMS`: Spider, where the beams win what they win sooner). In a design of two or
+    more decks whose waste is never turned back (no best-first pass there: :func:`best_first_pass`), one beam over
+    every move (no narrowed set) joins the complete members (:data:`ONE_PASS_BEAM_WEIGHT`); incomplete too.
 ``shared_losses``
     in a design without stock moves (:func:`shares_losses`), the portfolio's complete searches share one set
     of positions proved lost: each depth-first search
@@ -226,6 +229,27 @@ positions: the first won deals 1, 2, 4, 5, 6 and 7, the second all but 0 and 2 (
 against 29k and 60k). With 16 and 48 shares the second alone would win at 170,000 positions what it wins within
 72,000 (8 deals, against 7 with 32 and 32), but the first's Spiderette wins (seed 101: 6 of 10, deals 0 and 8 in 68k
 and 17k positions alone) would take 7 times their positions; the second was not measured there."""
+
+TWIN_BEAMS = True
+"""Whether, in a design of two or more decks whose portfolio has the ``beams``, the three ``runs`` members are left
+out (their turns go to the beams). Spider (four suits), seed 0, each member alone (``bench/bench_member_shares.py``,
+the beams to 180,000 positions, the ``runs`` members to 30,000 and 60,000): every deal any member wins, a beam wins
+too, and the ``runs`` members' three (deals 3, 7, 9 by the third, in 46,329, 12,646 and 53,623) the second beam wins
+in 16,066, 16,462 and 59,010; the portfolio's turns replayed over those trajectories at 180,000 positions a deal
+(about what the results run's 10 s store) decide 9 deals without them (the last at 151,700) against 7 with them
+(deals 0, 2 and 9 open: 2 and 9 need 238k and 208k). Of the shipped designs with the beams only Spider has two decks
+(Spiderette and Will o' the Wisp one; Mrs Mop, two decks, is an open board: no beams)."""
+
+ONE_PASS_BEAM_WEIGHT = 4
+"""The share of the beam search over every move (:meth:`_Search.beams`, :data:`BEAM_UNIT` × ``luby(n)`` wide) in a
+design of two or more decks whose waste is never turned back (module doc, ``beams``; the Forty Thieves family,
+American Toad, Gargantua). Alone, seed 0, it wins Forty Thieves' deals 2, 3, 4, 6 and 7 within 100,000 positions
+(22,961 to 95,741; before, no member won any but 1 and 7), Maria's 2 and 7, Streets' 0 and 5 (98,801 and 134,648).
+In the portfolio at 140,000 positions a deal (about a 10 s deal of the results run): Forty Thieves 4 decided
+against 2 (deals 2 and 3 at 80k and 119k), Streets the same 6; 4 shares of 12 slow the depth-first member's wins
+(Rank and File deal 3 at 80,868 against 56,738; Limited deal 6, the restarts', at 102,214 against 82,170); 8
+shares decide Forty Thieves 5 and 16 shares 6, but put Rank and File's deal 3 at 105k and keep it open at 90,000
+(docs/analysis.md)."""
 
 RUNS_BEST_FIRST_UNIT = 5_000
 """The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
@@ -1070,21 +1094,26 @@ def _portfolio(
     if plan.restarts:
         again = COVERED_REFILL_WEIGHTS[1] if canfield_like else RESTART_WEIGHT
         members.append(member("search", again, pruning, first=False, again=True))
+    if pruning.beams and not best_first_pass(game, plan):  # two decks, one pass: incomplete (ONE_PASS_BEAM_WEIGHT)
+        found = _Search(root, plan, pruning, max(1, budget), deadline)
+        members.append(_Member("quick", ONE_PASS_BEAM_WEIGHT, found, found.beams(BEAM_UNIT), False))
     narrowed = refill_narrowed(game, plan) if canfield_like and pruning.runs else None
     if narrowed is not None:  # incomplete: its "lost" proves nothing (REFILL_NARROWED_WEIGHT)
         found = _Search(root, dataclasses.replace(plan, runs=narrowed), pruning, max(1, budget), deadline, narrow=True)
         members.append(_Member("quick", REFILL_NARROWED_WEIGHT, found, found.run(), False))
     if plan.runs is not None:  # incomplete: their "lost" proves nothing
+        # Not on an open board: nothing is dealt later, and there the beams' shares only slowed the others down.
+        with_beams = pruning.beams and not open_board(root)
         kinds = ((False, None), (True, None), (True, RUNS_HIDDEN_WEIGHT))  # (best-first, face-down weight)
-        for (first, hidden), weight in zip(kinds, RUNS_WEIGHTS, strict=True):
+        twins = with_beams and TWIN_BEAMS and game.design.decks > 1  # their turns go to the beams (TWIN_BEAMS)
+        for (first, hidden), weight in () if twins else zip(kinds, RUNS_WEIGHTS, strict=True):
             found = _Search(root, plan, pruning, max(1, budget), deadline, narrow=True)
             if hidden is not None:
                 found.progress.weigh_face_down(hidden)
             steps = found.restarts(first, RUNS_BEST_FIRST_UNIT if first else None)
             members.append(_Member("quick", weight, found, steps, False))
-        # Not on an open board: nothing is dealt later, and there the beams' shares only slowed the others down.
         beams = list(zip((None, RUNS_HIDDEN_WEIGHT), BEAM_WEIGHTS, strict=True))  # (face-down weight, share)
-        for hidden, weight in beams if pruning.beams and not open_board(root) else ():
+        for hidden, weight in beams if with_beams else ():
             found = _Search(root, plan, pruning, max(1, budget), deadline, narrow=True)
             if hidden is not None:
                 found.progress.weigh_face_down(hidden)
