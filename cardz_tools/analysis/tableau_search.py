@@ -21,6 +21,11 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     position it stored without a win, take a stored one with a winning line and the least ``m``: the
     first move of its line, with the taps before it, leads to one of its children, which is stored
     or covered by a stored position, with ``m`` one less: a contradiction;
+``splits``
+    a drag that only carries a run from one card of its column to another column (a *split*) is
+    searched only together with a move right after it that uses the column it left: puts cards on it,
+    or takes cards from it to the split's target or out of the columns (:mod:`.split_moves`, which
+    has the argument: any winning line can be reordered so that each split comes right before its use);
 ``ordering``
     children are searched best first by :meth:`Progress.heuristic`, a score read off the
     design; off, by the cards in the win depots, the game's score and the number of moves
@@ -125,6 +130,7 @@ from .joints import joint_table
 from .loss_proofs import LossProofs
 from .relaxation import card_flow, dead_check, effect_filled_sinks
 from .run_moves import RunMoves, run_moves
+from .split_moves import SplitMoves, split_moves
 from .stock_moves import StockMoves, TapCover, stock_moves
 from .symmetry import canonical_key_function
 from .two_deck import safe_moves
@@ -317,6 +323,7 @@ class Pruning:
     runs: bool = True
     beams: bool = True
     shared_losses: bool = True
+    splits: bool = True
 
     @classmethod
     def none(cls) -> Pruning:
@@ -334,6 +341,7 @@ class Pruning:
             runs=False,
             beams=False,
             shared_losses=False,
+            splits=False,
         )
 
 
@@ -503,6 +511,8 @@ class Plan:
     tap_cover: bool = False
     """Whether :attr:`key_of` gives (rest, stock and waste) pairs, and each search keeps a
     :class:`.stock_moves.TapCover` (module doc, ``tap_cover``)."""
+    splits: SplitMoves | None = None
+    """Which drags are searched only together with a use (module doc, ``splits``)."""
 
 
 _PLANS: dict[tuple[int, Pruning], tuple[Any, Plan]] = {}
@@ -557,9 +567,16 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             notes.append(f"no narrowed run moves: {narrowed}")
         else:
             runs = narrowed
+    splits: SplitMoves | None = None
+    if pruning.splits:
+        found_splits = split_moves(game)
+        if isinstance(found_splits, str):
+            notes.append(f"no split pairing: {found_splits}")
+        else:
+            splits = found_splits
     plan = Plan(
         key_of, chain_key, safe, stock, tuple(notes), restarts, runs, bool(fixed_wastes(game)),
-        tap_cover=split is not None,
+        tap_cover=split is not None, splits=splits,
     )
     if len(_PLANS) >= 8:
         _PLANS.pop(next(iter(_PLANS)))
@@ -699,7 +716,7 @@ class _Search:
     def successors(self, state: Any) -> Iterator[tuple[tuple[Any, ...], Any]]:
         """Every (moves, position) one choice away from ``state``, before forced steps (lazily:
         the caller reads the clock between two)."""
-        taps, runs = self.taps, self.runs
+        taps, runs, splits = self.taps, self.runs, self.plan.splits
         tapped = False
         for move in state.playable_moves():  # read only
             if type(move) is not Drag and move in taps:  # a drag is never a tap (no hash needed)
@@ -709,6 +726,9 @@ class _Search:
                 continue
             child = state.clone()
             child.apply(move, checked=True)  # one of this state's moves
+            if splits is not None and splits.split_source(state, move) is not None:  # with a use (``splits``)
+                yield from self.used(move, child)
+                continue
             yield (move,), child
         if tapped:
             assert self.plan.stock is not None
@@ -717,6 +737,28 @@ class _Search:
                     self.cut = True
                     continue
                 yield moves, child
+
+    def used(self, split: Any, state: Any) -> Iterator[tuple[tuple[Any, ...], Any]]:
+        """(moves, position) for ``split``, which led to ``state``, then each of its uses (:mod:`.split_moves`)."""
+        assert self.plan.splits is not None
+        taps, uses = self.taps, self.plan.splits.uses
+        tapped = False
+        for move in state.playable_moves():  # read only
+            if type(move) is not Drag and move in taps:
+                tapped = True
+                continue
+            if uses(split, move):
+                child = state.clone()
+                child.apply(move, checked=True)
+                yield (split, move), child
+        if tapped:
+            assert self.plan.stock is not None
+            for moves, child, complete in self.plan.stock.plays(state):
+                if not complete:
+                    self.cut = True
+                    continue
+                if uses(split, moves[-1]):
+                    yield (split, *moves), child
 
     def tick(self) -> None:
         """Raise :class:`_Budget` past the deadline."""
