@@ -27,15 +27,24 @@ fewest moves of a winning line.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any
 
-from ..cards import FACE_UP, standard_deck
+from ..cards import FACE_UP, Card, identity, standard_deck
 from ..engine.moves import Drag
 from ..engine.rules import Site, compile_rule
 from ..expr import ast as expr_ast
 from ..expr import parse, to_source
 from ..model import EjectKind, Expr
-from .dominance import _CARD_NAMES, _SOURCE_ATOM_NAMES, _names, _source_atoms, _source_variants
+from .dominance import (
+    _CARD_NAMES,
+    _SOURCE_ATOM_NAMES,
+    _names,
+    _source_atoms,
+    _source_variants,
+    build_table,
+    card_bits,
+)
 from .stock_moves import stock_moves
 
 _EJECTS = frozenset({EjectKind.LOCKED, EjectKind.TOP_ONLY, EjectKind.FACE_UP})
@@ -49,6 +58,10 @@ class SplitMoves:
     """The depots a split moves between: the one entry whose depots give up face-up runs and take cards."""
     index: dict[str, int]
     """Depot name -> index."""
+    table: dict[Card, int] | None
+    """:func:`.dominance.build_table` (None: every card may go on every top)."""
+    bit: dict[Card, int] = dataclasses.field(default_factory=card_bits)
+    """:func:`.dominance.card_bits`, made once."""
 
     def split_source(self, state: Any, move: Any) -> str | None:
         """The source of ``move`` when it is a split in ``state`` (module doc), else None."""
@@ -62,6 +75,14 @@ class SplitMoves:
         if len(pile) <= move.count or not pile[-move.count - 1] & FACE_UP or not piles[target]:
             return None
         return move.source
+
+    def may_take(self, state: Any, split: Any, depots: tuple[int, ...]) -> bool:
+        """Whether a card in ``depots`` (the stocks and wastes) could go on the top ``split`` left (the card table
+        over-approximates), so that a play from the waste may be a use of it."""
+        if self.table is None:
+            return True
+        takes, bit = self.table.get(identity(state.piles[self.index[split.source]][-1]), -1), self.bit
+        return any(bit.get(identity(card), 0) & takes for depot in depots for card in state.piles[depot])
 
     def uses(self, split: Any, move: Any) -> bool:
         """Whether ``move`` uses the source of ``split`` (module doc): it puts cards on it, or takes cards from it
@@ -98,8 +119,10 @@ def _atom_reads_only_the_whole_pile(game: Any, target: int, atom: expr_ast.Node)
     return None
 
 
+@functools.lru_cache(maxsize=16)
 def split_moves(game: Any) -> SplitMoves | str:
-    """The splits of ``game`` (module doc), or why a split may be needed on its own there."""
+    """The splits of ``game`` (module doc), or why a split may be needed on its own there (kept for the last few
+    games: the evaluation of the source parts takes about a second with two decks)."""
     if game.triggers or game.actions:
         return "it has triggers or actions"
     if game.loss_when is not None:
@@ -133,4 +156,4 @@ def split_moves(game: Any) -> SplitMoves | str:
         return "the depots that give up face-up runs are of more than one entry"
     if any(not game.accept_rules[d].single for d in takers if d not in columns):
         return "a depot other than the columns takes runs"
-    return SplitMoves(columns, {name: i for i, name in enumerate(game.names)})
+    return SplitMoves(columns, {name: i for i, name in enumerate(game.names)}, build_table(game))

@@ -631,6 +631,8 @@ class _Search:
         self.progress = Progress(root.game, pruning.ordering, bottom_cards(root))
         self.dead = dead_check(root, pruning.relaxation)
         self.taps = plan.stock.taps() if plan.stock is not None else frozenset()
+        self.stocks = tuple(d for draw in plan.stock.draws for d in (draw.depot, draw.to)) if plan.stock else ()
+        """The stocks and wastes of the stock moves (:meth:`used`)."""
         self.seen: set[Hashable] = set()
         self.cover = TapCover(plan.stock, root.game) if plan.tap_cover and plan.stock is not None else None
         self.lost: set[Hashable] = set() if lost is None else lost
@@ -751,7 +753,8 @@ class _Search:
                 child = state.clone()
                 child.apply(move, checked=True)
                 yield (split, move), child
-        if tapped:
+        # a play from the waste is a use only by going onto the card the split left (the card table)
+        if tapped and self.plan.splits.may_take(state, split, self.stocks):
             assert self.plan.stock is not None
             for moves, child, complete in self.plan.stock.plays(state):
                 if not complete:
