@@ -1,27 +1,30 @@
 """Splits, runs carried from one card to another, searched only together with a use of the column they leave.
 
 A *split* moves a run ``R`` whose bottom card lies face up on a card ``y`` of its pile ``A`` onto the top of a
-non-empty depot ``B`` of the same entry (``repeat``): Klondike's Five moved from one black Six to the other. It
-changes only which of ``y`` and ``B``'s top is covered. The solver searches a split only as one move together
-with a *use*: a move right after it that takes cards from ``A`` or puts cards on ``A``
-(:class:`SplitMoves`). Splits between depots of different entries are searched as before.
+non-empty column ``B`` (the *columns*: the one entry whose depots give up face-up runs): Klondike's Five moved from
+one black Six to the other. It changes only which of ``y`` and ``B``'s top is covered. The solver searches a split
+only as one move together with a *use* right after it: a move that puts cards on ``A``, or takes cards from ``A``
+onto ``B`` or onto a depot that is not a column (``y`` to a foundation) (:class:`SplitMoves`).
 
 Why no win is lost (the design's shape, :func:`split_moves`: no triggers or actions, no loss condition, taps
 that read and change nothing else, every eject rule ``locked``, ``topOnly`` or ``faceUp``, every accept rule
 reading only ``card`` (the dragged run's bottom card), ``top`` and ``empty(depot)``, and the move's source only in
-parts whose value depends on the source's entry and on whether the run is the whole pile). Let ``P1`` be ``P``
-after a split ``m`` of ``R`` from ``A`` onto ``B``, and ``L`` a winning line from ``P1``. Until the first move ``u``
-of ``L`` that takes from or puts on ``A`` (there is one, or ``y`` never moves), every move ``v`` of ``L`` is also
-legal from ``P`` (``R`` still on ``y``) with ``A`` for ``B`` where ``v`` reads ``R``'s cards: a move onto ``R``'s
-top or of a part of ``R`` reads the same cards (and the same source parts: ``A`` and ``B`` share their entry, and
-neither run is the whole pile); a move of a run holding ``B``'s old top and all of ``R`` is made without ``R``;
-every other move reads piles that are the same in both. If some ``v`` moves all of ``R`` off ``B``, doing it from
-``A`` instead drops ``m``: a shorter line. Otherwise ``m`` (or the same split from where the run holding ``B``'s
-old top went) played right before ``u`` reaches the position ``L`` reaches there. So every shortest winning line
-can be reordered, from its last split to its first, into one of no more moves where each split is followed at
-once by its use, and the first step of that line is a move the search makes. With the safe moves (which never
-make a winning line longer) and the tap cover the induction of :mod:`.tableau_search` is unchanged, on the
-fewest moves of a winning line.
+parts whose value depends on the source's entry and on whether the run is the whole pile; an ``allCardsIn`` win;
+every depot but the columns, the stocks and the wastes taking single cards). Let ``P1`` be ``P`` after a split
+``m`` of ``R`` from ``A`` onto ``B``, and ``L`` a winning line from ``P1``. ``y`` must reach a win depot, which is
+no column, so ``L`` has a first use ``u`` of ``m`` or first moves ``y`` with a run onto another column ``C``.
+Before that, every move ``v`` of ``L`` is also legal from ``P`` (``R`` still on ``y``), with ``A`` for ``B``
+where ``v`` reads ``R``'s cards: a move onto ``R``'s top or of a part of ``R`` reads the same cards (and the same
+source parts: ``A`` and ``B`` are of one entry, and neither run is the whole pile); a move of a run holding
+``B``'s old top and all of ``R`` is made without ``R`` (its bottom card and target are the same, and it goes to a
+column: the others take single cards); every other move reads piles that are the same in both. If some ``v``
+moves all of ``R`` off ``B``, doing it from ``A`` instead drops ``m``: a shorter line. A run of ``A`` ending at
+``y`` moved onto ``C`` is moved with ``R`` on it, and the split is then made from ``C`` (the same argument again,
+later in the line). Otherwise ``m`` (from where ``B``'s old top went) played right before ``u`` reaches the
+position ``L`` reaches there. So every shortest winning line can be reordered, from its last split to its first,
+into one of no more moves where each split is followed at once by its use, and the first step of that line is a
+move the search makes. With the safe moves (which never make a winning line longer) and the tap cover the
+induction of :mod:`.tableau_search` is unchanged, on the fewest moves of a winning line.
 """
 
 from __future__ import annotations
