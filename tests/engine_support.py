@@ -54,7 +54,7 @@ def safe_move_verdicts(safe: Any, state: State, budget: int) -> tuple[str, str] 
     return before, search(after, budget, None, Pruning.none()).result
 
 
-PIECES = ("symmetry", "safe_moves", "forced", "stock", "ordering", "quick", "relaxation")
+PIECES = ("symmetry", "safe_moves", "forced", "stock", "ordering", "quick", "relaxation", "splits")
 """The pruning pieces the agreement tests switch on one at a time (the others keep their defaults)."""
 
 

@@ -21,6 +21,11 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     position it stored without a win, take a stored one with a winning line and the least ``m``: the
     first move of its line, with the taps before it, leads to one of its children, which is stored
     or covered by a stored position, with ``m`` one less: a contradiction;
+``splits``
+    a drag that only carries a run from one card of its column to another column (a *split*) is
+    searched only together with a move right after it that uses the column it left: puts cards on it,
+    or takes cards from it to the split's target or out of the columns (:mod:`.split_moves`, which
+    has the argument: any winning line can be reordered so that each split comes right before its use);
 ``ordering``
     children are searched best first by :meth:`Progress.heuristic`, a score read off the
     design; off, by the cards in the win depots, the game's score and the number of moves
@@ -130,6 +135,7 @@ from .joints import joint_table
 from .loss_proofs import LossProofs
 from .relaxation import card_flow, dead_check, effect_filled_sinks
 from .run_moves import RunMoves, run_moves
+from .split_moves import SplitMoves, split_moves
 from .stock_moves import StockMoves, TapCover, stock_moves
 from .symmetry import canonical_key_function
 from .two_deck import safe_moves
@@ -343,6 +349,7 @@ class Pruning:
     runs: bool = True
     beams: bool = True
     shared_losses: bool = True
+    splits: bool = True
 
     @classmethod
     def none(cls) -> Pruning:
@@ -360,6 +367,7 @@ class Pruning:
             runs=False,
             beams=False,
             shared_losses=False,
+            splits=False,
         )
 
 
@@ -533,6 +541,8 @@ class Plan:
     :class:`.stock_moves.TapCover` (module doc, ``tap_cover``)."""
     child_key: ChildKeys | None = None
     """:attr:`key_of` of a drag's child without building it, where the design lets (:mod:`.child_keys`)."""
+    splits: SplitMoves | None = None
+    """Which drags are searched only together with a use (module doc, ``splits``)."""
 
 
 _PLANS: dict[tuple[int, Pruning], tuple[Any, Plan]] = {}
@@ -587,9 +597,16 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             notes.append(f"no narrowed run moves: {narrowed}")
         else:
             runs = narrowed
+    splits: SplitMoves | None = None
+    if pruning.splits:
+        found_splits = split_moves(game)
+        if isinstance(found_splits, str):
+            notes.append(f"no split pairing: {found_splits}")
+        else:
+            splits = found_splits
     plan = Plan(
         key_of, chain_key, safe, stock, tuple(notes), restarts, runs, bool(fixed_wastes(game)),
-        tap_cover=split is not None, child_key=child_keys(game, key_of),
+        tap_cover=split is not None, child_key=child_keys(game, key_of), splits=splits,
     )
     if len(_PLANS) >= 8:
         _PLANS.pop(next(iter(_PLANS)))
@@ -661,6 +678,8 @@ class _Search:
         self.progress = Progress(root.game, pruning.ordering, bottom_cards(root))
         self.dead = dead_check(root, pruning.relaxation)
         self.taps = plan.stock.taps() if plan.stock is not None else frozenset()
+        self.stocks = tuple(d for draw in plan.stock.draws for d in (draw.depot, draw.to)) if plan.stock else ()
+        """The stocks and wastes of the stock moves (:meth:`used`)."""
         self.seen: set[Hashable] = set()
         self.cover = TapCover(plan.stock, root.game) if plan.tap_cover and plan.stock is not None else None
         self.lost: set[Hashable] = set() if lost is None else lost
@@ -747,13 +766,16 @@ class _Search:
         """Every (moves, base, move) one choice away from ``state``, before forced steps (lazily:
         the caller reads the clock between two): the position is ``base`` after ``move``, to be
         built (:func:`built`) before the next item, or ``base`` itself when ``move`` is None."""
-        taps, runs = self.taps, self.runs
+        taps, runs, splits = self.taps, self.runs, self.plan.splits
         tapped = False
         for move in state.playable_moves():  # read only
             if type(move) is not Drag and move in taps:  # a drag is never a tap (no hash needed)
                 tapped = True
                 continue
             if runs is not None and not runs.keeps(state.piles, move):
+                continue
+            if splits is not None and splits.split_source(state, move) is not None:  # with a use (``splits``)
+                yield from self.used(move, built(state, move))
                 continue
             yield (move,), state, move
         if tapped:
@@ -763,6 +785,28 @@ class _Search:
                     self.cut = True
                     continue
                 yield moves, base, move
+
+    def used(self, split: Any, state: Any) -> Iterator[tuple[tuple[Any, ...], Any, Any]]:
+        """(moves, base, move) as :meth:`successors` gives them, for ``split``, which led to ``state``, then
+        each of its uses (:mod:`.split_moves`)."""
+        assert self.plan.splits is not None
+        taps, uses = self.taps, self.plan.splits.uses
+        tapped = False
+        for move in state.playable_moves():  # read only
+            if type(move) is not Drag and move in taps:
+                tapped = True
+                continue
+            if uses(split, move):
+                yield (split, move), state, move
+        # a play from the waste is a use only by going onto the card the split left (the card table)
+        if tapped and self.plan.splits.may_take(state, split, self.stocks):
+            assert self.plan.stock is not None
+            for moves, child, complete in self.plan.stock.plays(state):
+                if not complete:
+                    self.cut = True
+                    continue
+                if uses(split, moves[-1]):
+                    yield (split, *moves), child, None
 
     def tick(self) -> None:
         """Raise :class:`_Budget` past the deadline."""
