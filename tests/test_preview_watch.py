@@ -19,7 +19,10 @@ from cardz_tools.preview.watch import Frame, ProcessSimulator, Watcher, frame_re
 GAMES = Path(__file__).resolve().parent.parent / "games"
 MONTE_CARLO = (GAMES / "monte-carlo.cardz").read_text(encoding="utf-8")
 WEATHERVANE = (GAMES / "weathervane.cardz").read_text(encoding="utf-8")
-DIAGNOSTICS_LATENCY_S = 0.5
+# A save shows its diagnostics in tens of milliseconds (bench/bench_watch.py times it, against the watcher's own
+# work called directly); the tests bound it loosely, so that a loaded machine cannot fail them, while a redraw that
+# waited for the simulation (60 s in slow_if_asked), or for more than a second of quiet, still would.
+SAVE_TO_FRAME_BOUND_S = 1.5
 
 
 def named(text: str, name: str) -> str:
@@ -128,7 +131,7 @@ def test_diagnostics_appear_and_disappear_while_the_last_good_board_stays(tmp_pa
     saved = time.perf_counter()
     design.write_text(MONTE_CARLO.replace('"depots": [', '"depots": ', 1), encoding="utf-8")
     arrived, broken = log.wait(lambda f: "CZ104" in codes(f), after=saved)
-    assert arrived - saved < DIAGNOSTICS_LATENCY_S
+    assert arrived - saved < SAVE_TO_FRAME_BOUND_S
     assert broken.board == good_board and not broken.board_is_current
     assert broken.summary is not None and broken.summary.status is SummaryStatus.SKIPPED
     screen = _render(broken)
@@ -137,7 +140,7 @@ def test_diagnostics_appear_and_disappear_while_the_last_good_board_stays(tmp_pa
     saved = time.perf_counter()
     design.write_text(named(MONTE_CARLO, "Monte Carlo 2"), encoding="utf-8")
     arrived, fixed = log.wait(lambda f: codes(f) == [], after=saved)
-    assert arrived - saved < DIAGNOSTICS_LATENCY_S
+    assert arrived - saved < SAVE_TO_FRAME_BOUND_S
     assert fixed.board_is_current and fixed.board is not None and fixed.board.design.name == "Monte Carlo 2"
     assert json.loads(simulator.started[-1])["name"] == "Monte Carlo 2"
     assert "No problems found." in _render(fixed)
@@ -267,7 +270,7 @@ def test_the_simulation_summary_arrives_in_the_background_and_a_new_save_cancels
     design.write_text(named(MONTE_CARLO, "slow one"), encoding="utf-8")
     arrived, running_frame = log.wait(lambda f: f.board is not None and f.board.design.name == "slow one", after=saved)
     assert running_frame.summary is not None and running_frame.summary.status is SummaryStatus.RUNNING
-    assert arrived - saved < DIAGNOSTICS_LATENCY_S  # the redraw does not wait for the simulation
+    assert arrived - saved < SAVE_TO_FRAME_BOUND_S  # the redraw does not wait for the simulation
     assert "simulating" in _render(running_frame)
     deadline = time.perf_counter() + 10
     slow_process = simulator.process
