@@ -124,7 +124,7 @@ import operator
 import random
 import time
 from collections.abc import Callable, Generator, Hashable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from ..cards import FACE_UP
 from ..engine.moves import Drag
@@ -547,15 +547,26 @@ class Plan:
 
 _PLANS: dict[tuple[int, Pruning], tuple[Any, Plan]] = {}
 
+_Piece = TypeVar("_Piece")
+
+
+def _piece(found: _Piece | str, notes: list[str], missing: str) -> _Piece | None:
+    """``found``, a pruning piece worked out for a game, or None with ``missing: reason`` added to ``notes``
+    when it is the reason the piece does not apply."""
+    if isinstance(found, str):
+        notes.append(f"{missing}: {found}")
+        return None
+    return found
+
 
 def plan_for(game: Any, pruning: Pruning) -> Plan:
     """The :class:`Plan` of ``game`` (kept for the last few games)."""
     entry = _PLANS.get((id(game), pruning))
     if entry is not None and entry[0] is game:
         return entry[1]
-    notes = []
+    notes: list[str] = []
     safe: SafeMoves | None = None
-    if pruning.safe_moves:
+    if pruning.safe_moves:  # a union of two kinds, which _piece's type variable cannot carry
         found = safe_moves(game)
         if isinstance(found, str):
             notes.append(f"no safe moves: {found}")
@@ -565,13 +576,7 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
         flow = card_flow(game)
         if isinstance(flow, str):
             notes.append(f"no dead-card relaxation: {flow}")
-    stock: StockMoves | None = None
-    if pruning.stock:
-        draws = stock_moves(game)
-        if isinstance(draws, str):
-            notes.append(f"no stock moves: {draws}")
-        else:
-            stock = draws
+    stock = _piece(stock_moves(game), notes, "no stock moves") if pruning.stock else None
     chain_key = canonical_key_function(game, pruning.symmetry)
     key_of = canonical_key_function(game, pruning.symmetry, stock.normalize) if stock is not None else chain_key
     split = stock.split_key(game, pruning.symmetry) if stock is not None and pruning.tap_cover else None
@@ -593,17 +598,8 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
         notes.append("no narrowed run moves: a trigger refills emptied depots (RUNS_WEIGHTS)")
     elif pruning.runs and restarts:
         narrowed = run_moves(game, tuple(d for d in range(len(game.names)) if d not in game.win_depots))
-        if isinstance(narrowed, str):
-            notes.append(f"no narrowed run moves: {narrowed}")
-        else:
-            runs = narrowed
-    splits: SplitMoves | None = None
-    if pruning.splits:
-        found_splits = split_moves(game)
-        if isinstance(found_splits, str):
-            notes.append(f"no split pairing: {found_splits}")
-        else:
-            splits = found_splits
+        runs = _piece(narrowed, notes, "no narrowed run moves")
+    splits = _piece(split_moves(game), notes, "no split pairing") if pruning.splits else None
     plan = Plan(
         key_of, chain_key, safe, stock, tuple(notes), restarts, runs, bool(fixed_wastes(game)),
         tap_cover=split is not None, child_key=child_keys(game, key_of), splits=splits,
