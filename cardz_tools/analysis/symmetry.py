@@ -243,7 +243,9 @@ def canonical_key_function(
 
     early_steps, late_steps = _class_steps(early), _class_steps(late)
     if split is not None and not declarations and not sinks and not emptied:
-        return _split_key(early_steps, split)
+        two = _two_slices_split_key(early_steps, split)
+        if two is not None:
+            return two
 
     def key(state: Any) -> Hashable:
         piles = state.piles.copy()
@@ -293,28 +295,17 @@ def _class_steps(classes: tuple[tuple[int, ...], ...]) -> tuple[Step, ...]:
     return tuple(steps)
 
 
-def _split_key(steps: tuple[Step, ...], split: Callable[[Any, list[Any]], Hashable]) -> KeyFunction:
-    """The key of :func:`canonical_key_function` with ``split`` where one set of classes holds in every position
-    and nothing else rewrites the piles (no sinks, no named suits): the same pairs, in one call, the classes of
-    neighbouring depots sorted as slices (one or two written out)."""
-    slices = tuple(slice(start, stop) for start, stop, apart in steps if apart is None)
-    apart_steps = tuple(apart for _, _, apart in steps if apart is not None)
-
-    def key(state: Any) -> Hashable:
-        piles = state.piles.copy()
-        place = split(state, piles)
-        for part in slices:
-            piles[part] = sorted(piles[part])
-        for apart in apart_steps:
-            for depot, pile in zip(apart, sorted([piles[d] for d in apart]), strict=True):
-                piles[depot] = pile
-        return (tuple(piles), tuple(state.redeals), tuple(state.uses), state.reshuffles, state.cascade), place
-
-    if apart_steps or len(slices) != 2:
-        return key
+def _two_slices_split_key(steps: tuple[Step, ...], split: Callable[[Any, list[Any]], Hashable]) -> KeyFunction | None:
+    """The key of :func:`canonical_key_function` with ``split`` where one set of classes holds in every position,
+    nothing else rewrites the piles (no sinks, no named suits) and the classes are the usual two of neighbouring
+    depots (foundations, columns): the same pairs in one call, the two sorted as slices. None for other classes,
+    which the general key serves."""
+    slices = [slice(start, stop) for start, stop, apart in steps if apart is None]
+    if len(slices) != 2 or len(steps) != 2:
+        return None
     first, second = slices
 
-    def two_slices(state: Any) -> Hashable:  # the usual two classes (foundations, columns) written out
+    def two_slices(state: Any) -> Hashable:
         piles = state.piles.copy()
         place = split(state, piles)
         piles[first] = sorted(piles[first])
