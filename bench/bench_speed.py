@@ -36,9 +36,12 @@ DEALS: dict[str, tuple[tuple[int, ...], int]] = {
     "seahaven-towers": ((0, 1), 15_000),
     "forty-thieves": ((0, 1), 15_000),
     "spider": ((0,), 15_000),
+    "gargantua": ((0, 1), 15_000),
+    "ultra-klondike-2-deck": ((0, 3), 15_000),
 }
 """Per design in ``games/``: the deals of seed 0 and the position budget of each (Klondike draw three,
-Canfield with runs and Canfield first: the stock games issue 15 asks most of)."""
+Canfield with runs and Canfield first: the stock games issue 15 asks most of; Gargantua and Ultra Klondike: the
+two-deck rows with splits, deal 3 of Ultra Klondike open at 15,000)."""
 
 
 def worker(root: pathlib.Path, games: list[str], scale: float) -> None:

@@ -764,14 +764,24 @@ class _Search:
         built (:func:`built`) before the next item, or ``base`` itself when ``move`` is None."""
         taps, runs, splits = self.taps, self.runs, self.plan.splits
         tapped = False
-        for move in state.playable_moves():  # read only
+        legal = state.playable_moves()  # read only
+        where: dict[Any, list[tuple[int, int]]] | None = None
+        for move in legal:
             if type(move) is not Drag and move in taps:  # a drag is never a tap (no hash needed)
                 tapped = True
                 continue
             if runs is not None and not runs.keeps(state.piles, move):
                 continue
             if splits is not None and splits.split_source(state, move) is not None:  # with a use (``splits``)
-                yield from self.used(move, built(state, move))
+                if where is None:
+                    where = splits.runs_by_card(state)
+                    # the taps come after the drags; a split changes none of them (no actions: split_moves)
+                    has_taps = any(type(m) is not Drag and m in taps for m in reversed(legal))
+                    # a split undone is this position: expand() would skip it, stored or proved lost, and
+                    # note nothing unless proving (then it is listed, for the skipped children)
+                    key = self.plan.key_of(state) if self.skipped is None else None
+                    undone = key is not None and (key in self.seen or bool(self.lost) and key in self.lost)
+                yield from self.used(move, state, has_taps, where, undone)
                 continue
             yield (move,), state, move
         if tapped:
@@ -782,20 +792,28 @@ class _Search:
                     continue
                 yield moves, base, move
 
-    def used(self, split: Any, state: Any) -> Iterator[tuple[tuple[Any, ...], Any, Any]]:
-        """(moves, base, move) as :meth:`successors` gives them, for ``split``, which led to ``state``, then
-        each of its uses (:mod:`.split_moves`)."""
-        assert self.plan.splits is not None
-        taps, uses = self.taps, self.plan.splits.uses
-        tapped = False
-        for move in state.playable_moves():  # read only
-            if type(move) is not Drag and move in taps:
-                tapped = True
-                continue
-            if uses(split, move):
-                yield (split, move), state, move
+    def used(
+        self, split: Any, parent: Any, tapped: bool, where: dict[Any, list[tuple[int, int]]], undone: bool = False
+    ) -> Iterator[tuple[tuple[Any, ...], Any, Any]]:
+        """(moves, base, move) as :meth:`successors` gives them, for ``split``, one of the moves of ``parent``
+        (which has taps when ``tapped``; ``where``: :meth:`.SplitMoves.runs_by_card` of it), then each of its
+        uses (:mod:`.split_moves`), without the move back when ``undone``; the child of the split is built
+        only when it has one."""
+        splits = self.plan.splits
+        assert splits is not None
+        drags = splits.use_drags(parent, split, where)
+        if undone:
+            drags = [m for m in drags if not (m.target == split.source and m.source == split.target
+                                              and m.count == split.count)]
         # a play from the waste is a use only by going onto the card the split left (the card table)
-        if tapped and self.plan.splits.may_take(state, split, self.stocks):
+        plays = tapped and splits.may_take(parent, split, self.stocks)
+        if not drags and not plays:
+            return
+        state = built(parent, split)
+        for move in drags:
+            yield (split, move), state, move
+        if plays:
+            uses = splits.uses
             assert self.plan.stock is not None
             for moves, child, complete in self.plan.stock.plays(state):
                 if not complete:
