@@ -41,7 +41,7 @@ def _plays(found: list[tuple[tuple[Any, ...], State, bool]]) -> list[tuple[Any, 
 @pytest.mark.parametrize(
     "name",
     ["gargantua-redeal", "klondike-two-deck-9", "gargantua", "forty-thieves", "klondike", "limited", "canfield",
-     "canfield-runs"],
+     "canfield-runs", "canfield-strict", "canfield-auto-reserve-then-waste", "american-toad"],
 )
 def test_probed_plays_are_the_plays_the_engine_lists(name: str) -> None:
     game = _game(name)
@@ -90,7 +90,10 @@ def test_a_trigger_that_fires_after_a_tap_leaves_the_plays_to_the_engine(waste: 
     assert gave_way > 0  # some positions did have a column that a tap refills
 
 
-@pytest.mark.parametrize("name", ["canfield", "canfield-runs", "canfield-strict", "klondike", "forty-thieves"])
+@pytest.mark.parametrize(
+    "name",
+    ["canfield", "canfield-runs", "canfield-strict", "canfield-auto-reserve-then-waste", "klondike", "forty-thieves"],
+)
 def test_the_probe_table_allows_every_legal_drag(name: str) -> None:
     """The probe's card table (``?:`` read branch by branch, the first foundation's bottom card folded) never
     drops a target the engine would take a card on, and it does tell cards apart (else it would filter nothing)."""
