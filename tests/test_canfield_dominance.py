@@ -28,14 +28,14 @@ from cardz_tools.analysis.dominance import (
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.analysis.runner import game_for
 from cardz_tools.analysis.tableau_search import Pruning, _portfolio, search
-from cardz_tools.cards import FACE_UP, identity, standard_deck
+from cardz_tools.cards import FACE_UP, identity, parse_deck, standard_deck
 from cardz_tools.engine import Game, State
 from cardz_tools.engine.rules import Site, compile_rule
 from cardz_tools.expr import parse, to_source
 from cardz_tools.loading import open_design
 from cardz_tools.model import Expr, build_design
 from tests.engine_support import safe_move_verdicts
-from tests.test_solver_tableau import BUDGET, SMALL, design_of
+from tests.test_solver_tableau import BUDGET, SMALL, design_of, resolved_design_of
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 WON_ONLY_WITH_THE_WASTE_KEPT = [
@@ -139,3 +139,88 @@ def test_the_plain_order_member_has_two_shares_where_its_positions_are_cheap() -
         assert len(plain) == 1
         shares[name] = plain[0].weight
     assert shares == {"canfield": 2, "klondike": 1}
+
+
+SPACES = ("canfield-strict", "canfield-spaces")
+"""Small Canfields whose empty columns take only the waste's card, and which play nothing else to the
+columns while one is empty (``all(Tableau, !empty(it))``): more empty columns refuse more moves."""
+
+
+def test_columns_that_refuse_moves_while_one_is_empty_are_kept_full() -> None:
+    for name in ("canfield-strict", "canfield-auto-reserve-then-waste"):
+        game = game_for(open_design(GAMES / f"{name}.cardz").json_text)
+        safe = safe_sink_moves(game)
+        assert isinstance(safe, BottomSafeMoves), safe
+        found = _classify(game, {game.index["found[0]"]: identity(game.new_initial_state(seed=0).piles[2][0])})
+        assert isinstance(found, SafeSinkMoves) and found.kept_full == frozenset(game.members["tab"])
+    # the same board part, but an empty column takes a column's card too: a safely moved card could lie alone
+    design = resolved_design_of("canfield-strict")
+    rule = design["depots"][4]["acceptRule"]
+    rule["when"] = rule["when"].replace("empty(depot) ? source == waste :", "empty(depot) ? true :")
+    why = safe_sink_moves(Game(build_design(design)))
+    assert isinstance(why, str) and "may take a lone card from tab" in why, why
+    canfield = game_for(open_design(GAMES / "canfield.cardz").json_text)
+    found = _classify(canfield, {canfield.index["found[0]"]: identity(canfield.new_initial_state(seed=0).piles[2][0])})
+    assert isinstance(found, SafeSinkMoves) and not found.kept_full  # Canfield's own columns: nothing kept full
+
+
+def _walk_verdicts(name: str, seed: int, wanted: int) -> tuple[int, int]:
+    """(positions checked, of them won) on random walks of the small ``name``: every safe move of a won
+    position leads to a won one (the plain exhaustive search's verdicts)."""
+    game = SMALL[name]()
+    safe = safe_sink_moves(game)
+    assert isinstance(safe, BottomSafeMoves), safe
+    sinks = {game.names[d] for d in game.win_depots}
+    rng = random.Random(seed)
+    checked = won = deal = 0
+    while checked < wanted:
+        state = game.new_initial_state(seed=deal_seed(seed, deal))
+        deal += 1
+        for _ in range(120):
+            if state.is_terminal():
+                break
+            moves = state.legal_moves()
+            up = [m for m in moves if getattr(m, "target", None) in sinks]
+            state.apply(rng.choice(up if up and rng.random() < 0.6 else moves))
+            verdicts = None if state.is_terminal() else safe_move_verdicts(safe, state, BUDGET)
+            if verdicts is None:
+                continue
+            before, after = verdicts
+            assert before != "unknown"
+            if before == "won":
+                won += 1
+                assert after == "won", state.piles
+            checked += 1
+    return checked, won
+
+
+def test_a_safe_move_on_a_small_canfield_with_spaces_from_the_waste_never_leads_away_from_a_win() -> None:
+    for name in SPACES:
+        checked, won = _walk_verdicts(name, 5, 25)
+        assert won >= 8, (name, won)
+
+
+def test_a_lone_card_of_a_column_kept_full_is_no_safe_move() -> None:
+    """Reserve, stock and waste empty: the Nine of hearts is safe to go up but alone in its column. Up
+    there, its column is empty for good (only the waste's card fills it), so no card moves between the
+    columns again and both Tens stay buried; the win moves the Jack of spades onto the Queen first."""
+    for name in SPACES:
+        game = SMALL[name]()
+        piles: list[tuple[int, ...]] = [()] * len(game.names)
+        for depot, cards in {
+            "found[0]": "AS 2S 3S 4S 5S 6S 7S 8S 9S", "found[1]": "AH 2H 3H 4H 5H 6H 7H 8H",
+            "tab[0]": "9H", "tab[1]": "TH TS JS", "tab[2]": "KS QH", "tab[3]": "KH QS JH",
+        }.items():
+            piles[game.index[depot]] = tuple(c | FACE_UP for c in parse_deck(cards))
+        state = State(game, piles)
+        assert search(state, BUDGET, None, Pruning.none()).result == "won"
+        assert search(state, BUDGET, None, Pruning()).result == "won"
+        found = _classify(game, {game.index["found[0]"]: identity(piles[game.index["found[0]"]][0])})
+        assert isinstance(found, SafeSinkMoves) and found.kept_full == frozenset(game.members["tab"])
+        assert found.safe_move(state) is None
+        unsound = SafeSinkMoves(**{**found.__dict__, "kept_full": frozenset(), "masks": {}})
+        move = unsound.safe_move(state)
+        assert move is not None and move.source == "tab[0]"  # the unsound version plays it up ...
+        after = state.clone()
+        after.apply(move)
+        assert search(after, BUDGET, None, Pruning.none()).result == "lost"  # ... and loses the win

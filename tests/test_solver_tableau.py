@@ -23,6 +23,7 @@ from cardz_tools.analysis.symmetry import canonical_key_function, interchangeabl
 from cardz_tools.analysis.tableau_search import Pruning, plan_for, replays_to_a_win, search
 from cardz_tools.cards import FACE_UP, parse_deck, standard_deck
 from cardz_tools.engine import Game, State
+from cardz_tools.loading import open_design
 from cardz_tools.model import build_design
 from tests.engine_support import assert_pieces_agree_with_the_plain_search, only, random_positions, safe_move_verdicts
 
@@ -34,9 +35,14 @@ def design_of(name: str) -> dict[str, Any]:
     return json.loads((GAMES / f"{name}.cardz").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
+def resolved_design_of(name: str) -> dict[str, Any]:
+    """The design ``name`` with its ``extends`` resolved."""
+    return json.loads(open_design(GAMES / f"{name}.cardz").json_text)  # type: ignore[no-any-return]
+
+
 def small(name: str, suits: list[str], ranks: int, edit: Callable[[dict[str, Any]], None]) -> Game:
     """``name`` with only ``suits`` and the lowest ``ranks`` ranks, after ``edit``."""
-    design = design_of(name)
+    design = resolved_design_of(name)
     design["suits"] = suits
     edit(design)
     design["dealRules"].insert(0, {"kind": "remove", "ranks": RANKS[ranks:]})
@@ -90,6 +96,8 @@ SMALL = {
     "freecell-shipped": lambda: small("freecell", ["Spades", "Hearts"], 6, small_shipped_freecell),
     "klondike": lambda: small("klondike", ["Spades", "Hearts", "Clubs"], 6, small_klondike),
     "canfield": lambda: small("canfield", ["Spades", "Hearts"], 13, small_canfield),
+    "canfield-strict": lambda: small("canfield-strict", ["Spades", "Hearts"], 13, small_canfield),
+    "canfield-spaces": lambda: small("canfield-auto-reserve-then-waste", ["Spades", "Hearts"], 13, small_canfield),
 }
 BUDGET = 300_000
 

@@ -9,6 +9,7 @@ stocks that redeal without limit, a limited number of times or never, drawing on
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,7 @@ def _plays(found: list[tuple[tuple[Any, ...], State, bool]]) -> list[tuple[Any, 
 @pytest.mark.parametrize(
     "name",
     ["gargantua-redeal", "klondike-two-deck-9", "gargantua", "forty-thieves", "klondike", "limited", "canfield",
-     "canfield-runs"],
+     "canfield-runs", "canfield-strict", "canfield-auto-reserve-then-waste", "american-toad"],
 )
 def test_probed_plays_are_the_plays_the_engine_lists(name: str) -> None:
     game = _game(name)
@@ -90,7 +91,10 @@ def test_a_trigger_that_fires_after_a_tap_leaves_the_plays_to_the_engine(waste: 
     assert gave_way > 0  # some positions did have a column that a tap refills
 
 
-@pytest.mark.parametrize("name", ["canfield", "canfield-runs", "canfield-strict", "klondike", "forty-thieves"])
+@pytest.mark.parametrize(
+    "name",
+    ["canfield", "canfield-runs", "canfield-strict", "canfield-auto-reserve-then-waste", "klondike", "forty-thieves"],
+)
 def test_the_probe_table_allows_every_legal_drag(name: str) -> None:
     """The probe's card table (``?:`` read branch by branch, the first foundation's bottom card folded) never
     drops a target the engine would take a card on, and it does tell cards apart (else it would filter nothing)."""
@@ -231,3 +235,17 @@ def test_the_cycle_of_a_stock_is_the_same_with_what_is_kept_as_without(name: str
         assert normalized(kept, state) == fresh
         wrong += normalized(trusting, state) != fresh
     assert wrong or name != "klondike"
+
+
+def test_a_test_of_the_moves_source_keeps_the_stock_separate_but_a_read_of_the_waste_does_not() -> None:
+    """``source == waste`` reads where a move comes from, which no tap changes; ``count(waste)`` reads what a
+    tap changes, and so does a rule that names the waste anywhere but in such a test."""
+    text = open_design(GAMES / "canfield-strict.cardz").json_text
+    assert isinstance(stock_moves(Game(build_design(json.loads(text)))), StockMoves)
+    for reading in ("count(waste) > 1", "source == waste && empty(waste)"):
+        design = json.loads(text)
+        rule = design["depots"][4]["acceptRule"]
+        rule["when"] = rule["when"].replace("source == waste ||", f"{reading} ||")
+        assert reading in rule["when"]
+        why = stock_moves(Game(build_design(design)))
+        assert isinstance(why, str) and "a rule reads stock or waste" in why, (reading, why)

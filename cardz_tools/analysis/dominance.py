@@ -82,6 +82,22 @@ rules may also read ``count(cards)`` and ``count(depot)`` when they let a run go
 card from its pile without its top card, checked by evaluation (:func:`_drops_the_top`: Canfield's
 "the top card or the whole column").
 
+Rules that read a full group (Canfield (strict) and (spaces from the waste): an empty column takes only
+the waste's card, and while a column is empty only the waste's card plays to the columns,
+``source == waste || all(Tableau, !empty(it))``): a board part that refuses a move when more depots
+of a group ``G`` are empty is allowed when ``L'`` has exactly the same depots of ``G`` empty as ``L``
+at every step (:attr:`SafeSinkMoves.kept_full`). The piles of ``L'`` are those of ``L`` without
+``c``, and no sink is in ``G`` (checked), so they differ in emptiness only where ``c`` lies alone
+in ``L``. ``c`` is never taken from a depot of ``G`` where it lies alone (so its pile keeps a
+card), and it never goes alone onto an empty depot of ``G``: the card-and-top parts of every
+``G`` depot's rule, source atoms kept, refuse every single card from every pile of every depot
+``c`` can lie in (the sources and the depots that take cards) while it is empty, checked by
+evaluation (:func:`_takes_a_lone_card`: ``empty(depot) ? source == waste : ...``, and the waste
+is no source). In ``L`` nothing is built on ``c``, and the cards under it move only with it (it
+is its pile's top), so ``c`` has a card under it until it moves alone; alone, it goes onto a top
+or a sink. So the depots of ``G`` are empty in ``L'`` exactly when in ``L``, and the part reads
+the same (the refills fire alike too). Sinks that give cards back are not handled so.
+
 Cards a deal rule removes are never built on anything (:attr:`SafeSinkMoves.absent`).
 
 Rules the card table cannot evaluate exactly are taken to allow everything (dropped
@@ -158,6 +174,9 @@ class SafeSinkMoves:
     refill_sources: tuple[int, ...] = ()
     absent: int = 0
     """The cards the design does not play with (a deal rule removes them): never built on anything."""
+    kept_full: frozenset[int] = frozenset()
+    """The depots of groups whose emptiness a rule refuses moves on (module doc, "Rules that read a full
+    group"): a lone card is never moved from one, so ``L'`` has the same of them empty as ``L``."""
     masks: dict[int, tuple[tuple[Card, ...], int]] = dataclasses.field(default_factory=dict, compare=False, repr=False)
     """Per sink pile, by its identity, the bits of its cards (a sink changes seldom: kept, not counted
     again; an entry holds its pile, so the id is not reused while it is kept)."""
@@ -189,7 +208,9 @@ class SafeSinkMoves:
         refilling = self.refilled and any(piles[r] for r in self.refill_sources)
         for source in self.sources:
             pile = piles[source]
-            if not pile or not pile[-1] & FACE_UP or refilling and len(pile) == 1 and source in self.refilled:
+            if not pile or not pile[-1] & FACE_UP or len(pile) == 1 and (
+                source in self.kept_full or refilling and source in self.refilled
+            ):
                 continue
             card = pile[-1] & ~FACE_UP
             if required[card] & ~in_sinks:
@@ -404,8 +425,12 @@ def _pair_table(game: Any, target: int, text: str, cards: Sequence[Card]) -> dic
     return table
 
 
-def _board_part_is_monotone(game: Any, target: int, text: str, sinks: frozenset[int]) -> str | None:
-    """None when the board part ``text`` never refuses with more empty depots or a shorter run, else why not."""
+def _board_part_is_monotone(
+    game: Any, target: int, text: str, sinks: frozenset[int], kept_full: set[str] | None = None
+) -> str | None:
+    """None when the board part ``text`` never refuses with more empty depots or a shorter run, else why not.
+    With ``kept_full``, a group on whose more empty members it refuses is added to it instead (the caller
+    then keeps those depots' emptiness the same in ``L'``: module doc, "Rules that read a full group")."""
     tree = parse(text)
     groups = [name for name in _names(tree) if name in game.members and name not in _BOARD_NAMES]
     for node in expr_ast.walk(tree):
@@ -476,7 +501,9 @@ def _board_part_is_monotone(game: Any, target: int, text: str, sinks: frozenset[
                     if vector[g] < len(members[g]):
                         more = value(vector[:g] + (vector[g] + 1,) + vector[g + 1 :], target_empty, run)
                         if more is False:
-                            return "it refuses a move when more depots are empty"
+                            if kept_full is None:
+                                return "it refuses a move when more depots are empty"
+                            kept_full.add(groups[g])
     return None
 
 
@@ -616,7 +643,7 @@ def safe_sink_moves(game: Any, twins: bool = False) -> SafeMoves | str:
     if any(root.piles[d] for d in game.win_depots if d not in depots) or not all(root.piles[d] for d in depots):
         return "its rules read the bottom card of a depot the deal may leave empty"
     found = _classified(game, {d: identity(root.piles[d][0]) for d in depots})
-    return found if isinstance(found, str) else BottomSafeMoves(game, depots)
+    return found if isinstance(found, str) else BottomSafeMoves(game, depots, kept_full=found.kept_full)
 
 
 def _classified(game: Any, bottoms: dict[int, Card]) -> SafeSinkMoves | str:
@@ -635,6 +662,8 @@ class BottomSafeMoves:
     game: Any
     depots: tuple[int, ...]
     by_bottoms: dict[tuple[Card, ...], SafeSinkMoves | None] = dataclasses.field(default_factory=dict, repr=False)
+    kept_full: frozenset[int] = frozenset()
+    """:attr:`SafeSinkMoves.kept_full` (the bottom cards do not change which rules read a full group)."""
 
     def safe_move(self, state: Any) -> Any:
         """:meth:`SafeSinkMoves.safe_move` with the tables of ``state``'s bottom cards; None while
@@ -732,6 +761,7 @@ def _classify(game: Any, bottoms: dict[int, Card] | None = None) -> SafeSinkMove
         return "a win depot's bottom card is not one an empty win depot takes"
     bit = {card: 1 << i for i, card in enumerate(cards)}
     buildable = {card: 0 for card in cards}
+    full_groups: set[str] = set()
     done: set[int] = set()  # the depots of one entry with ``repeat`` share their rules and groups
     for depot in range(len(game.names)):
         spec = id(design.depots[depot].spec)
@@ -762,7 +792,7 @@ def _classify(game: Any, bottoms: dict[int, Card] | None = None) -> SafeSinkMove
             elif names <= _BOARD_NAMES | set(game.members):
                 # the atoms keep their value in ``L'``: the part must be monotone for each value of them
                 for variant in variants:
-                    why = _board_part_is_monotone(game, depot, to_source(variant), sinks)
+                    why = _board_part_is_monotone(game, depot, to_source(variant), sinks, full_groups)
                     if why is not None:
                         return f"the accept rule of {game.names[depot]}: {why}"
             else:
@@ -785,12 +815,53 @@ def _classify(game: Any, bottoms: dict[int, Card] | None = None) -> SafeSinkMove
         d for d in range(len(game.names))
         if d not in sinks and d not in excluded and game.eject_kind[d] is not EjectKind.LOCKED
     )
+    kept_full = frozenset(d for group in full_groups for d in game.members[group])
+    if kept_full:
+        if gives_back:
+            return "its win depots give cards back and a rule refuses moves while a group has an empty member"
+        holders = set(sources) | {d for d in range(len(game.names)) if d not in sinks and not game.accept_never[d]}
+        for depot in sorted(kept_full):
+            why = _takes_a_lone_card(game, depot, parsed(game.accept_rules[depot].when.text), holders - {depot})
+            if why is not None:
+                return f"the accept rule of {game.names[depot]} refuses moves while a depot is empty, and {why}"
     predecessor = {card: next(iter(tops)) for card, tops in predecessors.items() if tops}
     required = _closures(cards, bit, buildable, predecessor) if gives_back else dict(buildable)
     return SafeSinkMoves(
         tuple(sorted(sinks)), sources, bit, buildable, predecessor, frozenset(empty_takes), required, gives_back,
-        refilled, refill_sources, _absent(game, bit),
+        refilled, refill_sources, _absent(game, bit), kept_full,
     )
+
+
+def _takes_a_lone_card(game: Any, target: int, rule: expr_ast.Node, holders: set[int]) -> str | None:
+    """None when the card-and-top parts of ``rule`` (the accept rule of ``target``, source atoms kept)
+    refuse every single card, from every pile of every depot of ``holders``, while ``target`` is empty;
+    else why not. Then a safely moved card, which only those depots ever hold, never lies alone on a
+    depot of a full group (module doc, "Rules that read a full group")."""
+    if game.accept_rules[target].never:
+        return None
+    exact = [
+        to_source(part)
+        for part in expr_ast.conjuncts(rule)
+        if set().union(*map(_names, _source_variants(part))) <= _CARD_NAMES
+    ]
+    if not exact:
+        return f"{game.names[target]} may take any card when empty"
+    compiled = compile_rule(
+        Expr(" && ".join(f"({text})" for text in exact), game.design.depots[target].spec.pointer), Site.ACCEPT,
+        game.design,
+    )
+    root = game.new_initial_state(seed=0)  # the state argument rules get; these read none of it
+    filler = standard_deck()[0] | FACE_UP
+    total = len(standard_deck()) * game.design.decks
+    piles: list[tuple[Card, ...]] = [()] * len(game.names)
+    for source in sorted(holders):
+        for length in range(1, total + 1):
+            for card in standard_deck():
+                piles[source] = (filler,) * (length - 1) + (card | FACE_UP,)
+                if compiled(piles, root, card | FACE_UP, (card | FACE_UP,), source, target):
+                    return f"it may take a lone card from {game.names[source]} when empty"
+        piles[source] = ()
+    return None
 
 
 def _absent(game: Any, bit: dict[Card, int]) -> int:

@@ -13,7 +13,9 @@ The stock ``s`` and waste ``w`` of a draw are separate when (decided from the co
 :class:`~cardz_tools.engine.Game`):
 
 * no rule of the design other than the scoring names ``s`` or ``w``, or a group or type
-  holding one of them (so no rule reads them);
+  holding one of them (so no rule reads them), except an accept rule's test of the move's
+  source against one of them (``source == waste``: which depot a move comes from, which no tap
+  changes; a play from the waste is a play from the waste in the rearranged line too);
 * neither accepts dragged cards, ``s`` is locked, neither owns a trigger or an action,
   no effect moves cards from or to them, and no other draw touches them;
 * the win does not count them, and there is no loss condition (a line rearranged never
@@ -56,6 +58,12 @@ from .position_key import KeyFunction
 from .symmetry import POSITION_READERS, canonical_key_function, interchangeable_classes, late_classes
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_\[\]]*")
+_SOURCE_TEST = re.compile(
+    r"(?<![\w.])(?:source\s*(?:==|!=|\bin\b)\s*[A-Za-z_]\w*(?:\[\d+\])?(?![\w.(\[])"
+    r"|[A-Za-z_]\w*(?:\[\d+\])?\s*(?:==|!=)\s*source(?![\w.(\[]))"
+)
+"""An accept rule's test of which depot its move comes from (``source == waste``, ``source in Waste``): it reads
+no card, so a tap never changes its value, and it does not stop a stock from being separate (:func:`stock_moves`)."""
 Piles = tuple[tuple[Card, ...], tuple[Card, ...]]
 MAX_TAPS = 4096
 """The most taps one stock move looks ahead; a search that reaches it can no longer prove a loss."""
@@ -508,6 +516,8 @@ def stock_moves(game: Any) -> StockMoves | str:
     design = game.design
     mentioned: set[str] = set()
     for site, text, _ in design_sites(design):
+        if site is Site.ACCEPT:
+            text = _SOURCE_TEST.sub("source", text)
         if site is not Site.SCORING:
             mentioned.update(_IDENTIFIER.findall(text))
     effects = [effect for trigger in game.triggers for effect in trigger.effects]
