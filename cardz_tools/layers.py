@@ -113,6 +113,7 @@ LAYERS: tuple[Layer, ...] = (
             "analysis.dominance",
             "analysis.stock_moves",
             "analysis.split_moves",
+            "analysis.idle_moves",
             "analysis.two_deck",
             "analysis.relaxation",
             "analysis.joints",

@@ -26,6 +26,11 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     searched only together with a move right after it that uses the column it left: puts cards on it,
     or takes cards from it to the split's target or out of the columns (:mod:`.split_moves`, which
     has the argument: any winning line can be reordered so that each split comes right before its use);
+``idle``
+    a move of the only card of an idle depot (one that takes no cards: King Albert's reserve, Flower Garden's
+    bouquet) onto a depot other than the win depots is searched only where the position after it has a move
+    that puts a card onto its target, or that carries the card on where it could not go straight, in a design
+    whose rules read only their move's piles and cards (:mod:`.idle_moves`, which has the argument);
 ``ordering``
     children are searched best first by :meth:`Progress.heuristic`, a score read off the
     design; off, by the cards in the win depots, the game's score and the number of moves
@@ -131,6 +136,7 @@ from ..engine.moves import Drag
 from .beam_search import beam
 from .child_keys import ChildKeys, child_keys
 from .dominance import SafeMoves, bottom_cards, build_table, card_bits, fixed_wastes, probe_table, refilled_depots
+from .idle_moves import IdleMoves, idle_moves
 from .joints import joint_table
 from .loss_proofs import LossProofs
 from .relaxation import card_flow, dead_check, effect_filled_sinks
@@ -350,6 +356,7 @@ class Pruning:
     beams: bool = True
     shared_losses: bool = True
     splits: bool = True
+    idle: bool = True
 
     @classmethod
     def none(cls) -> Pruning:
@@ -368,6 +375,7 @@ class Pruning:
             beams=False,
             shared_losses=False,
             splits=False,
+            idle=False,
         )
 
 
@@ -543,6 +551,8 @@ class Plan:
     """:attr:`key_of` of a drag's child without building it, where the design lets (:mod:`.child_keys`)."""
     splits: SplitMoves | None = None
     """Which drags are searched only together with a use (module doc, ``splits``)."""
+    idle: IdleMoves | None = None
+    """Which moves out of idle depots are searched only where a move could use their target (module doc, ``idle``)."""
 
 
 _PLANS: dict[tuple[int, Pruning], tuple[Any, Plan]] = {}
@@ -600,9 +610,10 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
         narrowed = run_moves(game, tuple(d for d in range(len(game.names)) if d not in game.win_depots))
         runs = _piece(narrowed, notes, "no narrowed run moves")
     splits = _piece(split_moves(game), notes, "no split pairing") if pruning.splits else None
+    idle = _piece(idle_moves(game), notes, "no idle moves") if pruning.idle else None
     plan = Plan(
         key_of, chain_key, safe, stock, tuple(notes), restarts, runs, bool(fixed_wastes(game)),
-        tap_cover=split is not None, child_key=child_keys(game, key_of), splits=splits,
+        tap_cover=split is not None, child_key=child_keys(game, key_of), splits=splits, idle=idle,
     )
     if len(_PLANS) >= 8:
         _PLANS.pop(next(iter(_PLANS)))
@@ -762,7 +773,7 @@ class _Search:
         """Every (moves, base, move) one choice away from ``state``, before forced steps (lazily:
         the caller reads the clock between two): the position is ``base`` after ``move``, to be
         built (:func:`built`) before the next item, or ``base`` itself when ``move`` is None."""
-        taps, runs, splits = self.taps, self.runs, self.plan.splits
+        taps, runs, splits, idle = self.taps, self.runs, self.plan.splits, self.plan.idle
         tapped = False
         legal = state.playable_moves()  # read only
         where: dict[Any, list[tuple[int, int]]] | None = None
@@ -771,6 +782,11 @@ class _Search:
                 tapped = True
                 continue
             if runs is not None and not runs.keeps(state.piles, move):
+                continue
+            if idle is not None and idle.idle_move(state.piles, move):  # only with a use of its target (``idle``)
+                child = built(state, move)
+                if idle.keeps(legal, move, child):
+                    yield (move,), child, None
                 continue
             if splits is not None and splits.split_source(state, move) is not None:  # with a use (``splits``)
                 if where is None:

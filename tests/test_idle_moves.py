@@ -1,0 +1,149 @@
+"""Moves out of an idle depot searched only where a move could use their target
+(:mod:`cardz_tools.analysis.idle_moves`) never turn a win into a loss.
+
+Small King Albert and Flower Garden boards (three suits of Ace to Six and of Ace to Five) are searched
+exhaustively with every pruning piece off and again with only the idle moves: the verdicts agree deal by deal
+and on random positions, and the whole search (every piece) agrees too. The obvious unsound version, which
+never plays a reserve card onto a column at all, calls won positions lost there, so the agreement test can fail.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardz_tools.analysis import tableau_search
+from cardz_tools.analysis.idle_moves import IdleMoves, idle_moves
+from cardz_tools.analysis.playout import deal_seed
+from cardz_tools.analysis.tableau_search import Pruning, replays_to_a_win, search
+from cardz_tools.engine import Game
+from cardz_tools.loading import open_design
+from cardz_tools.model import build_design
+from tests.engine_support import random_positions
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
+BUDGET = 300_000
+NONE = Pruning.none()
+IDLE = dataclasses.replace(NONE, idle=True)
+
+
+def small_king_albert() -> Game:
+    """King Albert with three suits of Ace to Six: five columns of 1 to 5 cards and three reserve cards."""
+    design = copy.deepcopy(open_design(GAMES / "king-albert.cardz").data)
+    design["suits"] = ["Spades", "Hearts", "Clubs"]
+    design["depots"][0]["repeat"] = 3
+    design["depots"][1]["repeat"] = 3
+    design["depots"][2]["repeat"] = 5
+    design["dealRules"] = [{"kind": "remove", "ranks": RANKS[6:]}, *design["dealRules"]]
+    return Game(build_design(design))
+
+
+def small_flower_garden() -> Game:
+    """Flower Garden with three suits of Ace to Five: three columns of four cards and three bouquet cards."""
+    design = copy.deepcopy(open_design(GAMES / "flower-garden.cardz").data)
+    design["suits"] = ["Spades", "Hearts", "Clubs"]
+    design["depots"][0]["repeat"] = 3
+    design["depots"][1]["repeat"] = 3
+    design["depots"][2]["repeat"] = 3
+    design["dealRules"] = [
+        {"kind": "remove", "ranks": RANKS[5:]},
+        {"kind": "dealGroup", "to": "tab", "faceUp": 4, "roundRobin": True},
+        {"kind": "dealGroup", "to": "bouquet", "faceUp": 1},
+    ]
+    return Game(build_design(design))
+
+
+_successors = tableau_search._Search.successors
+
+
+def _unsound_successors(self: Any, state: Any) -> Any:
+    """Never plays a card out of an idle depot onto another depot but a win depot: not a dominance."""
+    idle = self.plan.idle
+    for moves, base, move in _successors(self, state):
+        if idle is not None and idle.idle_move(state.piles, moves[0]):
+            continue
+        yield moves, base, move
+
+
+def test_the_reserve_and_the_bouquet_are_idle() -> None:
+    game = small_king_albert()
+    found = idle_moves(game)
+    assert isinstance(found, IdleMoves), found
+    assert found.idle == {f"reserve[{i}]" for i in range(3)}
+    for name in ("king-albert", "flower-garden", "raglan"):
+        assert isinstance(idle_moves(Game(build_design(open_design(GAMES / f"{name}.cardz").data))), IdleMoves)
+
+
+def test_designs_outside_the_shape_get_no_idle_moves_and_say_why() -> None:
+    for name, why in (
+        ("freecell", "no depot is idle"),  # its cells take cards
+        ("canfield", "triggers or actions"),
+        ("klondike", "it draws"),
+        ("beleaguered-castle", "no depot is idle"),
+    ):
+        found = idle_moves(Game(build_design(open_design(GAMES / f"{name}.cardz").data)))
+        assert isinstance(found, str) and why in found, (name, found)
+    notes = tableau_search.plan_for(Game(build_design(open_design(GAMES / "freecell.cardz").data)), Pruning()).notes
+    assert any(note.startswith("no idle moves: ") for note in notes), notes
+
+
+def test_a_rule_reading_another_depot_or_taking_runs_is_not_local() -> None:
+    design = copy.deepcopy(open_design(GAMES / "king-albert.cardz").data)
+    column = design["depots"][2]["acceptRule"]
+    column["when"] = f"({column['when']}) && (source in Reserve || count(Reserve) < 7)"
+    found = idle_moves(Game(build_design(design)))
+    assert isinstance(found, str) and "reads other depots" in found, found
+    design = copy.deepcopy(open_design(GAMES / "king-albert.cardz").data)
+    design["depots"][2]["acceptRule"]["single"] = False
+    found = idle_moves(Game(build_design(design)))
+    assert isinstance(found, str) and "takes runs" in found, found
+
+
+@pytest.mark.parametrize("make", [small_king_albert, small_flower_garden])
+def test_the_idle_moves_agree_with_the_plain_exhaustive_search(make: Any) -> None:
+    game = make()
+    verdicts = {"won": 0, "lost": 0}
+    plain_nodes = idle_nodes = 0
+    for deal in range(12):
+        root = game.new_initial_state(seed=deal_seed(7, deal))
+        plain = search(root, BUDGET, None, NONE)
+        idle = search(root, BUDGET, None, IDLE)
+        full = search(root, BUDGET, None, Pruning())
+        assert plain.result != "unknown" and idle.result == plain.result, f"deal {deal}"
+        assert full.result == plain.result, f"deal {deal}"
+        for found in (idle, full):
+            if found.result == "won":
+                assert replays_to_a_win(root, found.line)
+        verdicts[plain.result] += 1
+        plain_nodes += plain.nodes
+        idle_nodes += idle.nodes
+    assert verdicts["won"] >= 3 and verdicts["lost"] >= 3, verdicts
+    assert idle_nodes < plain_nodes, (idle_nodes, plain_nodes)
+
+
+def _against_plain(game: Game, pruning: Pruning, count: int) -> tuple[int, int]:
+    """(positions won, positions on which ``pruning`` disagrees with the plain exhaustive search)."""
+    won = wrong = 0
+    for state in random_positions(game, count, seed=5, max_moves=8):
+        plain = search(state, BUDGET, None, NONE).result
+        assert plain != "unknown"
+        won += plain == "won"
+        wrong += search(state, BUDGET, None, pruning).result != plain
+    return won, wrong
+
+
+@pytest.mark.parametrize("make", [small_king_albert, small_flower_garden])
+def test_on_random_positions_the_idle_moves_agree_with_the_plain_search(make: Any) -> None:
+    won, wrong = _against_plain(make(), IDLE, 60)
+    assert won >= 5 and not wrong, (won, wrong)
+
+
+def test_never_playing_a_reserve_card_onto_a_column_turns_wins_into_losses(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tableau_search._Search, "successors", _unsound_successors)
+    won, wrong = _against_plain(small_king_albert(), IDLE, 60)
+    assert wrong, "the unsound version agrees: the test could not fail"
