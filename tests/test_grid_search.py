@@ -554,3 +554,79 @@ def test_either_tie_order_of_a_quick_pass_searches_the_same_positions() -> None:
             assert answers[0] == answers[1], (deal, looser, answers)
             wins += answers[0][0] == "won"
     assert wins >= 10, wins
+
+
+def check_frozen_cards_on_random_positions(game: Game, positions: int, seed: int) -> dict[str, int]:
+    """Counts of random positions :meth:`GridSearch.frozen_lost` proves lost and, of those, the ones the plain
+    exhaustive search (no forced move, no proof) does not find lost (``wrong``: 0 when the piece is sound)."""
+    rng = random.Random(seed)
+    checked = {"asked": 0, "proved": 0, "wrong": 0, "won": 0}
+    for deal in range(positions):
+        state = random_position(game, deal_seed(seed, deal), rng)
+        search = GridSearch.of(state)
+        if search is None:
+            continue
+        assert search.frozen_tables is not None
+        cells = search.pack(state.piles)
+        where = [-1] * 128
+        for i, code in enumerate(cells):
+            if code:
+                where[code] = i
+        checked["asked"] += 1
+        plain, _, _ = search.search(2_000_000, None, plain=True)
+        assert plain != "unknown"
+        checked["won"] += plain == "won"
+        if search.frozen_lost(cells, where, search.fixed(cells), grid_search._gaps(cells)):
+            checked["proved"] += 1
+            checked["wrong"] += plain != "lost"
+    return checked
+
+
+def test_frozen_cards_prove_only_losses() -> None:
+    """Where the cards that never move prove a position lost, the plain exhaustive search finds it lost (small grids,
+    both rules for a Two at the left edge, and cards moving only left)."""
+    for game, seed, wins in (
+        (small_gaps(columns=5), 5, 10), (small_gaps(columns=6), 7, 10), (small_gaps(TWO_STAYS, columns=6), 11, 10),
+        (small_gaps(LEFTWARDS, columns=6), 13, 0),  # (all lost)
+    ):
+        checked = check_frozen_cards_on_random_positions(game, 150, seed)
+        assert checked["wrong"] == 0 and checked["proved"] >= 20 and checked["won"] >= wins, checked
+
+
+def test_frozen_cards_that_assume_a_leftmost_two_stays_fail_the_check(monkeypatch: Any) -> None:
+    """The check can fail: taking every first-column card that follows no card as frozen (a Two at the left edge
+    stays, the old rule) proves won positions lost under Solvitaire's rule."""
+    original = GridSearch._frozen_tables
+
+    def two_stays(self: GridSearch, present: frozenset[int]) -> Any:
+        tables = original(self, present)
+        assert tables is not None
+        after, first, followers, entering, empty_in_win = tables
+        return after, first, followers, tuple(() for _ in entering), empty_in_win
+
+    monkeypatch.setattr(GridSearch, "_frozen_tables", two_stays)
+    checked = check_frozen_cards_on_random_positions(small_gaps(columns=5), 150, 5)
+    assert checked["wrong"] > 0, checked
+
+
+def test_the_complete_search_with_frozen_cards_agrees_with_the_plain_one() -> None:
+    """The complete search proving losses by frozen cards keeps the plain search's verdicts, in fewer positions."""
+    verdicts = {"won": 0, "lost": 0}
+    fewer = 0
+    for game, deal in [(small_gaps(columns=6), deal) for deal in range(12)] + [
+        (small_gaps(TWO_STAYS, columns=6), deal) for deal in range(6)
+    ]:
+        state = game.new_initial_state(seed=deal_seed(31, deal))
+        search = GridSearch.of(state)
+        assert search is not None and search.freezing
+        plain, _, _ = search.search(2_000_000, None, plain=True)
+        search.freezing = False
+        _, _, without = search.search(2_000_000, None)
+        search.freezing = True
+        result, line, nodes = search.search(2_000_000, None)
+        assert result == plain != "unknown", deal
+        fewer += nodes < without
+        verdicts[result] += 1
+        if line:
+            assert replays_to_a_win(state, line)
+    assert verdicts["won"] >= 2 and verdicts["lost"] >= 2 and fewer >= 2, (verdicts, fewer)
