@@ -51,10 +51,9 @@ from typing import Any
 
 from ..cards import COLOR_NAMES, FACE_UP, RANK_NAMES, SUIT_NAMES, Card, identity, standard_deck
 from ..engine import Drag, IllegalMoveError, Move, State
-from ..engine.rules import RuleError, Site, compile_rule
 from ..expr import ast
 from ..expr.parser import parse
-from ..model import EjectKind, Expr
+from ..model import EjectKind
 
 MAX_POSITIONS = 6_000_000
 """The most positions one search holds (a key of one byte per cell each)."""
@@ -336,69 +335,6 @@ def _predecessors(
         if len(every) == 1 and 0 not in every:
             only[card] = next(iter(every))
     return tuple(codes), bytes(only)
-
-
-_CELL_READERS = frozenset({"top", "empty", "col", "row", "left"})
-
-
-def _reads_cell_and_left(node: ast.Node, var: str) -> bool:
-    """Whether ``node`` reads only the cell ``var`` and ``left(var)``: ``var`` only as the argument of
-    ``top``/``empty``/``col``/``row``/``left``, ``left(var)`` only as that of ``top``/``empty``."""
-    if isinstance(node, ast.Name):
-        return node.name != var
-    if isinstance(node, ast.Call) and len(node.args) == 1 and node.var is None:
-        (arg,) = node.args
-        if isinstance(arg, ast.Name) and arg.name == var:
-            return node.func in _CELL_READERS
-        if (
-            isinstance(arg, ast.Call) and arg.func == "left" and len(arg.args) == 1
-            and isinstance(arg.args[0], ast.Name) and arg.args[0].name == var
-        ):
-            return node.func in ("top", "empty")
-    return all(_reads_cell_and_left(child, var) for child in ast.iter_child_nodes(node))
-
-
-def _win_cell_rule(text: str, group: str) -> tuple[str, str, bool] | None:
-    """(binder, body, whether it reads ``row``) of a conjunct ``all(c in GROUP, BODY)`` of the win rule whose body
-    reads only the cell ``c`` and its left neighbour, else None: every won grid then has BODY at every cell."""
-    allowed = _ACCEPT_NAMES - {"card", "source", "depot"}
-    for part in ast.conjuncts(parse(text)):
-        if not (isinstance(part, ast.Call) and part.func == "all" and part.var and len(part.args) == 2):
-            continue
-        over, body = part.args
-        if not (isinstance(over, ast.Name) and over.name == group):
-            continue
-        if ast.names(body) <= allowed | {part.var} and _reads_cell_and_left(body, part.var):
-            return part.var, ast.to_source(body), "row" in ast.names(body)
-    return None
-
-
-def _frozen_routes(
-    shape: GridShape, present: frozenset[int]
-) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[tuple[int, ...], ...], ...]] | None:
-    """:attr:`GridSearch.frozen_tables`' routes: per source column and card, the cards after which some gap takes it
-    from that column, and the first-column cells that take it after nothing; None where a gap after an empty cell
-    takes a card (a card could then enter a cell whose left neighbour is any gap)."""
-    if any(shape.opens_after_gap):
-        return None
-    columns = shape.columns
-    after: list[list[set[int]]] = [[set() for _ in range(128)] for _ in range(columns)]
-    first: list[list[set[int]]] = [[set() for _ in range(128)] for _ in range(columns)]
-    for cell, by_left in enumerate(shape.fills):
-        for left, entries in enumerate(by_left):
-            if left and left not in present:
-                continue
-            for card, mask in entries:
-                for column in range(columns):
-                    if mask >> column & 1:
-                        if left:
-                            after[column][card].add(left)
-                        else:
-                            first[column][card].add(cell)
-    return (
-        tuple(tuple(tuple(sorted(cards)) for cards in by_card) for by_card in after),
-        tuple(tuple(tuple(sorted(cells)) for cells in by_card) for by_card in first),
-    )
 
 
 def _first_column_locks(shape: GridShape, present: frozenset[int]) -> tuple[tuple[int, ...] | None, ...] | None:
@@ -723,141 +659,11 @@ class GridSearch:
         """Whether :meth:`search` plays no forced move (set by its argument)."""
         self.missing = 0
         """How many cells every win fills are gaps now (the win is not tested while some are)."""
-        self.frozen_tables = self._frozen_tables(present)
-        """What :meth:`frozen_lost` reads (None where the piece does not apply): the routes by which each card may
-        move, by source column (after a card; into a first-column cell after nothing), the cards that move after
-        each card, those that enter each first-column cell, and the cells every win leaves empty."""
-        self.win_cells: dict[tuple[int, int, int], bool] = {}
-        """:meth:`win_cell` answers, by (cell, left neighbour's card, card)."""
-        self.win_rules: dict[int, Any] = {}
-        """The compiled probes of :meth:`win_cell`, by cell (by column where the body reads no row)."""
-        self.freezing = self.frozen_tables is not None
-        """Whether :meth:`_settle` asks :meth:`frozen_lost` (the tests turn it off for the search without it)."""
         self.forced_tables = (
             self.left, self.column, self.last, shape.must_fill, shape.opens_after_gap, self.only_after,
             self.placeable, self.mask_of,
         )
         """What :meth:`forced` reads, in one attribute (it runs once or more a position)."""
-
-    def _frozen_tables(self, present: frozenset[int]) -> tuple[Any, ...] | None:
-        """:attr:`frozen_tables`, or None where a gap after an empty cell takes a card or the win rule has no part
-        ``all(c in GRID, BODY)`` whose body reads only the cell and its left neighbour (:func:`_win_cell_rule`)."""
-        shape = self.shape
-        design = self.state.game.design
-        self.win_rule: tuple[str, str, bool] | None = None
-        if design.win.when is None:
-            return None
-        group = design.depots[shape.cells[0]].spec.name
-        self.win_rule = _win_cell_rule(design.win.when.text, group)
-        routes = _frozen_routes(shape, present)
-        if routes is None or self.win_rule is None:
-            return None
-        after, first = routes
-        followers: list[set[int]] = [set() for _ in range(128)]
-        entering: list[set[int]] = [set() for _ in range(len(shape.cells))]
-        for column in range(shape.columns):
-            for card in present:
-                for left in after[column][card]:
-                    followers[left].add(card)
-                for cell in first[column][card]:
-                    entering[cell].add(card)
-        filled = sum(shape.must_fill)
-        empty_in_win = bytes(filled == len(present) and not must for must in shape.must_fill)
-        return (
-            after, first, tuple(tuple(sorted(cards)) for cards in followers),
-            tuple(tuple(sorted(cards)) for cards in entering), empty_in_win,
-        )
-
-    def win_cell(self, cell: int, left: int, card: int) -> bool:
-        """Whether the win rule's part ``all(c in GRID, BODY)`` (:func:`_win_cell_rule`) holds BODY at ``cell`` holding
-        ``card`` after ``left`` (0: no card), probed through the compiled rule with every other cell empty."""
-        known = self.win_cells.get((cell, left, card))
-        if known is not None:
-            return known
-        assert self.win_rule is not None
-        var, body, reads_row = self.win_rule
-        shape, game = self.shape, self.state.game
-        row, column = divmod(cell, shape.columns)
-        slot = cell if reads_row else column
-        if slot not in self.win_rules:
-            group = game.design.depots[shape.cells[0]].spec.name
-            guard = f"col({var}) != {column} || " + (f"row({var}) != {row} || " if reads_row else "")
-            text = f"all({var} in {group}, {guard}empty({var}) || ({body}))"
-            try:
-                self.win_rules[slot] = compile_rule(Expr(text, game.design.win.pointer), Site.WIN, game.design)
-            except RuleError:
-                self.win_rules[slot] = None
-        rule = self.win_rules[slot]
-        if rule is None:
-            answer = True  # not probed: nothing is proved
-        else:
-            piles: list[tuple[Card, ...]] = [()] * len(game.names)
-            piles[shape.cells[cell]] = (card | FACE_UP,)
-            if left and self.left[cell] >= 0:
-                piles[shape.cells[self.left[cell]]] = (left | FACE_UP,)
-            answer = bool(rule(piles, State(game, list(piles))))
-        self.win_cells[(cell, left, card)] = answer
-        return answer
-
-    def frozen_lost(self, cells: bytearray, where: list[int], fixed: list[bool], gaps: list[int]) -> bool:
-        """Whether the cards that never move again prove the position lost (docs/analysis.md, frozen cards).
-
-        The *frozen* cells are the largest set ``S`` of filled cells holding a fixed card (:meth:`fixed`) or a card
-        each of whose ways to move is shut while ``S`` stays: after a card ``L`` when ``L`` is off the grid, or lies
-        in ``S`` at a row's end or with the cell on its right in ``S``; into a first-column cell after nothing when
-        that cell is in ``S``. No card of ``S`` ever moves (the first to move would need a cell of ``S`` to have
-        changed before it), so the cells of ``S`` never change: a cell of ``S`` whose left neighbour is in ``S`` too
-        (or that has none), where the win rule's part ``all(c in GRID, BODY)`` reading only a cell and its left
-        neighbour fails, or a cell of ``S`` that every win leaves empty, proves the position lost. ``S`` is found
-        from its complement: the gaps, then every card with a way open, cell by cell (each at most once).
-        """
-        tables = self.frozen_tables
-        assert tables is not None
-        after, first, followers, entering, empty_in_win = tables
-        column = self.column
-        moves = bytearray(len(cells))  # 1: not in S (a gap, or a card that may move)
-        stack = list(gaps)
-        for gap in stack:
-            moves[gap] = 1
-        pop, push = stack.pop, stack.append
-        while stack:
-            j = pop()
-            col = column[j]
-            # A way opens after the card left of j, after the card at j, into j itself (a first-column cell).
-            if col:
-                anchor = cells[j - 1]
-                if anchor:
-                    for card in followers[anchor]:
-                        i = where[card]
-                        if i >= 0 and not moves[i] and not fixed[i] and anchor in after[column[i]][card]:
-                            moves[i] = 1
-                            push(i)
-            code = cells[j]
-            if code:
-                for card in followers[code]:
-                    i = where[card]
-                    if i >= 0 and not moves[i] and not fixed[i] and code in after[column[i]][card]:
-                        moves[i] = 1
-                        push(i)
-            if not col:
-                for card in entering[j]:
-                    i = where[card]
-                    if i >= 0 and not moves[i] and not fixed[i] and j in first[column[i]][card]:
-                        moves[i] = 1
-                        push(i)
-        win_cell, left = self.win_cell, self.left
-        for i, code in enumerate(cells):
-            if moves[i] or fixed[i]:
-                continue
-            if empty_in_win[i]:
-                return True
-            before = left[i]
-            if before < 0:
-                if not win_cell(i, 0, code):
-                    return True
-            elif not moves[before] and not win_cell(i, cells[before], code):
-                return True
-        return False
 
     def _grid_cards(self) -> list[int]:
         """The identities of the cards in the grid at the start."""
@@ -1328,7 +1134,6 @@ class GridSearch:
         if outcome == "won":
             return "won", self._engine_line(applied), 1
         if outcome == "dead":
-            self.exhausted = True  # its streamlined space is this one position
             return "unknown", [], 1
         seen = self.seen = Seen(self)
         seen.add_new(cells)
@@ -1486,8 +1291,6 @@ class GridSearch:
                 gaps.sort()
             forced = self.forced(cells, where, fixed, streamline, gaps)
             if forced is None:
-                if self.freezing and self.frozen_lost(cells, where, fixed, gaps):
-                    return applied, "dead", None
                 return applied, None, (fixed, gaps)
             if forced is False:
                 return applied, "dead", None
