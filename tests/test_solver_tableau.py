@@ -280,7 +280,9 @@ def test_designs_outside_the_dominance_shape_get_no_dominance_and_say_why() -> N
     assert "changes when the dragged run" in str(safe_sink_moves(Game(build_design(long_source))))
     fewer_cells_more_room = classic_freecell()
     fewer_cells_more_room["depots"][2]["acceptRule"]["when"] += " && count(Cell, empty(it)) < 3"
-    assert "more depots are empty" in str(safe_sink_moves(Game(build_design(fewer_cells_more_room))))
+    # a cell takes any card, so a lone card could fill an empty one: the cells cannot be kept full either
+    why = str(safe_sink_moves(Game(build_design(fewer_cells_more_room))))
+    assert "refuses moves while a depot is empty" in why and "may take a lone card" in why, why
     reads_foundations = classic_freecell()
     reads_foundations["depots"][2]["acceptRule"]["when"] += " && count(Foundation) < 50"
     assert isinstance(safe_sink_moves(Game(build_design(reads_foundations))), str)
