@@ -86,30 +86,7 @@ def test_the_folded_rules_agree_with_the_rules_reading_the_bottom_card() -> None
 
 
 def test_a_safe_move_on_a_small_canfield_never_leads_away_from_a_win() -> None:
-    game = SMALL["canfield"]()
-    safe = safe_sink_moves(game)
-    assert isinstance(safe, BottomSafeMoves)
-    sinks = {game.names[d] for d in game.win_depots}
-    rng = random.Random(5)
-    checked = won = deal = 0
-    while checked < 30:
-        state = game.new_initial_state(seed=deal_seed(5, deal))
-        deal += 1
-        for _ in range(80):  # a walk that plays onto the foundations half the time it can
-            if state.is_terminal():
-                break
-            moves = state.legal_moves()
-            up = [m for m in moves if getattr(m, "target", None) in sinks]
-            state.apply(rng.choice(up if up and rng.random() < 0.5 else moves))
-            verdicts = None if state.is_terminal() else safe_move_verdicts(safe, state, BUDGET)
-            if verdicts is None:
-                continue
-            before, after = verdicts
-            assert before != "unknown"
-            if before == "won":
-                won += 1
-                assert after == "won", state.piles
-            checked += 1
+    checked, won = _walk_verdicts("canfield", 5, 30, steps=80, up=0.5)
     assert won >= 10, won
 
 
@@ -164,9 +141,10 @@ def test_columns_that_refuse_moves_while_one_is_empty_are_kept_full() -> None:
     assert isinstance(found, SafeSinkMoves) and not found.kept_full  # Canfield's own columns: nothing kept full
 
 
-def _walk_verdicts(name: str, seed: int, wanted: int) -> tuple[int, int]:
-    """(positions checked, of them won) on random walks of the small ``name``: every safe move of a won
-    position leads to a won one (the plain exhaustive search's verdicts)."""
+def _walk_verdicts(name: str, seed: int, wanted: int, steps: int = 120, up: float = 0.6) -> tuple[int, int]:
+    """(positions checked, of them won) on random walks of the small ``name`` (at most ``steps`` moves, each a
+    play onto the foundations with probability ``up`` where one is legal): every safe move of a won position
+    leads to a won one (the plain exhaustive search's verdicts)."""
     game = SMALL[name]()
     safe = safe_sink_moves(game)
     assert isinstance(safe, BottomSafeMoves), safe
@@ -176,12 +154,12 @@ def _walk_verdicts(name: str, seed: int, wanted: int) -> tuple[int, int]:
     while checked < wanted:
         state = game.new_initial_state(seed=deal_seed(seed, deal))
         deal += 1
-        for _ in range(120):
+        for _ in range(steps):
             if state.is_terminal():
                 break
             moves = state.legal_moves()
-            up = [m for m in moves if getattr(m, "target", None) in sinks]
-            state.apply(rng.choice(up if up and rng.random() < 0.6 else moves))
+            onto = [m for m in moves if getattr(m, "target", None) in sinks]
+            state.apply(rng.choice(onto if onto and rng.random() < up else moves))
             verdicts = None if state.is_terminal() else safe_move_verdicts(safe, state, BUDGET)
             if verdicts is None:
                 continue
