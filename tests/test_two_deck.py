@@ -253,6 +253,50 @@ def test_the_member_ahead_gets_the_lead_share_and_no_one_else() -> None:
     assert tableau_search._share(waiting[0], waiting, True) == 1
 
 
+def test_a_stalling_member_takes_more_turns_the_longer_the_complete_members_stall() -> None:
+    """STALL_UNIT: a stalling member's share grows by itself once a unit of positions stored since the complete
+    members last got a card further home, up to STALL_MOST times; no other member's share changes, and the lead
+    share still multiplies."""
+    unit, most = tableau_search.STALL_UNIT, tableau_search.STALL_MOST
+    deep, beam = member(3, 20), member(4, 10)
+    beam.complete, beam.stalls = False, True
+    members = [deep, beam]
+    assert tableau_search._share(beam, members, True, 0) == 4
+    assert tableau_search._share(beam, members, True, unit - 1) == 4
+    assert tableau_search._share(beam, members, True, 2 * unit) == 12
+    assert tableau_search._share(beam, members, True, 100 * unit) == 4 * most
+    assert tableau_search._share(deep, members, True, 100 * unit) == 3 * tableau_search.LEAD_WEIGHT  # ahead
+    beam.search.home = 20 + tableau_search.LEAD_MARGIN
+    assert tableau_search._share(beam, members, True, unit) == 8 * tableau_search.LEAD_WEIGHT
+
+
+def test_a_stall_counts_from_the_complete_members_last_card_home() -> None:
+    deep, beam = member(3, 20), member(4, 50)
+    beam.complete = False
+    members = [deep, beam]
+    stall = tableau_search._Stall()
+    assert stall.stalled(members, 100) == 0
+    assert stall.stalled(members, 5_000) == 4_900
+    beam.search.home = 60  # the incomplete beam's cards home do not count
+    assert stall.stalled(members, 6_000) == 5_900
+    deep.search.home = 21
+    assert stall.stalled(members, 7_000) == 0
+    assert stall.stalled(members, 9_000) == 2_000
+
+
+def test_only_the_one_pass_beam_and_the_restarts_beside_it_stall() -> None:
+    """STALL_UNIT: with two decks and one pass, the members that start afresh (the beam, incomplete, and the
+    restarts, complete); a design without the one-pass beam (Canfield has restarts) gets no stall."""
+    for name, stalling in (("forty-thieves", 2), ("rank-and-file", 2), ("canfield", 0), ("klondike", 0), ("spider", 0)):
+        game = Game(open_design(GAMES / f"{name}.cardz").design)
+        members = tableau_search._portfolio(game.new_initial_state(seed=1), Pruning(), 1_000, None)
+        stalls = [m for m in members if m.stalls]
+        assert len(stalls) == stalling, name
+        weights = [(m.complete, m.weight) for m in stalls]
+        assert weights == [] or weights == [(True, tableau_search.RESTART_WEIGHT),
+                                            (False, tableau_search.ONE_PASS_BEAM_WEIGHT)], name
+
+
 def test_only_designs_that_never_turn_their_waste_back_give_the_lead_share() -> None:
     small = small_forty_thieves()  # its agreement with the plain search above runs with the lead share
     assert fixed_wastes(small) and tableau_search.plan_for(small, Pruning()).lead
@@ -347,3 +391,21 @@ def test_the_beam_of_one_pass_twin_designs_is_incomplete_and_the_portfolio_still
         if found.result == "won":
             assert replays_to_a_win(root, found.line)
     assert ran_out >= 1 and beam_won >= 1
+
+
+def test_with_a_stall_from_the_start_the_portfolio_still_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    """STALL_UNIT: the stall changes who searches when, never what a member finds; with the beam's and the
+    restarts' shares at their most from the first position on, the portfolio still gets the plain exhaustive
+    search's verdict on random positions of the small Forty Thieves (its "lost" from complete members only),
+    and its wins replay."""
+    monkeypatch.setattr(tableau_search, "STALL_UNIT", 1)
+    game = small_forty_thieves()
+    verdicts = set()
+    for root in random_positions(game, 40, 9, 12):
+        plain = search(root, BUDGET, None, NONE)
+        found = search(root, BUDGET, None, Pruning())
+        assert found.result == plain.result
+        verdicts.add(found.result)
+        if found.result == "won":
+            assert replays_to_a_win(root, found.line)
+    assert verdicts == {"won", "lost"}

@@ -322,6 +322,19 @@ positions, and the deal was not won within 25,000 (it was in 19,166 without)."""
 UNSEARCHED = -(1 << 30)
 """The :attr:`_Search.home` of a search that has expanded nothing yet."""
 
+STALL_UNIT = 10_000
+"""In a design of two or more decks whose waste is never turned back, the shares of the members that start again
+from the deal (the one-pass beam, :data:`ONE_PASS_BEAM_WEIGHT`, and the ``restarts``) grow by themselves once for
+every this many positions the portfolio has stored since its complete members last got a card further home (the
+most of any of them: :class:`_Stall`), up to :data:`STALL_MOST` times: a depth-first line stuck under a stock played
+badly early gets no card further home however long it searches, while a fresh start can play the stock otherwise.
+Seed 0, the rows' 10 s figures in positions (docs/analysis.md, ``bench/bench_stall.py``): Forty Thieves 5 of 10
+against 4 (deal 6), Limited's slowest win (deal 6, the restarts') at 72k instead of 102k, Rank and File, Streets
+and Lucas the same deals."""
+
+STALL_MOST = 8
+"""The most times their own share the members that start afresh take while the line stalls (:data:`STALL_UNIT`)."""
+
 REFILL_NARROWED_WEIGHT = 16
 """The share of the depth-first search over the narrowed move set (:mod:`.run_moves`: no drag that splits a run or
 moves it from one build onto another) in a design where the tap cover applies and a trigger refills emptied depots,
@@ -1124,6 +1137,9 @@ class _Member:
     """Whether it is the portfolio's best-first pass (the ``quick`` member: :data:`LATE_WEIGHTS`)."""
     beam: bool = False
     """Whether it is a ``beams`` member (then the portfolio takes turns of :data:`RUNS_TURN`)."""
+    stalls: bool = False
+    """Whether its share grows while the complete members get no card further home (:data:`STALL_UNIT`: the
+    one-pass beam and the restarts beside it)."""
 
 
 def shares_losses(game: Any, pruning: Pruning) -> bool:
@@ -1165,12 +1181,16 @@ def _portfolio(
         plain = member("search", PLAIN_WEIGHTS[cheap], plain_order, first=False)
         # before the depth-first member's long turns there: its wins come early (PLAIN_WEIGHTS)
         members.insert(len(members) - 1 if canfield_like else len(members), plain)
+    afresh = []  # the members that start again from the deal: they take the turns of a stalled line (STALL_UNIT)
     if plan.restarts:
         again = COVERED_REFILL_WEIGHTS[1] if canfield_like else RESTART_WEIGHT
-        members.append(member("search", again, pruning, first=False, again=True))
+        afresh.append(member("search", again, pruning, first=False, again=True))
+        members.append(afresh[-1])
     if pruning.beams and not best_first_pass(game, plan):  # two decks, one pass: incomplete (ONE_PASS_BEAM_WEIGHT)
         found = _Search(root, plan, pruning, max(1, budget), deadline)
         members.append(_Member("quick", ONE_PASS_BEAM_WEIGHT, found, found.beams(BEAM_UNIT), False))
+        for entry in [*afresh, members[-1]]:
+            entry.stalls = True
     narrowed = refill_narrowed(game, plan) if canfield_like and pruning.runs else None
     if narrowed is not None:  # incomplete: its "lost" proves nothing (REFILL_NARROWED_WEIGHT)
         found = _Search(root, dataclasses.replace(plan, runs=narrowed), pruning, max(1, budget), deadline, narrow=True)
@@ -1223,15 +1243,35 @@ def best_first_pass(game: Any, plan: Plan) -> bool:
     return not (plan.lead and game.design.decks > 1)
 
 
-def _share(entry: _Member, members: list[_Member], lead: bool) -> int:
+def _share(entry: _Member, members: list[_Member], lead: bool, stalled: int = 0) -> int:
     """The weight of ``entry``'s next turn: its own, times :data:`LEAD_WEIGHT` when ``lead`` and it has
     got :data:`LEAD_MARGIN` cards home more than every other member still searching (each of which has had
-    a turn)."""
+    a turn); a member that :attr:`~_Member.stalls` takes it ``1 + stalled // STALL_UNIT`` times more (at most
+    :data:`STALL_MOST`), ``stalled`` the positions stored since the complete members last got a card further home."""
+    weight = entry.weight
+    if entry.stalls:
+        weight *= min(STALL_MOST, 1 + stalled // STALL_UNIT)
     if lead:
         others = [m.search.home for m in members if m is not entry]
         if others and min(others) > UNSEARCHED and entry.search.home >= max(others) + LEAD_MARGIN:
-            return entry.weight * LEAD_WEIGHT
-    return entry.weight
+            return weight * LEAD_WEIGHT
+    return weight
+
+
+class _Stall:
+    """The positions a portfolio has stored since its complete members last got a card further home (the most of
+    any of them: :attr:`_Search.home`), read at the start of each turn (:data:`STALL_UNIT`)."""
+
+    def __init__(self) -> None:
+        self.best = UNSEARCHED
+        self.since = 0
+
+    def stalled(self, members: list[_Member], nodes: int) -> int:
+        """The positions stored since the best of the complete ``members`` last rose, ``nodes`` stored in all."""
+        best = max((m.search.home for m in members if m.complete), default=UNSEARCHED)
+        if best > self.best:
+            self.best, self.since = best, nodes
+        return nodes - self.since
 
 
 def _restarts_from_the_start(game: Any, pruning: Pruning) -> bool:
@@ -1302,6 +1342,7 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
     )
     join_nodes, join_time = _late_join(budget, deadline)
     lead = pruning.quick and plan_for(root.game, pruning).lead
+    stall = _Stall() if any(entry.stalls for entry in members) else None
     while members:
         if late and (nodes() >= join_nodes or join_time is not None and time.monotonic() >= join_time):
             late = False
@@ -1316,7 +1357,8 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
         for entry in list(members):
             if entry not in members:  # dropped this round (below)
                 continue
-            stop = entry.search.positions() + turn * _share(entry, members, lead)
+            stalled = 0 if stall is None else stall.stalled(members, nodes())
+            stop = entry.search.positions() + turn * _share(entry, members, lead, stalled)
             # Only this member's count changes during its turn: the others' is summed once (hot loop).
             others = nodes() - entry.search.positions()
             positions = entry.search.positions
