@@ -694,8 +694,6 @@ class _Search:
         self.root = root
         self.runs = plan.runs if narrow else None
         """The narrowed move set this search keeps to (:mod:`.run_moves`), if any: then it is incomplete."""
-        if plan.splits is not None and not plan.splits.fits(root):  # a deal the run tests' argument misses
-            plan = dataclasses.replace(plan, splits=None)
         self.plan = plan
         self.pruning = pruning
         self.budget = budget
