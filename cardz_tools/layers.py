@@ -112,7 +112,6 @@ LAYERS: tuple[Layer, ...] = (
             "analysis.deal_actions",
             "analysis.dominance",
             "analysis.stock_moves",
-            "analysis.face_up_runs",
             "analysis.split_moves",
             "analysis.two_deck",
             "analysis.relaxation",

@@ -115,4 +115,4 @@ def test_designs_outside_the_split_shape_say_why() -> None:
 
     assert isinstance(why("klondike"), SplitMoves)
     assert why("canfield") == "it has triggers or actions"
-    assert why("freecell") == "the accept rule of tab[0] reads more than the card, the top and emptiness"
+    assert why("freecell") == "an eject rule reads more than which cards are face up"

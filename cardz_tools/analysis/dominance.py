@@ -501,14 +501,20 @@ def _game_table(game: Any, home: bool) -> dict[Card, int] | None:
     everything = (1 << len(cards)) - 1
     table = {card: 0 for card in (*cards, -1)}
     for depot, rule in _table_rules(game, home):
-        try:
-            exact = card_and_top_part(rule)
-        except ValueError:
-            return None
-        if exact is None:
+        exact = []
+        if rule.when is not None and not rule.follow and rule.wild_rank is None:
+            try:
+                exact = [
+                    _any_of(variants)
+                    for variants in map(_source_variants, expr_ast.conjuncts(parse(rule.when.text)))
+                    if set().union(*map(_names, variants)) <= _CARD_NAMES
+                ]
+            except ValueError:
+                return None
+        if not exact:
             return {card: everything for card in table}
         try:
-            pairs = _pair_table(game, depot, exact, cards)
+            pairs = _pair_table(game, depot, " && ".join(f"({text})" for text in exact), cards)
         except (RuleError, ValueError):
             return None
         _add_pairs(table, pairs, bit)
@@ -533,21 +539,6 @@ def _add_pairs(table: dict[Card, int], pairs: dict[Card, set[Card]], bit: dict[C
     for top, accepted in pairs.items():
         for card in accepted:
             table[top] |= bit[card]
-
-
-def card_and_top_part(rule: Any) -> str | None:
-    """The conjuncts of the accept rule ``rule`` that read only the card, the top and emptiness (each with its
-    source parts set every way: :func:`_source_variants`), as one rule text that allows at least what ``rule``
-    allows; None when it has no such part (or follows, or takes wild cards). Raises ValueError for a rule whose
-    parts read the source in too many places."""
-    if rule.when is None or rule.follow or rule.wild_rank is not None:
-        return None
-    exact = [
-        _any_of(variants)
-        for variants in map(_source_variants, expr_ast.conjuncts(parse(rule.when.text)))
-        if set().union(*map(_names, variants)) <= _CARD_NAMES
-    ]
-    return " && ".join(f"({text})" for text in exact) if exact else None
 
 
 def card_bits() -> dict[Card, int]:

@@ -7,11 +7,9 @@ only as one move together with a *use* right after it: a move that puts cards on
 onto ``B`` or onto a depot that is not a column (``y`` to a foundation) (:class:`SplitMoves`).
 
 Why no win is lost (the design's shape, :func:`split_moves`: no triggers or actions, no loss condition, taps
-that read and change nothing else, every eject rule ``locked``, ``topOnly`` or ``faceUp`` (or a run test that
-lets go of every face-up run there is, from a first position where it does: :mod:`.face_up_runs`, Northwest
-Territory's), every accept rule reading only ``card`` (the dragged run's bottom card), ``top`` and
-``empty(depot)``, and the move's source only in parts whose value depends on the source's entry and on whether
-the run is the whole pile; an ``allCardsIn`` win;
+that read and change nothing else, every eject rule ``locked``, ``topOnly`` or ``faceUp``, every accept rule
+reading only ``card`` (the dragged run's bottom card), ``top`` and ``empty(depot)``, and the move's source only in
+parts whose value depends on the source's entry and on whether the run is the whole pile; an ``allCardsIn`` win;
 every depot but the columns, the stocks and the wastes taking single cards). Let ``P1`` be ``P`` after a split
 ``m`` of ``R`` from ``A`` onto ``B``, and ``L`` a winning line from ``P1``. ``y`` must reach a win depot, which is
 no column, so ``L`` has a first use ``u`` of ``m`` or first moves ``y`` with a run onto another column ``C``.
@@ -50,7 +48,6 @@ from .dominance import (
     build_table,
     card_bits,
 )
-from .face_up_runs import face_up_runs, holds_at
 from .stock_moves import stock_moves
 
 _EJECTS = frozenset({EjectKind.LOCKED, EjectKind.TOP_ONLY, EjectKind.FACE_UP})
@@ -68,14 +65,6 @@ class SplitMoves:
     """:func:`.dominance.build_table` (None: every card may go on every top)."""
     bit: dict[Card, int] = dataclasses.field(default_factory=card_bits)
     """:func:`.dominance.card_bits`, made once."""
-    runs: frozenset[int] = frozenset()
-    """The columns whose run-test eject rule counts as ``faceUp`` (:func:`.face_up_runs.face_up_runs`): only from
-    a first position where it does (:meth:`fits`)."""
-
-    def fits(self, root: Any) -> bool:
-        """Whether the splits may be searched from ``root``: its columns of :attr:`runs` hold only runs their
-        eject rule lets go (:func:`.face_up_runs.holds_at`)."""
-        return not self.runs or holds_at(root.game, self.runs, root)
 
     def split_source(self, state: Any, move: Any) -> str | None:
         """The source of ``move`` when it is a split in ``state`` (module doc), else None."""
@@ -143,11 +132,7 @@ def split_moves(game: Any) -> SplitMoves | str:
         return "it has a loss condition"
     if game.draws and isinstance(stock_moves(game), str):
         return "its taps are not separate from the rest (no stock moves)"
-    runs = face_up_runs(game) if EjectKind.WHEN in game.eject_kind else frozenset()
-    if isinstance(runs, str):
-        return f"an eject rule reads more than which cards are face up ({runs})"
-    kinds = [EjectKind.FACE_UP if d in runs else kind for d, kind in enumerate(game.eject_kind)]
-    if any(kind not in _EJECTS for kind in kinds):
+    if any(kind not in _EJECTS for kind in game.eject_kind):
         return "an eject rule reads more than which cards are face up"
     for depot, rule in enumerate(game.accept_rules):
         if rule.never:
@@ -167,11 +152,11 @@ def split_moves(game: Any) -> SplitMoves | str:
         return "its win is not allCardsIn (a split's source card need never move)"
     stocks = {d for draw in game.draws for d in (draw.depot, draw.to)}
     takers = [d for d in range(len(game.names)) if not game.accept_never[d] and d not in stocks]
-    columns = frozenset(d for d in takers if kinds[d] is EjectKind.FACE_UP and d not in game.win_depots)
+    columns = frozenset(d for d in takers if game.eject_kind[d] is EjectKind.FACE_UP and d not in game.win_depots)
     if not columns:
         return "no depot gives up runs of face-up cards"
     if len({id(game.design.depots[d].spec) for d in columns}) > 1:
         return "the depots that give up face-up runs are of more than one entry"
     if any(not game.accept_rules[d].single for d in takers if d not in columns):
         return "a depot other than the columns takes runs"
-    return SplitMoves(columns, {name: i for i, name in enumerate(game.names)}, build_table(game), runs=runs)
+    return SplitMoves(columns, {name: i for i, name in enumerate(game.names)}, build_table(game))
