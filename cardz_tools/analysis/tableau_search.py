@@ -133,6 +133,8 @@ from typing import Any, TypeVar
 
 from ..cards import FACE_UP
 from ..engine.moves import Drag
+from ..expr import ast as expr_ast
+from ..expr import parse
 from .beam_search import beam
 from .child_keys import ChildKeys, child_keys
 from .dominance import SafeMoves, bottom_cards, build_table, card_bits, fixed_wastes, probe_table, refilled_depots
@@ -425,6 +427,9 @@ class Progress:
         if win.kind in ("allCardsIn", "depotsEmpty") and win.depots:
             self._targets = design.resolve(win.depots) or ()
             self._sign = 1 if win.kind == "allCardsIn" else -1
+        elif heuristic and win.kind == "when" and win.when is not None:
+            self._targets = filled_groups(game, win.when.text)
+            self._sign = 1 if self._targets else 0
         self._score_sign = -1 if design.scoring.better.value == "Low" else 1
         # A waste never turned back is scored as a pile: its cards come back only from its top.
         stocks = {d for draw in game.draws for d in (draw.depot, draw.to)} - fixed_wastes(game)
@@ -632,6 +637,28 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
         _PLANS.pop(next(iter(_PLANS)))
     _PLANS[(id(game), pruning)] = (game, plan)
     return plan
+
+
+def filled_groups(game: Any, when: str) -> tuple[int, ...]:
+    """The depots a ``when`` win fills: those of each group it asks, as one part of a conjunction, to hold a
+    number of cards in every depot (``all(tri, count(it) == 2)``; Château de cartes' house). Only an order of
+    the search (:class:`Progress` counts their cards as cards home), so it needs no proof."""
+    filled: list[int] = []
+    for part in expr_ast.conjuncts(parse(when)):
+        if not (isinstance(part, expr_ast.Call) and part.func == "all" and len(part.args) == 2):
+            continue
+        group, test = part.args
+        if not isinstance(group, expr_ast.Name) or group.name not in game.members:
+            continue
+        if not (isinstance(test, expr_ast.Binary) and test.op == "==" and isinstance(test.right, expr_ast.IntLit)):
+            continue
+        counted = test.left
+        if (
+            isinstance(counted, expr_ast.Call) and counted.func == "count" and len(counted.args) == 1
+            and counted.args[0] == expr_ast.Name("it") and test.right.value > 0
+        ):
+            filled.extend(game.members[group.name])
+    return tuple(sorted(set(filled)))
 
 
 def piles_of(depots: tuple[int, ...]) -> Callable[[list[Any]], tuple[Any, ...]]:
