@@ -38,6 +38,16 @@ def test_only_a_one_deck_tap_covered_stock_without_triggers_gets_the_larger_shar
     assert depth_first_share("canfield") == tableau_search.COVERED_REFILL_WEIGHTS[0]
 
 
+def test_columns_kept_full_give_the_depth_first_member_the_larger_share() -> None:
+    # Canfield whose columns take only the waste's card while one is empty: the safe moves keep them full, no
+    # narrowed member joins, and the open deals are proofs of loss, which only the depth-first member gives.
+    for name in ("canfield-strict", "canfield-auto-reserve-then-waste"):
+        assert depth_first_share(name) == tableau_search.KEPT_FULL_DEEP_WEIGHT, name
+    assert tableau_search.KEPT_FULL_DEEP_WEIGHT > tableau_search.COVERED_REFILL_WEIGHTS[0]
+    # the same family without full columns (runs move, any card in a space) keeps the covered-refill share
+    assert depth_first_share("canfield-runs") == tableau_search.COVERED_REFILL_WEIGHTS[0]
+
+
 def test_the_replay_gives_what_the_portfolio_finds(monkeypatch: pytest.MonkeyPatch) -> None:
     # Klondike draw three, seed 101, deal 0: the depth-first member alone wins in about 2,600 positions.
     game = game_for(open_design(ROOT / "games" / "klondike.cardz").json_text)

@@ -302,6 +302,14 @@ member alone proves Canfield with runs' seed-0 deal 2 lost in 58,233 positions; 
 185,000 (what a 30 s deal stores), with 2 of 49 shares; now it does at 131,288, and deals 0, 3, 4, 5, 7, 8, 9 stay
 won (70,489 positions at most)."""
 
+KEPT_FULL_DEEP_WEIGHT = 8
+"""The share of the depth-first member with every piece instead of :data:`COVERED_REFILL_WEIGHTS`' four where the
+safe moves keep a group of depots full (:attr:`.dominance.SafeSinkMoves.kept_full`: the Canfield variants whose
+columns take only the waste's card while one is empty). There no narrowed member joins (:func:`refill_narrowed`)
+and the deals left open are proofs of loss, which only the depth-first member gives: seed 0, Canfield (strict) deal
+2 proven lost at 84k positions instead of 114k, Canfield (spaces from the waste) deal 2 at 96k instead of 131k; at
+150,000 positions a deal 9 of 10 strict deals decided against 8, 8 of 10 with spaces against 7, the same wins."""
+
 PLAIN_WEIGHTS = (1, 2)
 """The share of the turns of the depth-first member in the plain order without stock moves (module doc,
 ``quick``): one, and two in a design with stock moves whose emptied depots a trigger refills (the Canfield
@@ -1196,7 +1204,10 @@ def _portfolio(
     quick = QUICK_WEIGHTS[plan.stock is not None]
     klondike_like = plan.tap_cover and not game.triggers and game.design.decks == 1  # SEARCH_WEIGHTS
     canfield_like = plan.tap_cover and plan.restarts and bool(refilled_depots(game))  # COVERED_REFILL_WEIGHTS
+    kept_full = canfield_like and plan.safe is not None and bool(plan.safe.kept_full)  # KEPT_FULL_DEEP_WEIGHT
     deep = COVERED_REFILL_WEIGHTS[0] if canfield_like else SEARCH_WEIGHTS[klondike_like]
+    if kept_full:
+        deep = KEPT_FULL_DEEP_WEIGHT
     if not best_first_pass(game, plan):
         deep = ONE_PASS_TWINS_WEIGHT
     members = [member("search", deep, pruning, first=False)]
