@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cardz_tools.expr import MAX_DEPTH, MAX_LENGTH, ExprSyntaxError, ExprTooComplex, parse, to_source
-from cardz_tools.expr.ast import Binary, Call, Conditional, Field, Index, Name, Unary, walk
+from cardz_tools.expr.ast import Binary, Call, Conditional, Field, Index, Name, Unary, names, walk
 
 SEED_EXPRESSIONS = [
     "adjacent(source, depot) && !empty(depot) && card.rank == top.rank",
@@ -137,3 +137,12 @@ def test_parser_works_when_the_cache_cannot_be_written(tmp_path, monkeypatch) ->
         assert to_source(parse("count(depot) == 2")) == "count(depot) == 2"
     finally:
         parser_module._parser.cache_clear()
+
+
+def test_names_lists_what_a_rule_reads_with_members_and_skipped_parts() -> None:
+    tree = parse("count(tab[2]) > 1 && source == waste || card.rank == King")
+    assert names(tree) == {"count", "tab", "source", "waste", "card", "rank", "King"}
+    assert names(tree, members=True) == names(tree) | {"tab[2]"}
+    comparison = parse("source == waste")
+    assert names(tree, skip=lambda part: part == comparison) == {"count", "tab", "card", "rank", "King"}
+    assert names(parse("true || 3 > 2")) == set()  # literals are not names

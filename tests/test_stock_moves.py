@@ -21,6 +21,7 @@ from cardz_tools.analysis.stock_moves import StockMoves, stock_moves
 from cardz_tools.cards import FACE_UP
 from cardz_tools.engine import Game, State
 from cardz_tools.engine.moves import Drag
+from cardz_tools.expr import parse
 from cardz_tools.loading import open_design
 from cardz_tools.model import build_design
 from tests.engine_support import random_positions
@@ -249,3 +250,15 @@ def test_a_test_of_the_moves_source_keeps_the_stock_separate_but_a_read_of_the_w
         assert reading in rule["when"]
         why = stock_moves(Game(build_design(design)))
         assert isinstance(why, str) and "a rule reads stock or waste" in why, (reading, why)
+
+
+@pytest.mark.parametrize(
+    ("rule", "is_test"),
+    [("source == waste", True), ("waste == source", True), ("source != tab[2]", True), ("source in Waste", True),
+     ("Waste in source", False), ("source == waste.rank", False), ("source.rank == Ace", False),
+     ("count(source) == 1", False), ("source == source", False)],
+)
+def test_a_source_test_compares_the_moves_source_with_a_depot_by_name(rule: str, is_test: bool) -> None:
+    """Only a comparison of ``source`` with a depot, group or member named outright is read over (it reads no
+    card); anything that reads the source's cards or another value is a read like any other."""
+    assert stock_module._is_source_test(parse(rule)) is is_test

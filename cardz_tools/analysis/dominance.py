@@ -109,7 +109,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -136,7 +135,6 @@ from ..model import EjectKind, Expr
 from .deal_actions import dealt_depots, moving_pairs
 from .symmetry import interchangeable_classes
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CONSTANTS = frozenset(RANK_NAMES_WITH_JOKER) | frozenset(SUIT_NAMES) | frozenset(COLOR_NAMES) | {"true", "false"}
 _CARD_NAMES = frozenset({"card", "top", "rank", "suit", "color", "value", "empty", "depot"}) | _CONSTANTS
 _BOARD_NAMES = frozenset({"count", "empty", "all", "any", "it", "cards", "depot", "pow"}) | _CONSTANTS
@@ -235,14 +233,10 @@ class SafeSinkMoves:
         return move if state.drag_refusal(move) is None else None
 
 
-def _names(node: expr_ast.Node) -> set[str]:
-    return set(_IDENTIFIER.findall(to_source(node)))
-
-
 def _source_atoms(node: expr_ast.Node) -> list[expr_ast.Node]:
     """The smallest boolean parts of ``node`` that read the move's ``source`` (below ``!``, ``&&``,
     ``||`` and the test and branches of ``?:``)."""
-    if "source" not in _names(node):
+    if "source" not in expr_ast.names(node):
         return []
     if isinstance(node, expr_ast.Binary) and node.op in ("&&", "||"):
         return _source_atoms(node.left) + _source_atoms(node.right)
@@ -288,7 +282,7 @@ def _any_of(variants: Sequence[expr_ast.Node]) -> str:
     return " || ".join(f"({to_source(v)})" for v in variants)
 
 
-_SOURCE_ATOM_NAMES = frozenset({"source", "count", "cards", "in"}) | _CONSTANTS
+_SOURCE_ATOM_NAMES = frozenset({"source", "count", "cards"}) | _CONSTANTS
 
 
 def _source_atom_is_invariant(game: Any, target: int, atom: expr_ast.Node) -> str | None:
@@ -297,7 +291,7 @@ def _source_atom_is_invariant(game: Any, target: int, atom: expr_ast.Node) -> st
     is taken from the source and the run together), else why not. Such an atom reads the source
     depot itself (``source in Cell``) and ``count(source)`` only through ``count(source) -
     count(cards)``; checked by evaluating it on every source depot, run and pile length."""
-    names = _names(atom)
+    names = expr_ast.names(atom)
     if not names <= _SOURCE_ATOM_NAMES | set(game.members) | set(game.names):
         return "it reads the move's source together with more than the dragged cards"
     rule = compile_rule(Expr(to_source(atom), game.design.depots[target].spec.pointer), Site.ACCEPT, game.design)
@@ -432,17 +426,18 @@ def _board_part_is_monotone(
     With ``kept_full``, a group on whose more empty members it refuses is added to it instead (the caller
     then keeps those depots' emptiness the same in ``L'``: module doc, "Rules that read a full group")."""
     tree = parse(text)
-    groups = [name for name in _names(tree) if name in game.members and name not in _BOARD_NAMES]
+    groups = [name for name in expr_ast.names(tree) if name in game.members and name not in _BOARD_NAMES]
     for node in expr_ast.walk(tree):
         if isinstance(node, expr_ast.Index):
             return "it reads one member of a group"
         if isinstance(node, expr_ast.Call) and node.func == "count" and node.args and not (
             (isinstance(node.args[0], expr_ast.Name) and node.args[0].name == "cards")
-            or len(node.args) == 2 and _names(node.args[1]) <= _EMPTINESS
+            or len(node.args) == 2 and expr_ast.names(node.args[1]) <= _EMPTINESS
         ):
             return "it counts something other than empty depots or the dragged cards"
-        if isinstance(node, expr_ast.Call) and node.func in ("all", "any") and not _names(node.args[-1]) <= _EMPTINESS:
-            return "it tests members for something other than emptiness"
+        if isinstance(node, expr_ast.Call) and node.func in ("all", "any"):
+            if not expr_ast.names(node.args[-1]) <= _EMPTINESS:
+                return "it tests members for something other than emptiness"
         if isinstance(node, expr_ast.Call) and node.func == "empty" and not (
             isinstance(node.args[0], expr_ast.Name) and node.args[0].name in ("depot", "it")
         ):
@@ -534,7 +529,7 @@ def _game_table(game: Any, home: bool) -> dict[Card, int] | None:
                 exact = [
                     _any_of(variants)
                     for variants in map(_source_variants, expr_ast.conjuncts(parse(rule.when.text)))
-                    if set().union(*map(_names, variants)) <= _CARD_NAMES
+                    if set().union(*map(expr_ast.names, variants)) <= _CARD_NAMES
                 ]
             except ValueError:
                 return None
@@ -604,7 +599,7 @@ def _drops_the_top(game: Any, depot: int, part: expr_ast.Node) -> bool:
     """Whether the eject part ``part``, reading only ``count(cards)`` and ``count(depot)``, lets a run
     of ``r - 1`` cards go from ``n - 1`` whenever it lets ``r`` go from ``n`` (``r >= 2``): checked on
     every pile length (Canfield's ``count(cards) == 1 || count(cards) == count(depot)``)."""
-    if not _names(part) <= _COUNT_NAMES:
+    if not expr_ast.names(part) <= _COUNT_NAMES:
         return False
     rule = compile_rule(Expr(to_source(part), game.design.depots[depot].spec.pointer), Site.EJECT, game.design)
     root = game.new_initial_state(seed=0)  # the state argument rules get; this reads none of it
@@ -738,10 +733,10 @@ def _classify(game: Any, bottoms: dict[int, Card] | None = None) -> SafeSinkMove
         # parts that read the move's source keep their value in ``L'`` (the same source pile): both ways
         parts = expr_ast.conjuncts(parsed(rule.when.text))
         source_names = _SOURCE_ATOM_NAMES | set(game.members) | set(game.names)
-        if not all(_names(atom) <= source_names for part in parts for atom in _source_atoms(part)):
+        if not all(expr_ast.names(atom) <= source_names for part in parts for atom in _source_atoms(part)):
             return "its win depots' rule reads more than the card, the top and the move's source"
         both_ways = [_source_variants(part) for part in parts]
-        if not set().union(*(_names(v) for part in both_ways for v in part)) <= _CARD_NAMES:
+        if not set().union(*(expr_ast.names(v) for part in both_ways for v in part)) <= _CARD_NAMES:
             return "its win depots' rule reads more than the card and the top"
         text = " && ".join(f"({_any_of(part)})" for part in both_ways)
         table = _pair_table(game, sink, text, cards)
@@ -786,7 +781,7 @@ def _classify(game: Any, bottoms: dict[int, Card] | None = None) -> SafeSinkMove
                 if why is not None:
                     return f"the accept rule of {game.names[depot]}: {to_source(atom)}: {why}"
             variants = _source_variants(part)
-            names = set().union(*map(_names, variants))
+            names = set().union(*map(expr_ast.names, variants))
             if names <= _CARD_NAMES:
                 exact.append(_any_of(variants))
             elif names <= _BOARD_NAMES | set(game.members):
@@ -842,7 +837,7 @@ def _takes_a_lone_card(game: Any, target: int, rule: expr_ast.Node, holders: set
     exact = [
         to_source(part)
         for part in expr_ast.conjuncts(rule)
-        if set().union(*map(_names, _source_variants(part))) <= _CARD_NAMES
+        if set().union(*map(expr_ast.names, _source_variants(part))) <= _CARD_NAMES
     ]
     if not exact:
         return f"{game.names[target]} may take any card when empty"
@@ -980,12 +975,12 @@ def _card_part(node: expr_ast.Node) -> str:
     narrowed branch by branch, and ``true`` for nothing."""
     parts = []
     for part in expr_ast.conjuncts(node):
-        if isinstance(part, expr_ast.Conditional) and _names(part.test) <= _CARD_NAMES:
+        if isinstance(part, expr_ast.Conditional) and expr_ast.names(part.test) <= _CARD_NAMES:
             test, then, otherwise = to_source(part.test), _card_part(part.then), _card_part(part.otherwise)
             parts.append(f"(({test}) ? ({then}) : ({otherwise}))")
             continue
         variants = _source_variants(part)
-        if set().union(*map(_names, variants)) <= _CARD_NAMES:
+        if set().union(*map(expr_ast.names, variants)) <= _CARD_NAMES:
             parts.append(f"({_any_of(variants)})")
     return " && ".join(parts) or "true"
 

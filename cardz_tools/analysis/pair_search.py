@@ -33,7 +33,6 @@ answered only from a complete search.
 from __future__ import annotations
 
 import dataclasses
-import re
 import time
 import weakref
 from collections.abc import Sequence
@@ -42,6 +41,8 @@ from typing import Any
 from ..cards import FACE_UP, Card, identity, standard_deck
 from ..engine import Drag, IllegalMoveError, Move, Tap
 from ..engine.effects import ALL, MoveCards
+from ..expr import ast as expr_ast
+from ..expr import parse
 from ..model import EjectKind
 from .sink_games import _ALLOWED
 
@@ -51,13 +52,9 @@ MAX_POSITIONS = 8_000_000
 CLOCK_EVERY = 4096
 """Positions between two reads of the clock."""
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_CONSTANTS = {"true", "false"}
-
-
 def _reads_only(text: str, allowed: set[str]) -> bool:
-    """Whether the rule text names nothing outside ``allowed`` (and the constants)."""
-    return all(name in allowed or name in _CONSTANTS for name in _IDENTIFIER.findall(text))
+    """Whether the rule text names nothing outside ``allowed``."""
+    return expr_ast.names(parse(text)) <= allowed
 
 
 _LAYOUT_ACCEPT = {*_ALLOWED, "empty", "covered", "depot"}

@@ -22,23 +22,22 @@ reasoning built on it lives in :mod:`.dead_cards` (positions that cannot be won)
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from ..cards import COLOR_NAMES, FACE_UP, RANK_NAMES, SUIT_NAMES, Card, identity, standard_deck
+from ..expr import ast as expr_ast
+from ..expr import parse
 from ..model import EjectKind
 from .position_key import order_blind_sinks
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ALLOWED = {"card", "top", "rank", "suit", "color", "value", *RANK_NAMES, *SUIT_NAMES, *COLOR_NAMES}
-_EMPTY_DEPOT = re.compile(r"empty\s*\(\s*depot\s*\)")
+_EMPTY_DEPOT = expr_ast.Call("empty", (expr_ast.Name("depot"),))
 
 
 def _reads_only_card_and_top(text: str) -> bool:
     """Whether an accept rule reads nothing but ``card``, ``top`` and ``empty(depot)``."""
-    rest = _EMPTY_DEPOT.sub("true", text)
-    return all(name in _ALLOWED or name in ("true", "false") for name in _IDENTIFIER.findall(rest))
+    return expr_ast.names(parse(text), skip=lambda part: part == _EMPTY_DEPOT) <= _ALLOWED
 
 
 @dataclasses.dataclass(frozen=True)

@@ -42,7 +42,6 @@ from ..model import EjectKind, Expr
 from .dominance import (
     _CARD_NAMES,
     _SOURCE_ATOM_NAMES,
-    _names,
     _source_atoms,
     _source_variants,
     build_table,
@@ -180,7 +179,7 @@ class SplitMoves:
 def _atom_reads_only_the_whole_pile(game: Any, target: int, atom: expr_ast.Node) -> str | None:
     """None when ``atom``'s value depends only on the source's entry and on whether the dragged run is the whole
     source pile (checked by evaluating it on one depot of every entry, every pile length and run), else why not."""
-    if not _names(atom) <= _SOURCE_ATOM_NAMES | set(game.members):
+    if not expr_ast.names(atom) <= _SOURCE_ATOM_NAMES | set(game.members):
         return "it reads the move's source by a depot's name or more than the dragged cards"
     if any(isinstance(node, expr_ast.Index) for node in expr_ast.walk(atom)):
         return "it reads the move's source by a depot's index"
@@ -225,7 +224,7 @@ def split_moves(game: Any) -> SplitMoves | str:
             why = _atom_reads_only_the_whole_pile(game, depot, atom)
             if why is not None:
                 return f"the accept rule of {game.names[depot]}: {to_source(atom)}: {why}"
-        if not set().union(*map(_names, _source_variants(node))) <= _CARD_NAMES:
+        if not set().union(*map(expr_ast.names, _source_variants(node))) <= _CARD_NAMES:
             return f"the accept rule of {game.names[depot]} reads more than the card, the top and emptiness"
     if game.win_kind != "allCardsIn":
         return "its win is not allCardsIn (a split's source card need never move)"

@@ -45,25 +45,40 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 from collections.abc import Hashable, Iterable, Iterator
 from typing import Any
 
 from ..cards import FACE_UP, Card
-from ..expr import design_sites
+from ..expr import ast as expr_ast
+from ..expr import design_sites, parse
 from ..expr.sites import Site
 from ..model import EjectKind
 from .dominance import bottom_cards, card_bits, probe_table
 from .position_key import KeyFunction
 from .symmetry import POSITION_READERS, canonical_key_function, interchangeable_classes, late_classes
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_\[\]]*")
-_SOURCE_TEST = re.compile(
-    r"(?<![\w.])(?:source\s*(?:==|!=|\bin\b)\s*[A-Za-z_]\w*(?:\[\d+\])?(?![\w.(\[])"
-    r"|[A-Za-z_]\w*(?:\[\d+\])?\s*(?:==|!=)\s*source(?![\w.(\[]))"
-)
-"""An accept rule's test of which depot its move comes from (``source == waste``, ``source in Waste``): it reads
-no card, so a tap never changes its value, and it does not stop a stock from being separate (:func:`stock_moves`)."""
+_SOURCE_TESTS = ("==", "!=", "in")
+
+
+def _is_source_test(node: expr_ast.Node) -> bool:
+    """Whether ``node`` is an accept rule's test of which depot its move comes from (``source == waste``,
+    ``source in Waste``, ``tab[2] != source``): it reads no card, so a tap never changes its value, and it does not
+    stop a stock from being separate (:func:`stock_moves`)."""
+    if not isinstance(node, expr_ast.Binary) or node.op not in _SOURCE_TESTS:
+        return False
+    sides = [(node.left, node.right)]
+    if node.op != "in":
+        sides.append((node.right, node.left))
+    return any(source == expr_ast.Name("source") and _names_a_depot(other) for source, other in sides)
+
+
+def _names_a_depot(node: expr_ast.Node) -> bool:
+    """Whether ``node`` is a depot, group or type by name, or a group's member by a constant index."""
+    if isinstance(node, expr_ast.Index):
+        return isinstance(node.value, expr_ast.Name) and isinstance(node.index, expr_ast.IntLit)
+    return isinstance(node, expr_ast.Name) and node.name != "source"
+
+
 Piles = tuple[tuple[Card, ...], tuple[Card, ...]]
 MAX_TAPS = 4096
 """The most taps one stock move looks ahead; a search that reaches it can no longer prove a loss."""
@@ -486,7 +501,7 @@ def taps_fire_nothing(game: Any, stock: int, waste: int) -> bool:
     for trigger, rule in _trigger_rules(game):
         if trigger.depot in pair:
             return False
-        identifiers = set(_IDENTIFIER.findall(rule))
+        identifiers = expr_ast.names(parse(rule), members=True)
         if identifiers & (names | POSITION_READERS):
             return False
     return True
@@ -516,10 +531,9 @@ def stock_moves(game: Any) -> StockMoves | str:
     design = game.design
     mentioned: set[str] = set()
     for site, text, _ in design_sites(design):
-        if site is Site.ACCEPT:
-            text = _SOURCE_TEST.sub("source", text)
         if site is not Site.SCORING:
-            mentioned.update(_IDENTIFIER.findall(text))
+            skip = _is_source_test if site is Site.ACCEPT else None
+            mentioned.update(expr_ast.names(parse(text), members=True, skip=skip))
     effects = [effect for trigger in game.triggers for effect in trigger.effects]
     effects += [effect for action in game.actions for effect in action.effects]
     touched: set[int] = set()

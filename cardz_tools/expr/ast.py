@@ -9,7 +9,7 @@ part in equality, so ``parse(to_source(node)) == node`` holds for any node.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Generic, TypeVar
 
 __all__ = [
@@ -170,16 +170,26 @@ def conjuncts(node: Node) -> list[Node]:
     return [node]
 
 
-def names(node: Node) -> set[str]:
-    """Every name, called function and field the tree of ``node`` uses (not its literals)."""
+def names(node: Node, *, members: bool = False, skip: Callable[[Node], bool] | None = None) -> set[str]:
+    """Every name, called function and field the tree of ``node`` uses (not its literals).
+
+    With ``members``, also each member of a group named by a constant index, spelt as the depot's name is
+    (``cell[3]``). A part for which ``skip`` holds is left out with everything below it."""
     found: set[str] = set()
-    for part in walk(node):
+    stack = [node]
+    while stack:
+        part = stack.pop()
+        if skip is not None and skip(part):
+            continue
         if isinstance(part, Name):
             found.add(part.name)
         elif isinstance(part, Call):
             found.add(part.func)
         elif isinstance(part, Field):
             found.add(part.name)
+        elif members and isinstance(part, Index) and isinstance(part.value, Name) and isinstance(part.index, IntLit):
+            found.add(f"{part.value.name}[{part.index.value}]")
+        stack.extend(iter_child_nodes(part))
     return found
 
 
