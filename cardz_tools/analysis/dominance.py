@@ -816,7 +816,8 @@ def _classify(game: Any, bottoms: dict[int, Card] | None = None) -> SafeSinkMove
             return "its win depots give cards back and a rule refuses moves while a group has an empty member"
         holders = set(sources) | {d for d in range(len(game.names)) if d not in sinks and not game.accept_never[d]}
         for depot in sorted(kept_full):
-            why = _takes_a_lone_card(game, depot, parsed(game.accept_rules[depot].when.text), holders - {depot})
+            rule = parsed(game.accept_rules[depot].when.text)
+            why = _takes_a_lone_card(game, depot, rule, frozenset(holders - {depot}))
             if why is not None:
                 return f"the accept rule of {game.names[depot]} refuses moves while a depot is empty, and {why}"
     predecessor = {card: next(iter(tops)) for card, tops in predecessors.items() if tops}
@@ -827,11 +828,13 @@ def _classify(game: Any, bottoms: dict[int, Card] | None = None) -> SafeSinkMove
     )
 
 
-def _takes_a_lone_card(game: Any, target: int, rule: expr_ast.Node, holders: set[int]) -> str | None:
+@functools.lru_cache(maxsize=64)
+def _takes_a_lone_card(game: Any, target: int, rule: expr_ast.Node, holders: frozenset[int]) -> str | None:
     """None when the card-and-top parts of ``rule`` (the accept rule of ``target``, source atoms kept)
     refuse every single card, from every pile of every depot of ``holders``, while ``target`` is empty;
     else why not. Then a safely moved card, which only those depots ever hold, never lies alone on a
-    depot of a full group (module doc, "Rules that read a full group")."""
+    depot of a full group (module doc, "Rules that read a full group"). Cached: each set of bottom cards
+    (:class:`BottomSafeMoves`) asks again, and the rule folded with them is mostly the same."""
     if game.accept_rules[target].never:
         return None
     exact = [
