@@ -20,20 +20,33 @@ no knowledge of any particular game.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Hashable
 from typing import Any
 
 from ..engine.effects import Compact, Deal, Flip, MoveCards, MoveFromGroup
-from ..expr import design_sites
+from ..expr import ast as expr_ast
+from ..expr import design_sites, parse
 from ..expr.sites import Site
 from ..model import EjectKind
 
-_READER_NAMES = r"(?:bottom|descending|ascending|alternating|chain|topCards)"
-_ORDER_READERS = re.compile(rf"\b{_READER_NAMES}\s*\(\s*(?!cards\s*[,)])")
-"""A call that can read the order of a pile's cards (on the dragged ``cards`` it reads only the run)."""
-_OWN_DEPOT_READER = re.compile(rf"\b{_READER_NAMES}\s*\(\s*(?:{_READER_NAMES}\s*\(\s*)?depot\s*[,)]")
-"""An order reader of the rule's own ``depot`` (directly or through another reader of it)."""
+_ORDER_READERS = frozenset({"bottom", "descending", "ascending", "alternating", "chain", "topCards"})
+"""The functions that can read the order of a pile's cards (on the dragged ``cards`` they read only the run)."""
+
+
+def _order_reader(node: expr_ast.Node) -> bool:
+    """Whether ``node`` is a call that can read the order of a pile other than the dragged run."""
+    if not isinstance(node, expr_ast.Call) or node.func not in _ORDER_READERS:
+        return False
+    return not (node.args and node.args[0] == expr_ast.Name("cards"))
+
+
+def _reads_its_own_depot(reader: expr_ast.Call) -> bool:
+    """Whether the order reader ``reader`` reads the rule's own ``depot``, directly or through another reader."""
+    first = reader.args[0] if reader.args else None
+    if isinstance(first, expr_ast.Call) and _order_reader(first):
+        first = first.args[0] if first.args else None
+    return first == expr_ast.Name("depot")
+
 
 KeyFunction = Callable[[Any], Hashable]
 
@@ -95,13 +108,12 @@ def _order_read_depots(game: Any) -> set[int] | None:
                 own.setdefault(rule.text, []).extend(depots)
     read: set[int] = set()
     for site, text, _ in design_sites(design):
-        readers = len(_ORDER_READERS.findall(text))
+        tree = parse(text)
+        readers = [node for node in expr_ast.walk(tree) if isinstance(node, expr_ast.Call) and _order_reader(node)]
         if not readers:
             continue
         owners = own.get(text) if site in _RULE_SITES else None
-        # Every reader must be of the rule's own depot: count the own-depot ones (a nested one counts twice).
-        scoped = sum(match.group(0).count("(") for match in _OWN_DEPOT_READER.finditer(text))
-        if owners is None or scoped != readers:
+        if owners is None or not all(map(_reads_its_own_depot, readers)):  # every reader must be of its own depot
             return None
         read.update(owners)
     return read
