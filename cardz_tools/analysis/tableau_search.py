@@ -306,9 +306,11 @@ KEPT_FULL_DEEP_WEIGHT = 8
 """The share of the depth-first member with every piece instead of :data:`COVERED_REFILL_WEIGHTS`' four where the
 safe moves keep a group of depots full (:attr:`.dominance.SafeSinkMoves.kept_full`: the Canfield variants whose
 columns take only the waste's card while one is empty). There no narrowed member joins (:func:`refill_narrowed`)
-and the deals left open are proofs of loss, which only the depth-first member gives: seed 0, Canfield (strict) deal
-2 proven lost at 84k positions instead of 114k, Canfield (spaces from the waste) deal 2 at 96k instead of 131k; at
-150,000 positions a deal 9 of 10 strict deals decided against 8, 8 of 10 with spaces against 7, the same wins."""
+and the deals the others leave open are losses, which only the depth-first member proves, or wins deep in its
+tree: seed 0, Canfield (strict) deal 2 proven lost at 84k positions instead of 114k, Canfield (spaces from the
+waste) deal 2 at 96k instead of 131k; at 150,000 positions a deal 9 of 10 strict deals decided against 8, 8 of 10
+with spaces against 7, the same wins. Deal 6 of both, open, is a win the depth-first member alone finds at
+951,811 positions (tests/test_canfield_open_deals.py)."""
 
 PLAIN_WEIGHTS = (1, 2)
 """The share of the turns of the depth-first member in the plain order without stock moves (module doc,
