@@ -61,7 +61,9 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     won in a few thousand positions or, after a wrong early turn, not in a hundred thousand), or
     whose emptied depots a trigger refills (:func:`.dominance.refilled_depots`: the Canfield family,
     whose columns take the reserve's top card, a step no move undoes; its safe moves apply only to
-    cards played up from the columns), the portfolio has a fourth member: depth-first searches started
+    cards played up from the columns), or whose stock the tap cover serves with two or more decks
+    (:data:`COVERED_TWINS_RESTART_WEIGHT`: Ultra Klondike, whose slow deals the restarts win), the
+    portfolio has a fourth member: depth-first searches started
     afresh with the order of the children jittered (:meth:`Progress.jitter`), the ``n``-th given
     :data:`RESTART_UNIT` × the ``n``-th term of the Luby sequence positions. Depth-first search
     times are heavy-tailed there: on 16 deals of Spider (one suit), seed 101, 30,000 positions each,
@@ -292,6 +294,18 @@ Replaying the portfolio's turns over those trajectories (the members share nothi
 positions a deal, two, three, four and five shares decide 8, 9, 9 and 9 of Rank and File's deals (deal 3 at 56,483 with
 three); Streets 5 each (its deals 1 and 4 are the restarts'); Lucas 10 each; Limited 10, 10, 9 and 9 (deal 6,
 the restarts' win, at 64,141, 82,141 and past 90,000): so three."""
+
+COVERED_TWINS_RESTART_WEIGHT = 8
+"""The share of the ``restarts`` member where the tap cover applies in a design of two or more decks (Ultra
+Klondike, Klondike with nine columns: a stock drawing three, redealt without limit), beside the best-first pass's
+one, the depth-first member's two and the plain order's one. Ultra Klondike, seed 0, each member alone to 100,000
+positions: deals 5 and 9 are open for the depth-first member, the plain order and the best-first pass, and the
+restarts win them in 68,688 and 8,109 (and every other deal but 3 within 53,743). The portfolio at 150,000
+positions a deal (what the row's 10 s stand for): 9 of 10 decided (deal 5 at 104,843, deal 9 at 16,135) against 8
+without the member, 9 with 4 shares but deal 5 at 140,992; deal 3, which the others won at 139,855, is open. Seed
+101, 150,000 positions: 7 won against 5 without and 6 with 4 shares (at 60,000 positions 3 against 5: the others'
+late wins come later). Klondike with nine columns, seed 0, 60,000 positions: 10 won either way (59,781 positions
+in all before, 95,106 now)."""
 
 COVERED_REFILL_WEIGHTS = (4, 2)
 """The shares of the depth-first member with every piece and of the restarts where the tap cover applies and a
@@ -625,14 +639,20 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             "no tap cover: it needs exactly one stock that redeals without limit and draws more than one card,"
             " in no interchangeable class"
         )
-    restarts = pruning.restarts and bool(effect_filled_sinks(game) or fixed_wastes(game) or refilled_depots(game))
+    covered_twins = split is not None and game.design.decks > 1  # (COVERED_TWINS_RESTART_WEIGHT)
+    restarts = pruning.restarts and bool(
+        effect_filled_sinks(game) or fixed_wastes(game) or refilled_depots(game) or covered_twins
+    )
     if pruning.restarts and not restarts:
         notes.append(
-            "no restarts: no trigger or action fills its win depots, no waste stays unturned, and no trigger refills"
-            f" an emptied depot (on an open board they join after {LATE_SHARE:.0%} of the budget)"
+            "no restarts: no trigger or action fills its win depots, no waste stays unturned, no trigger refills"
+            " an emptied depot, and it is not a tap-covered stock of two or more decks"
+            f" (on an open board they join after {LATE_SHARE:.0%} of the budget)"
         )
     runs: RunMoves | None = None
-    if pruning.runs and restarts and refilled_depots(game):
+    if pruning.runs and restarts and covered_twins:
+        notes.append("no narrowed run moves: the restarts come from a tap-covered stock of twins")
+    elif pruning.runs and restarts and refilled_depots(game):
         notes.append("no narrowed run moves: a trigger refills emptied depots (RUNS_WEIGHTS)")
     elif pruning.runs and restarts:
         narrowed = run_moves(game, tuple(d for d in range(len(game.names)) if d not in game.win_depots))
@@ -1224,6 +1244,8 @@ def _portfolio(
     afresh = []  # the members that start again from the deal: they take the turns of a stalled line (STALL_UNIT)
     if plan.restarts:
         again = COVERED_REFILL_WEIGHTS[1] if canfield_like else RESTART_WEIGHT
+        if plan.tap_cover and game.design.decks > 1 and not canfield_like:
+            again = COVERED_TWINS_RESTART_WEIGHT
         afresh.append(member("search", again, pruning, first=False, again=True))
         members.append(afresh[-1])
     if pruning.beams and not best_first_pass(game, plan):  # two decks, one pass: incomplete (ONE_PASS_BEAM_WEIGHT)
