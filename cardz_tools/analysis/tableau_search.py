@@ -310,6 +310,13 @@ and the deals left open are proofs of loss, which only the depth-first member gi
 2 proven lost at 84k positions instead of 114k, Canfield (spaces from the waste) deal 2 at 96k instead of 131k; at
 150,000 positions a deal 9 of 10 strict deals decided against 8, 8 of 10 with spaces against 7, the same wins."""
 
+UNFILLED_WEIGHT = 1
+"""The share of a second depth-first member with every piece whose order does not count the groups a ``when`` win
+fills as cards home (:func:`fills_groups`: Château de cartes' house), taken from the depth-first member's two
+shares (one each). The filled-groups order (session 11) won deals the old order did not and lost deal 8, which the
+old order wins at 13,741 positions. Château de cartes, seed 0, 10 deals at 150,000 positions a deal: BEFORE/AFTER
+(docs/analysis.md)."""
+
 PLAIN_WEIGHTS = (1, 2)
 """The share of the turns of the depth-first member in the plain order without stock moves (module doc,
 ``quick``): one, and two in a design with stock moves whose emptied depots a trigger refills (the Canfield
@@ -424,7 +431,11 @@ class Progress:
     than the win depots and the stocks; a waste that is never turned back
     (:func:`.dominance.fixed_wastes`) counts as a pile, since its cards come back only from its top."""
 
-    def __init__(self, game: Any, heuristic: bool = True, bottoms: tuple[tuple[int, int], ...] = ()) -> None:
+    def __init__(
+        self, game: Any, heuristic: bool = True, bottoms: tuple[tuple[int, int], ...] = (), groups: bool = True
+    ) -> None:
+        """``groups`` off: a ``when`` win's filled groups (:func:`filled_groups`) are not counted as cards home
+        (the order of the :data:`UNFILLED_WEIGHT` member)."""
         design = game.design
         self.weights: tuple[int, ...] = self.WEIGHTS
         """The weights :meth:`heuristic` uses (:attr:`WEIGHTS` unless a portfolio member sets its own)."""
@@ -435,7 +446,7 @@ class Progress:
         if win.kind in ("allCardsIn", "depotsEmpty") and win.depots:
             self._targets = design.resolve(win.depots) or ()
             self._sign = 1 if win.kind == "allCardsIn" else -1
-        elif heuristic and win.kind == "when" and win.when is not None:
+        elif heuristic and groups and win.kind == "when" and win.when is not None:
             self._targets = filled_groups(game, win.when.text)
             self._sign = 1 if self._targets else 0
         self._score_sign = -1 if design.scoring.better.value == "Low" else 1
@@ -667,6 +678,13 @@ def filled_groups(game: Any, when: str) -> tuple[int, ...]:
         ):
             filled.extend(game.members[group.name])
     return tuple(sorted(set(filled)))
+
+
+def fills_groups(game: Any) -> bool:
+    """Whether the win of ``game`` is a ``when`` rule that fills groups of depots (:func:`filled_groups`), which
+    the ordered members count as cards home: then the portfolio has the :data:`UNFILLED_WEIGHT` member."""
+    win = game.design.win
+    return win.kind == "when" and win.when is not None and bool(filled_groups(game, win.when.text))
 
 
 def piles_of(depots: tuple[int, ...]) -> Callable[[list[Any]], tuple[Any, ...]]:
@@ -1210,7 +1228,11 @@ def _portfolio(
         deep = KEPT_FULL_DEEP_WEIGHT
     if not best_first_pass(game, plan):
         deep = ONE_PASS_TWINS_WEIGHT
-    members = [member("search", deep, pruning, first=False)]
+    unfilled = pruning.ordering and fills_groups(game)  # UNFILLED_WEIGHT
+    members = [member("search", max(1, deep - UNFILLED_WEIGHT) if unfilled else deep, pruning, first=False)]
+    if unfilled:
+        members.append(member("search", UNFILLED_WEIGHT, pruning, first=False))
+        members[-1].search.progress = Progress(game, True, bottom_cards(root), groups=False)
     if best_first_pass(game, plan):
         members.insert(0, member("quick", quick, pruning, first=True, cap=min(budget, QUICK_POSITIONS)))
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
