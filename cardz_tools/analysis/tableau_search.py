@@ -135,6 +135,7 @@ from ..cards import FACE_UP
 from ..engine.moves import Drag
 from ..expr import ast as expr_ast
 from ..expr import parse
+from ..model import EjectKind
 from .beam_search import beam
 from .child_keys import ChildKeys, child_keys
 from .dominance import SafeMoves, bottom_cards, build_table, card_bits, fixed_wastes, probe_table, refilled_depots
@@ -314,8 +315,24 @@ UNFILLED_WEIGHT = 1
 """The share of a second depth-first member with every piece whose order does not count the groups a ``when`` win
 fills as cards home (:func:`fills_groups`: Château de cartes' house), taken from the depth-first member's two
 shares (one each). The filled-groups order (session 11) won deals the old order did not and lost deal 8, which the
-old order wins at 13,741 positions. Château de cartes, seed 0, 10 deals at 150,000 positions a deal: BEFORE/AFTER
-(docs/analysis.md)."""
+old order won at 13,741 positions. Château de cartes, seed 0, 10 deals at 150,000 positions a deal: 6 won against
+5 (deal 8 at 28,750; deal 7 at 149,604 against 149,584; the other wins, 1, 2, 3 and 5, within 2,732 both ways)."""
+
+ONE_WAY_RESTARTS = True
+"""Whether a design where no move can be undone (:func:`one_way`) gets the ``restarts`` member. Château de cartes,
+seed 0, 10 deals at 150,000 positions a deal, with the :data:`UNFILLED_WEIGHT` member: 6 won either way, deal 4
+won at 8,112 and deal 8 at 15,615 (28,750 without), deal 7 open (149,604 without, at the budget's edge); with
+the :data:`ONE_WAY_BEAM_WEIGHT` beam as well, 8 (docs/analysis.md)."""
+
+ONE_WAY_BEAM_WEIGHT = 8
+"""The share of a beam search over every move (:meth:`_Search.beams`, :data:`BEAM_UNIT` × ``luby(n)`` wide, jittered)
+in a design where no move can be undone (:func:`one_way`) and the waste is turned back or there is none (not where
+the plan has the lead share: the Weathervanes, seed 0, 20 deals at 60,000 positions, decide the same deals with it
+but more slowly, six hidden deal 11 at 39,743 against 23,743). Incomplete: its wins are wins, its "lost" is never
+reported. Château de cartes, seed 0, 150,000 positions a deal, with the :data:`UNFILLED_WEIGHT` member and the
+restarts: deals 6 and 7 (open without it) won at 47,073 and 48,090 (with 4 shares: 74,099 and 75,104), deals 4
+and 8 at 8,112 and 23,617 (15,615 with 4); deal 9 is won by it with 40 shares at 121,883, deal 0 not within
+150,000."""
 
 PLAIN_WEIGHTS = (1, 2)
 """The share of the turns of the depth-first member in the plain order without stock moves (module doc,
@@ -634,11 +651,14 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             "no tap cover: it needs exactly one stock that redeals without limit and draws more than one card,"
             " in no interchangeable class"
         )
-    restarts = pruning.restarts and bool(effect_filled_sinks(game) or fixed_wastes(game) or refilled_depots(game))
+    restarts = pruning.restarts and bool(
+        effect_filled_sinks(game) or fixed_wastes(game) or refilled_depots(game) or one_way(game)
+    )
     if pruning.restarts and not restarts:
         notes.append(
-            "no restarts: no trigger or action fills its win depots, no waste stays unturned, and no trigger refills"
-            f" an emptied depot (on an open board they join after {LATE_SHARE:.0%} of the budget)"
+            "no restarts: no trigger or action fills its win depots, no waste stays unturned, no trigger refills"
+            " an emptied depot, and some depot both takes cards and lets them go"
+            f" (on an open board they join after {LATE_SHARE:.0%} of the budget)"
         )
     runs: RunMoves | None = None
     if pruning.runs and restarts and refilled_depots(game):
@@ -656,6 +676,16 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
         _PLANS.pop(next(iter(_PLANS)))
     _PLANS[(id(game), pruning)] = (game, plan)
     return plan
+
+
+def one_way(game: Any) -> bool:
+    """Whether no move of ``game`` can be undone: every depot that takes cards never lets them go (eject
+    ``locked``), so a card once played stays (Château de cartes' house; Golf's and Black Hole's foundation).
+    Then a depth-first search never gets back from a wrong early play, and the portfolio has the ``restarts``
+    member (module doc; :data:`ONE_WAY_RESTARTS`)."""
+    return ONE_WAY_RESTARTS and all(
+        game.accept_never[d] or game.eject_kind[d] is EjectKind.LOCKED for d in range(len(game.names))
+    )
 
 
 def filled_groups(game: Any, when: str) -> tuple[int, ...]:
@@ -1251,6 +1281,9 @@ def _portfolio(
         members.append(_Member("quick", ONE_PASS_BEAM_WEIGHT, found, found.beams(BEAM_UNIT), False))
         for entry in [*afresh, members[-1]]:
             entry.stalls = True
+    if pruning.beams and ONE_WAY_BEAM_WEIGHT and one_way(game) and not plan.lead:  # incomplete (ONE_WAY_BEAM_WEIGHT)
+        found = _Search(root, plan, pruning, max(1, budget), deadline)
+        members.append(_Member("quick", ONE_WAY_BEAM_WEIGHT, found, found.beams(BEAM_UNIT), False))
     narrowed = refill_narrowed(game, plan) if canfield_like and pruning.runs else None
     if narrowed is not None:  # incomplete: its "lost" proves nothing (REFILL_NARROWED_WEIGHT)
         found = _Search(root, dataclasses.replace(plan, runs=narrowed), pruning, max(1, budget), deadline, narrow=True)
