@@ -42,7 +42,7 @@ def test_only_a_design_whose_win_fills_groups_gets_the_unfilled_member() -> None
     game = _game("chateau-de-cartes")
     assert fills_groups(game)
     members = _portfolio(game.new_initial_state(seed=1), Pruning(), 1_000, None)  # type: ignore[attr-defined]
-    deep = [m for m in members if m.stage == "search" and m.search.pruning.ordering]
+    deep = [m for m in members if m.steps.__name__ == "run" and m.search.pruning.ordering]  # not the restarts
     assert [m.search.progress._targets == () for m in deep] == [False, True]
     assert [m.weight for m in deep] == [1, UNFILLED_WEIGHT]
     assert all(m.complete for m in deep)
@@ -50,7 +50,7 @@ def test_only_a_design_whose_win_fills_groups_gets_the_unfilled_member() -> None
         other = _game(name)
         assert not fills_groups(other)
         ordered = [m for m in _portfolio(other.new_initial_state(seed=1), Pruning(), 1_000, None)  # type: ignore[attr-defined]
-                   if m.stage == "search" and m.search.pruning.ordering]
+                   if m.steps.__name__ == "run" and m.search.pruning.ordering]
         assert len(ordered) == 1
 
 
