@@ -44,7 +44,8 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     most :data:`QUICK_POSITIONS`; one share, two without stock moves: :data:`QUICK_WEIGHTS`; none with
     two decks and one pass through the stock: :func:`best_first_pass`),
     the depth-first search with these pieces (two shares, eight in Klondike draw three: :data:`SEARCH_WEIGHTS`; three
-    with two decks and one pass: :data:`ONE_PASS_TWINS_WEIGHT`), and
+    with two decks and one pass: :data:`ONE_PASS_TWINS_WEIGHT`; one, and one more for the same search in the order
+    without the filled groups where a ``when`` win fills groups: :data:`UNFILLED_WEIGHT`), and
     the depth-first search with ``ordering`` and ``stock`` off (one share, two where its positions are
     cheap: :data:`PLAIN_WEIGHTS`; on some deals the
     plain order finds a win in hundreds of positions where the others wander). A turn is
@@ -61,7 +62,9 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     won in a few thousand positions or, after a wrong early turn, not in a hundred thousand), or
     whose emptied depots a trigger refills (:func:`.dominance.refilled_depots`: the Canfield family,
     whose columns take the reserve's top card, a step no move undoes; its safe moves apply only to
-    cards played up from the columns), the portfolio has a fourth member: depth-first searches started
+    cards played up from the columns), or where no move can be undone (:func:`one_way`: Château de cartes, where
+    then a beam over every move joins too, :data:`ONE_WAY_BEAM_WEIGHT`), the portfolio has a fourth member:
+    depth-first searches started
     afresh with the order of the children jittered (:meth:`Progress.jitter`), the ``n``-th given
     :data:`RESTART_UNIT` × the ``n``-th term of the Luby sequence positions. Depth-first search
     times are heavy-tailed there: on 16 deals of Spider (one suit), seed 101, 30,000 positions each,
