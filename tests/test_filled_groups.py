@@ -32,3 +32,40 @@ def test_other_when_wins_fill_nothing() -> None:
     for name in ("accordion", "montana", "gaps-no-redeal"):
         game = _game(name)
         assert filled_groups(game, game.design.win.when.text) == ()  # type: ignore[attr-defined]
+
+
+def test_only_a_design_whose_win_fills_groups_gets_the_unfilled_member() -> None:
+    """The member of :data:`.tableau_search.UNFILLED_WEIGHT`: a complete depth-first search whose order counts no
+    filled group as home, its share taken from the depth-first member's; nowhere else."""
+    from cardz_tools.analysis.tableau_search import UNFILLED_WEIGHT, Pruning, _portfolio, fills_groups
+
+    game = _game("chateau-de-cartes")
+    assert fills_groups(game)
+    members = _portfolio(game.new_initial_state(seed=1), Pruning(), 1_000, None)  # type: ignore[attr-defined]
+    deep = [m for m in members if m.steps.__name__ == "run" and m.search.pruning.ordering]  # not the restarts
+    assert [m.search.progress._targets == () for m in deep] == [False, True]
+    assert [m.weight for m in deep] == [1, UNFILLED_WEIGHT]
+    assert all(m.complete for m in deep)
+    for name in ("accordion", "klondike", "east-haven"):
+        other = _game(name)
+        assert not fills_groups(other)
+        ordered = [m for m in _portfolio(other.new_initial_state(seed=1), Pruning(), 1_000, None)  # type: ignore[attr-defined]
+                   if m.steps.__name__ == "run" and m.search.pruning.ordering]
+        assert len(ordered) == 1
+
+
+def test_the_unfilled_order_differs_and_its_wins_replay() -> None:
+    """Its order scores the house's empty depots as places to fill, not as cards missing from home; a win of the
+    portfolio with it replays through the engine."""
+    from cardz_tools.analysis.tableau_search import replays_to_a_win, search
+
+    game = _game("chateau-de-cartes")
+    root = game.new_initial_state(seed=1)  # type: ignore[attr-defined]
+    move = next(m for m in root.legal_moves() if getattr(m, "target", "").startswith("tri"))
+    child = root.clone()
+    child.apply(move)
+    filled, unfilled = Progress(game), Progress(game, groups=False)
+    assert filled.heuristic(child) - filled.heuristic(root) > 0  # a card home
+    assert unfilled.heuristic(child) - unfilled.heuristic(root) < 0  # an empty depot that took a card less
+    found = search(root, 20_000)
+    assert found.result == "won" and replays_to_a_win(root, found.line)

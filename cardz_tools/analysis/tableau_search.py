@@ -44,7 +44,8 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     most :data:`QUICK_POSITIONS`; one share, two without stock moves: :data:`QUICK_WEIGHTS`; none with
     two decks and one pass through the stock: :func:`best_first_pass`),
     the depth-first search with these pieces (two shares, eight in Klondike draw three: :data:`SEARCH_WEIGHTS`; three
-    with two decks and one pass: :data:`ONE_PASS_TWINS_WEIGHT`), and
+    with two decks and one pass: :data:`ONE_PASS_TWINS_WEIGHT`; one, and one more for the same search in the order
+    without the filled groups where a ``when`` win fills groups: :data:`UNFILLED_WEIGHT`), and
     the depth-first search with ``ordering`` and ``stock`` off (one share, two where its positions are
     cheap: :data:`PLAIN_WEIGHTS`; on some deals the
     plain order finds a win in hundreds of positions where the others wander). A turn is
@@ -62,8 +63,9 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     whose emptied depots a trigger refills (:func:`.dominance.refilled_depots`: the Canfield family,
     whose columns take the reserve's top card, a step no move undoes; its safe moves apply only to
     cards played up from the columns), or whose stock the tap cover serves with two or more decks
-    (:data:`COVERED_TWINS_RESTART_WEIGHT`: Ultra Klondike, whose slow deals the restarts win), the
-    portfolio has a fourth member: depth-first searches started
+    (:data:`COVERED_TWINS_RESTART_WEIGHT`: Ultra Klondike, whose slow deals the restarts win), or where no move
+    can be undone (:func:`one_way`: Château de cartes, where then a beam over every move joins too,
+    :data:`ONE_WAY_BEAM_WEIGHT`), the portfolio has a fourth member: depth-first searches started
     afresh with the order of the children jittered (:meth:`Progress.jitter`), the ``n``-th given
     :data:`RESTART_UNIT` × the ``n``-th term of the Luby sequence positions. Depth-first search
     times are heavy-tailed there: on 16 deals of Spider (one suit), seed 101, 30,000 positions each,
@@ -137,6 +139,7 @@ from ..cards import FACE_UP
 from ..engine.moves import Drag
 from ..expr import ast as expr_ast
 from ..expr import parse
+from ..model import EjectKind
 from .beam_search import beam
 from .child_keys import ChildKeys, child_keys
 from .dominance import SafeMoves, bottom_cards, build_table, card_bits, fixed_wastes, probe_table, refilled_depots
@@ -326,6 +329,29 @@ waste) deal 2 at 96k instead of 131k; at 150,000 positions a deal 9 of 10 strict
 with spaces against 7, the same wins. Deal 6 of both, open, is a win the depth-first member alone finds at
 951,811 positions (tests/test_canfield_open_deals.py)."""
 
+UNFILLED_WEIGHT = 1
+"""The share of a second depth-first member with every piece whose order does not count the groups a ``when`` win
+fills as cards home (:func:`fills_groups`: Château de cartes' house), taken from the depth-first member's two
+shares (one each). The filled-groups order (session 11) won deals the old order did not and lost deal 8, which the
+old order won at 13,741 positions. Château de cartes, seed 0, 10 deals at 150,000 positions a deal: 6 won against
+5 (deal 8 at 28,750; deal 7 at 149,604 against 149,584; the other wins, 1, 2, 3 and 5, within 2,732 both ways)."""
+
+ONE_WAY_RESTARTS = True
+"""Whether a design where no move can be undone (:func:`one_way`) gets the ``restarts`` member. Château de cartes,
+seed 0, 10 deals at 150,000 positions a deal, with the :data:`UNFILLED_WEIGHT` member: 6 won either way, deal 4
+won at 8,112 and deal 8 at 15,615 (28,750 without), deal 7 open (149,604 without, at the budget's edge); with
+the :data:`ONE_WAY_BEAM_WEIGHT` beam as well, 8 (docs/analysis.md)."""
+
+ONE_WAY_BEAM_WEIGHT = 8
+"""The share of a beam search over every move (:meth:`_Search.beams`, :data:`BEAM_UNIT` × ``luby(n)`` wide, jittered)
+in a design where no move can be undone (:func:`one_way`) and the waste is turned back or there is none (not where
+the plan has the lead share: the Weathervanes, seed 0, 20 deals at 60,000 positions, decide the same deals with it
+but more slowly, six hidden deal 11 at 39,743 against 23,743). Incomplete: its wins are wins, its "lost" is never
+reported. Château de cartes, seed 0, 150,000 positions a deal, with the :data:`UNFILLED_WEIGHT` member and the
+restarts: deals 6 and 7 (open without it) won at 47,073 and 48,090 (with 4 shares: 74,099 and 75,104), deals 4
+and 8 at 8,112 and 23,617 (15,615 with 4); deal 9 is won by it with 40 shares at 121,883, deal 0 not within
+150,000."""
+
 PLAIN_WEIGHTS = (1, 2)
 """The share of the turns of the depth-first member in the plain order without stock moves (module doc,
 ``quick``): one, and two in a design with stock moves whose emptied depots a trigger refills (the Canfield
@@ -440,7 +466,11 @@ class Progress:
     than the win depots and the stocks; a waste that is never turned back
     (:func:`.dominance.fixed_wastes`) counts as a pile, since its cards come back only from its top."""
 
-    def __init__(self, game: Any, heuristic: bool = True, bottoms: tuple[tuple[int, int], ...] = ()) -> None:
+    def __init__(
+        self, game: Any, heuristic: bool = True, bottoms: tuple[tuple[int, int], ...] = (), groups: bool = True
+    ) -> None:
+        """``groups`` off: a ``when`` win's filled groups (:func:`filled_groups`) are not counted as cards home
+        (the order of the :data:`UNFILLED_WEIGHT` member)."""
         design = game.design
         self.weights: tuple[int, ...] = self.WEIGHTS
         """The weights :meth:`heuristic` uses (:attr:`WEIGHTS` unless a portfolio member sets its own)."""
@@ -451,7 +481,7 @@ class Progress:
         if win.kind in ("allCardsIn", "depotsEmpty") and win.depots:
             self._targets = design.resolve(win.depots) or ()
             self._sign = 1 if win.kind == "allCardsIn" else -1
-        elif heuristic and win.kind == "when" and win.when is not None:
+        elif heuristic and groups and win.kind == "when" and win.when is not None:
             self._targets = filled_groups(game, win.when.text)
             self._sign = 1 if self._targets else 0
         self._score_sign = -1 if design.scoring.better.value == "Low" else 1
@@ -641,12 +671,13 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
         )
     covered_twins = split is not None and game.design.decks > 1  # (COVERED_TWINS_RESTART_WEIGHT)
     restarts = pruning.restarts and bool(
-        effect_filled_sinks(game) or fixed_wastes(game) or refilled_depots(game) or covered_twins
+        effect_filled_sinks(game) or fixed_wastes(game) or refilled_depots(game) or covered_twins or one_way(game)
     )
     if pruning.restarts and not restarts:
         notes.append(
             "no restarts: no trigger or action fills its win depots, no waste stays unturned, no trigger refills"
-            " an emptied depot, and it is not a tap-covered stock of two or more decks"
+            " an emptied depot, it is not a tap-covered stock of two or more decks, and some depot both takes"
+            " cards and lets them go"
             f" (on an open board they join after {LATE_SHARE:.0%} of the budget)"
         )
     runs: RunMoves | None = None
@@ -669,6 +700,16 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
     return plan
 
 
+def one_way(game: Any) -> bool:
+    """Whether no move of ``game`` can be undone: every depot that takes cards never lets them go (eject
+    ``locked``), so a card once played stays (Château de cartes' house; Golf's and Black Hole's foundation).
+    Then a depth-first search never gets back from a wrong early play, and the portfolio has the ``restarts``
+    member (module doc; :data:`ONE_WAY_RESTARTS`)."""
+    return ONE_WAY_RESTARTS and all(
+        game.accept_never[d] or game.eject_kind[d] is EjectKind.LOCKED for d in range(len(game.names))
+    )
+
+
 def filled_groups(game: Any, when: str) -> tuple[int, ...]:
     """The depots a ``when`` win fills: those of each group it asks, as one part of a conjunction, to hold a
     number of cards in every depot (``all(tri, count(it) == 2)``; Château de cartes' house). Only an order of
@@ -689,6 +730,13 @@ def filled_groups(game: Any, when: str) -> tuple[int, ...]:
         ):
             filled.extend(game.members[group.name])
     return tuple(sorted(set(filled)))
+
+
+def fills_groups(game: Any) -> bool:
+    """Whether the win of ``game`` is a ``when`` rule that fills groups of depots (:func:`filled_groups`), which
+    the ordered members count as cards home: then the portfolio has the :data:`UNFILLED_WEIGHT` member."""
+    win = game.design.win
+    return win.kind == "when" and win.when is not None and bool(filled_groups(game, win.when.text))
 
 
 def piles_of(depots: tuple[int, ...]) -> Callable[[list[Any]], tuple[Any, ...]]:
@@ -1232,7 +1280,11 @@ def _portfolio(
         deep = KEPT_FULL_DEEP_WEIGHT
     if not best_first_pass(game, plan):
         deep = ONE_PASS_TWINS_WEIGHT
-    members = [member("search", deep, pruning, first=False)]
+    unfilled = pruning.ordering and fills_groups(game)  # UNFILLED_WEIGHT
+    members = [member("search", max(1, deep - UNFILLED_WEIGHT) if unfilled else deep, pruning, first=False)]
+    if unfilled:
+        members.append(member("search", UNFILLED_WEIGHT, pruning, first=False))
+        members[-1].search.progress = Progress(game, True, bottom_cards(root), groups=False)
     if best_first_pass(game, plan):
         members.insert(0, member("quick", quick, pruning, first=True, cap=min(budget, QUICK_POSITIONS)))
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
@@ -1253,6 +1305,9 @@ def _portfolio(
         members.append(_Member("quick", ONE_PASS_BEAM_WEIGHT, found, found.beams(BEAM_UNIT), False))
         for entry in [*afresh, members[-1]]:
             entry.stalls = True
+    if pruning.beams and ONE_WAY_BEAM_WEIGHT and one_way(game) and not plan.lead:  # incomplete (ONE_WAY_BEAM_WEIGHT)
+        found = _Search(root, plan, pruning, max(1, budget), deadline)
+        members.append(_Member("quick", ONE_WAY_BEAM_WEIGHT, found, found.beams(BEAM_UNIT), False))
     narrowed = refill_narrowed(game, plan) if canfield_like and pruning.runs else None
     if narrowed is not None:  # incomplete: its "lost" proves nothing (REFILL_NARROWED_WEIGHT)
         found = _Search(root, dataclasses.replace(plan, runs=narrowed), pruning, max(1, budget), deadline, narrow=True)
