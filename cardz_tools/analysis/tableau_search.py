@@ -28,9 +28,10 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     has the argument: any winning line can be reordered so that each split comes right before its use);
 ``idle``
     a move of the only card of an idle depot (one that takes no cards: King Albert's reserve, Flower Garden's
-    bouquet) onto a depot other than the win depots is searched only where the position after it has a move
-    that puts a card onto its target, or that carries the card on where it could not go straight, in a design
-    whose rules read only their move's piles and cards (:mod:`.idle_moves`, which has the argument);
+    bouquet, Duchess' reserve) onto a depot other than the win depots is searched only where the position after it
+    has a move that puts a card onto its target (a stock move's waste card included), or that carries the card on
+    with cards under it or where it could not go straight, in a design whose rules read only their move's piles
+    and cards (:mod:`.idle_moves`, which has the argument);
 ``ordering``
     children are searched best first by :meth:`Progress.heuristic`, a score read off the
     design; off, by the cards in the win depots, the game's score and the number of moves
@@ -637,6 +638,9 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
         runs = _piece(narrowed, notes, "no narrowed run moves")
     splits = _piece(split_moves(game), notes, "no split pairing") if pruning.splits else None
     idle = _piece(idle_moves(game), notes, "no idle moves") if pruning.idle else None
+    if idle is not None and split is not None:  # its argument is about lines, not about covered positions
+        idle = None
+        notes.append("no idle moves: the tap cover skips positions")
     plan = Plan(
         key_of, chain_key, safe, stock, tuple(notes), restarts, runs, bool(fixed_wastes(game)),
         tap_cover=split is not None, child_key=child_keys(game, key_of), splits=splits, idle=idle,
@@ -833,7 +837,7 @@ class _Search:
                 continue
             if idle is not None and idle.idle_move(state.piles, move):  # only with a use of its target (``idle``)
                 child = built(state, move)
-                if idle.keeps(legal, move, child):
+                if idle.keeps(legal, move, child, self.plan.stock):
                     yield (move,), child, None
                 continue
             if splits is not None and splits.split_source(state, move) is not None:  # with a use (``splits``)
