@@ -78,6 +78,10 @@ class IdleMoves:
     idle: frozenset[str]
     sinks: frozenset[str]
     index: dict[str, int]
+    eager: bool = False
+    """Whether :meth:`keeps` leaves out the stock's plays (a waste card onto the target after taps): a narrower
+    search, no longer complete (its "lost" proves nothing), for the portfolio's eager members
+    (``tableau_search.EAGER_IDLE``)."""
 
     def idle_move(self, piles: Any, move: Any) -> bool:
         """Whether ``move`` (of the position of ``piles``) is an idle move (module doc)."""
@@ -102,7 +106,7 @@ class IdleMoves:
                 after.count > 1 or Drag(move.source, 1, after.target, after.declare) not in moves
             ):
                 return True
-        if stock is not None:
+        if stock is not None and not self.eager:
             for _moves, _base, play, complete in stock.unbuilt_plays(child):
                 if not complete or (play is not None and play.target == target):
                     return True

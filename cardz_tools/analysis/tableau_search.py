@@ -359,6 +359,13 @@ without; deal 6 stays open): 9 of 10 decided against 8. The narrowed search alon
 and 3,690 and runs out of lines on 2, 4, 8 and 9 within 19,135 (then it is dropped); seed 101, 10 deals at 60,000:
 the same verdicts and positions (9 decided within the first round, before its turn)."""
 
+EAGER_IDLE = True
+"""Whether, in a design with both stock moves and idle moves (Duchess, Chameleon), the depth-first member and the
+restarts are *eager*: an idle move is searched only where a drag of the position after it uses its target, not
+where only a waste card turned up by later taps would (:attr:`.idle_moves.IdleMoves.eager`). That drops winning
+lines, so they are incomplete (the best-first pass and the plain-order member, which taps one card at a time,
+stay complete). Measured in docs/analysis.md (session 14, idle moves with a stock)."""
+
 QUICK_POSITIONS = 200_000
 """The most positions the quick pass stores: it keeps every position it has not expanded yet."""
 
@@ -837,7 +844,7 @@ class _Search:
                 continue
             if idle is not None and idle.idle_move(state.piles, move):  # only with a use of its target (``idle``)
                 child = built(state, move)
-                if idle.keeps(legal, move, child, self.plan.stock):
+                if idle.keeps(legal, move, child, self.plan.stock):  # eager: IdleMoves.eager
                     yield (move,), child, None
                 continue
             if splits is not None and splits.split_source(state, move) is not None:  # with a use (``splits``)
@@ -1196,10 +1203,17 @@ def _portfolio(
     (``shared_losses``), if given."""
     game = root.game
 
-    def member(stage: str, weight: int, use: Pruning, first: bool, cap: int = budget, again: bool = False) -> _Member:
-        found = _Search(root, plan_for(game, use), use, max(1, cap), deadline, lost=lost)
+    def member(
+        stage: str, weight: int, use: Pruning, first: bool, cap: int = budget, again: bool = False, eager: bool = False
+    ) -> _Member:
+        plan = plan_for(game, use)
+        if eager and plan.idle is not None:  # incomplete (EAGER_IDLE): its "lost" proves nothing, nor is shared
+            plan = dataclasses.replace(plan, idle=dataclasses.replace(plan.idle, eager=True))
+            found = _Search(root, plan, use, max(1, cap), deadline)
+        else:
+            found = _Search(root, plan, use, max(1, cap), deadline, lost=lost)
         steps = found.best_first() if first else found.restarts() if again else found.run()
-        return _Member(stage, weight, found, steps, True, best_first=first)
+        return _Member(stage, weight, found, steps, not eager, best_first=first)
 
     if not pruning.quick:
         return [member("search", 1, pruning, first=False)]
@@ -1214,7 +1228,9 @@ def _portfolio(
         deep = KEPT_FULL_DEEP_WEIGHT
     if not best_first_pass(game, plan):
         deep = ONE_PASS_TWINS_WEIGHT
-    members = [member("search", deep, pruning, first=False)]
+    # Where the stock moves and the idle moves meet, the depth-first members ignore the stock's plays as uses
+    eager = EAGER_IDLE and plan.idle is not None and plan.stock is not None  # (EAGER_IDLE)
+    members = [member("search", deep, pruning, first=False, eager=eager)]
     if best_first_pass(game, plan):
         members.insert(0, member("quick", quick, pruning, first=True, cap=min(budget, QUICK_POSITIONS)))
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
@@ -1226,7 +1242,7 @@ def _portfolio(
     afresh = []  # the members that start again from the deal: they take the turns of a stalled line (STALL_UNIT)
     if plan.restarts:
         again = COVERED_REFILL_WEIGHTS[1] if canfield_like else RESTART_WEIGHT
-        afresh.append(member("search", again, pruning, first=False, again=True))
+        afresh.append(member("search", again, pruning, first=False, again=True, eager=eager))
         members.append(afresh[-1])
     if pruning.beams and not best_first_pass(game, plan):  # two decks, one pass: incomplete (ONE_PASS_BEAM_WEIGHT)
         found = _Search(root, plan, pruning, max(1, budget), deadline)
