@@ -80,7 +80,7 @@ class IdleMoves:
     index: dict[str, int]
     eager: bool = False
     """Whether :meth:`keeps` leaves out the stock's plays (a waste card onto the target after taps): a narrower
-    search, no longer complete (its "lost" proves nothing), for the portfolio's eager members
+    search, no longer complete (its "lost" proves nothing), for the portfolio's eager restarts
     (``tableau_search.EAGER_IDLE``)."""
 
     def idle_move(self, piles: Any, move: Any) -> bool:
