@@ -28,9 +28,11 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     has the argument: any winning line can be reordered so that each split comes right before its use);
 ``idle``
     a move of the only card of an idle depot (one that takes no cards: King Albert's reserve, Flower Garden's
-    bouquet) onto a depot other than the win depots is searched only where the position after it has a move
-    that puts a card onto its target, or that carries the card on where it could not go straight, in a design
-    whose rules read only their move's piles and cards (:mod:`.idle_moves`, which has the argument);
+    bouquet, Duchess' reserve) onto a depot other than the win depots is searched only where the position after it
+    has a move that puts a card onto its target (a stock move's waste card included), or that carries the card on
+    with cards under it or where it could not go straight, in a design whose rules read only their move's piles
+    and cards (:mod:`.idle_moves`, which has the argument); where it meets the stock moves, the restarts leave the
+    stock's plays out and are incomplete (:data:`EAGER_IDLE`);
 ``ordering``
     children are searched best first by :meth:`Progress.heuristic`, a score read off the
     design; off, by the cards in the win depots, the game's score and the number of moves
@@ -400,6 +402,14 @@ without; deal 6 stays open): 9 of 10 decided against 8. The narrowed search alon
 and 3,690 and runs out of lines on 2, 4, 8 and 9 within 19,135 (then it is dropped); seed 101, 10 deals at 60,000:
 the same verdicts and positions (9 decided within the first round, before its turn)."""
 
+EAGER_IDLE = True
+"""Whether, in a design with both stock moves and idle moves (Duchess, Chameleon), the restarts are *eager*: an
+idle move is searched only where a drag of the position after it uses its target, not where only a waste card
+turned up by later taps would (:attr:`.idle_moves.IdleMoves.eager`). That drops winning lines, so they are
+incomplete (the pass, the depth-first member and the plain order stay complete). Duchess, seed 0, 20 deals at
+150,000 positions: 7 won without, 11 with (2,316,053 and 2,146,772 positions); the depth-first member eager too:
+the same 11 (2,123,044), with one complete member fewer (docs/analysis.md, session 14)."""
+
 QUICK_POSITIONS = 200_000
 """The most positions the quick pass stores: it keeps every position it has not expanded yet."""
 
@@ -690,6 +700,9 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
         runs = _piece(narrowed, notes, "no narrowed run moves")
     splits = _piece(split_moves(game), notes, "no split pairing") if pruning.splits else None
     idle = _piece(idle_moves(game), notes, "no idle moves") if pruning.idle else None
+    if idle is not None and split is not None:  # its argument is about lines, not about covered positions
+        idle = None
+        notes.append("no idle moves: the tap cover skips positions")
     plan = Plan(
         key_of, chain_key, safe, stock, tuple(notes), restarts, runs, bool(fixed_wastes(game)),
         tap_cover=split is not None, child_key=child_keys(game, key_of), splits=splits, idle=idle,
@@ -903,7 +916,7 @@ class _Search:
                 continue
             if idle is not None and idle.idle_move(state.piles, move):  # only with a use of its target (``idle``)
                 child = built(state, move)
-                if idle.keeps(legal, move, child):
+                if idle.keeps(legal, move, child, self.plan.stock):  # eager: IdleMoves.eager
                     yield (move,), child, None
                 continue
             if splits is not None and splits.split_source(state, move) is not None:  # with a use (``splits``)
@@ -1262,10 +1275,17 @@ def _portfolio(
     (``shared_losses``), if given."""
     game = root.game
 
-    def member(stage: str, weight: int, use: Pruning, first: bool, cap: int = budget, again: bool = False) -> _Member:
-        found = _Search(root, plan_for(game, use), use, max(1, cap), deadline, lost=lost)
+    def member(
+        stage: str, weight: int, use: Pruning, first: bool, cap: int = budget, again: bool = False, eager: bool = False
+    ) -> _Member:
+        plan = plan_for(game, use)
+        if eager and plan.idle is not None:  # incomplete (EAGER_IDLE): its "lost" proves nothing, nor is shared
+            plan = dataclasses.replace(plan, idle=dataclasses.replace(plan.idle, eager=True))
+            found = _Search(root, plan, use, max(1, cap), deadline)
+        else:
+            found = _Search(root, plan, use, max(1, cap), deadline, lost=lost)
         steps = found.best_first() if first else found.restarts() if again else found.run()
-        return _Member(stage, weight, found, steps, True, best_first=first)
+        return _Member(stage, weight, found, steps, not eager, best_first=first)
 
     if not pruning.quick:
         return [member("search", 1, pruning, first=False)]
@@ -1280,6 +1300,8 @@ def _portfolio(
         deep = KEPT_FULL_DEEP_WEIGHT
     if not best_first_pass(game, plan):
         deep = ONE_PASS_TWINS_WEIGHT
+    # Where the stock moves and the idle moves meet, the restarts ignore the stock's plays as uses (EAGER_IDLE)
+    eager = EAGER_IDLE and plan.idle is not None and plan.stock is not None
     unfilled = pruning.ordering and fills_groups(game)  # UNFILLED_WEIGHT
     members = [member("search", max(1, deep - UNFILLED_WEIGHT) if unfilled else deep, pruning, first=False)]
     if unfilled:
@@ -1298,7 +1320,7 @@ def _portfolio(
         again = COVERED_REFILL_WEIGHTS[1] if canfield_like else RESTART_WEIGHT
         if plan.tap_cover and game.design.decks > 1 and not canfield_like:
             again = COVERED_TWINS_RESTART_WEIGHT
-        afresh.append(member("search", again, pruning, first=False, again=True))
+        afresh.append(member("search", again, pruning, first=False, again=True, eager=eager))
         members.append(afresh[-1])
     if pruning.beams and not best_first_pass(game, plan):  # two decks, one pass: incomplete (ONE_PASS_BEAM_WEIGHT)
         found = _Search(root, plan, pruning, max(1, budget), deadline)
