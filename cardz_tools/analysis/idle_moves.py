@@ -35,7 +35,6 @@ test reads only the position, so a "lost" of the search is a proof.
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Any
 
 from ..engine.moves import Drag
@@ -44,18 +43,12 @@ from ..expr import parse
 from ..model import EjectKind
 from .dominance import _CONSTANTS, _replaced, _source_atoms
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
 LOCAL_NAMES = frozenset({
     "card", "top", "depot", "source", "cards", "count", "empty", "exists", "rank", "suit", "color", "value",
-    "chain", "it", "prev", "descending", "ascending", "alternating", "sameSuit", "in",
+    "chain", "it", "prev", "descending", "ascending", "alternating", "sameSuit",
 }) | _CONSTANTS
 """The names a rule of a local design may use (module doc): the move's cards, the target's pile and the
 source's; a group or depot may be named only in the parts that read the move's ``source``."""
-
-
-def _names(text: str) -> set[str]:
-    return set(_IDENTIFIER.findall(text))
 
 
 def _local(text: str, game: Any) -> bool:
@@ -64,11 +57,11 @@ def _local(text: str, game: Any) -> bool:
     groups = set(game.members) | set(game.names)
     atoms = _source_atoms(node)
     for atom in atoms:  # ``source in Foundation``, ``source == waste``, or a part reading no other depot
-        names = _names(expr_ast.to_source(atom))
-        if not (names <= LOCAL_NAMES or names <= {"source", "in"} | groups):
+        names = expr_ast.names(atom)
+        if not (names <= LOCAL_NAMES or names <= {"source"} | groups):
             return False
     rest = _replaced(node, {id(atom): True for atom in atoms})  # what the rule reads outside its source parts
-    return _names(expr_ast.to_source(rest)) <= LOCAL_NAMES
+    return expr_ast.names(rest) <= LOCAL_NAMES
 
 
 @dataclasses.dataclass(frozen=True)
