@@ -265,6 +265,11 @@ against 2 (deals 2 and 3 at 80k and 119k), Streets the same 6; 4 shares of 12 sl
 shares decide Forty Thieves 5 and 16 shares 6, but put Rank and File's deal 3 at 105k and keep it open at 90,000
 (docs/analysis.md)."""
 
+ONE_PASS_BEAM_HOMES: tuple[int, ...] = (20,)
+"""The weights of a card home (instead of :attr:`Progress.WEIGHTS`' 10) the one-pass beam's tries take turns
+with (:meth:`_Search.beams`): a score that plays cards home before it empties columns finds other lines
+through a stock played once (measured: docs/analysis.md, session 14)."""
+
 RUNS_BEST_FIRST_UNIT = 5_000
 """The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
 
@@ -1056,24 +1061,29 @@ class _Search:
                 return result, line
         raise AssertionError("unreachable")
 
-    def beams(self, unit: int) -> Generator[None, None, tuple[str, list[Any]]]:
+    def beams(self, unit: int, homes: tuple[int, ...] = ()) -> Generator[None, None, tuple[str, list[Any]]]:
         """Beam searches (:func:`.beam_search.beam`) started afresh, the ``n``-th of width ``unit`` ×
         ``luby(n)`` and its scores jittered by a new seed, until the budget is spent; returns ("won", line)
-        or ("unknown", []) (a beam proves nothing)."""
+        or ("unknown", []) (a beam proves nothing). With ``homes``, the tries take turns between the
+        :attr:`Progress.weights` as they are and the same with a card home weighing each of ``homes`` instead
+        (:data:`ONE_PASS_BEAM_HOMES`), each kind of try widening as ``luby`` of its own count."""
         total = self.budget
+        kinds = (self.progress.weights[0], *homes)
         for number in itertools.count(1):
             self.start_afresh()
             self.budget = total - self.spent
             if self.budget <= 0:
                 return "unknown", []
             self.progress.jitter(number)
+            self.progress.weights = (kinds[(number - 1) % len(kinds)], *self.progress.weights[1:])
+            width = unit * luby((number - 1) // len(kinds) + 1)
             root = self.root.clone()
             prefix: list[Any] = []
             self.forced(root, prefix)
             self.store(self.plan.key_of(root))
             if ended(root) == "won":
                 return "won", prefix
-            result, line = yield from beam(root, prefix, self.expand, unit * luby(number))
+            result, line = yield from beam(root, prefix, self.expand, width)
             if result == "won":
                 return result, line
         raise AssertionError("unreachable")
@@ -1226,7 +1236,8 @@ def _portfolio(
         members.append(afresh[-1])
     if pruning.beams and not best_first_pass(game, plan):  # two decks, one pass: incomplete (ONE_PASS_BEAM_WEIGHT)
         found = _Search(root, plan, pruning, max(1, budget), deadline)
-        members.append(_Member("quick", ONE_PASS_BEAM_WEIGHT, found, found.beams(BEAM_UNIT), False))
+        steps = found.beams(BEAM_UNIT, ONE_PASS_BEAM_HOMES)
+        members.append(_Member("quick", ONE_PASS_BEAM_WEIGHT, found, steps, False))
         for entry in [*afresh, members[-1]]:
             entry.stalls = True
     narrowed = refill_narrowed(game, plan) if canfield_like and pruning.runs else None
