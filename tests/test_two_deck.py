@@ -411,11 +411,12 @@ def test_with_a_stall_from_the_start_the_portfolio_still_agrees(monkeypatch: pyt
     assert verdicts == {"won", "lost"}
 
 
-def test_the_one_pass_beam_takes_turns_between_the_base_score_and_a_heavier_card_home(
+def test_the_one_pass_beam_takes_the_weights_of_a_card_home_in_turn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """ONE_PASS_BEAM_HOMES: the tries alternate between the base weight of a card home and each heavier one, each
-    kind widening as luby of its own count; without them the tries are as before (the Spiders' beams)."""
+    """ONE_PASS_BEAM_HOMES: the tries take the given weights of a card home in turn, each kind widening as luby of
+    its own count; without them a card home weighs what Progress.WEIGHTS says and the widths are as before (the
+    Spiders' beams)."""
     game = small_forty_thieves()
     root = game.new_initial_state(seed=deal_seed(5, 0))
     plan = tableau_search.plan_for(game, Pruning())
@@ -430,7 +431,8 @@ def test_the_one_pass_beam_takes_turns_between_the_base_score_and_a_heavier_card
     monkeypatch.setattr(tableau_search, "beam", fake_beam)
     base = Progress.WEIGHTS[0]
     for homes, weights, widths in (
-        ((2 * base,), [base, 2 * base] * 5, [1, 1, 1, 1, 2, 2, 1, 1, 1, 1]),
+        ((base, 2 * base), [base, 2 * base] * 5, [1, 1, 1, 1, 2, 2, 1, 1, 1, 1]),
+        ((2 * base,), [2 * base] * 10, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2]),
         ((), [base] * 10, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2]),
     ):
         tries.clear()
@@ -444,7 +446,7 @@ def test_the_one_pass_beam_takes_turns_between_the_base_score_and_a_heavier_card
 
 
 def test_the_one_pass_beam_with_a_heavier_card_home_wins_or_says_unknown_and_its_wins_replay() -> None:
-    """ONE_PASS_BEAM_HOMES: the one-pass beam member, its tries alternating, never answers "lost" (it proves
+    """ONE_PASS_BEAM_HOMES: the one-pass beam member, a card home weighing more, never answers "lost" (it proves
     nothing), and what it wins on random positions of the small Forty Thieves replays through the engine."""
     game = small_forty_thieves()
     plan = tableau_search.plan_for(game, Pruning())

@@ -1064,11 +1064,11 @@ class _Search:
     def beams(self, unit: int, homes: tuple[int, ...] = ()) -> Generator[None, None, tuple[str, list[Any]]]:
         """Beam searches (:func:`.beam_search.beam`) started afresh, the ``n``-th of width ``unit`` ×
         ``luby(n)`` and its scores jittered by a new seed, until the budget is spent; returns ("won", line)
-        or ("unknown", []) (a beam proves nothing). With ``homes``, the tries take turns between the
-        :attr:`Progress.weights` as they are and the same with a card home weighing each of ``homes`` instead
-        (:data:`ONE_PASS_BEAM_HOMES`), each kind of try widening as ``luby`` of its own count."""
+        or ("unknown", []) (a beam proves nothing). With ``homes``, a card home weighs each of them in turn
+        instead of its :attr:`Progress.weights` term (:data:`ONE_PASS_BEAM_HOMES`), each kind of try widening
+        as ``luby`` of its own count."""
         total = self.budget
-        kinds = (self.progress.weights[0], *homes)
+        kinds = homes or (self.progress.weights[0],)
         for number in itertools.count(1):
             self.start_afresh()
             self.budget = total - self.spent
