@@ -254,7 +254,7 @@ in 16,066, 16,462 and 59,010; the portfolio's turns replayed over those trajecto
 (deals 0, 2 and 9 open: 2 and 9 need 238k and 208k). Of the shipped designs with the beams only Spider has two decks
 (Spiderette and Will o' the Wisp one; Mrs Mop, two decks, is an open board: no beams)."""
 
-ONE_PASS_BEAM_WEIGHT = 4
+ONE_PASS_BEAM_WEIGHT = 6
 """The share of the beam search over every move (:meth:`_Search.beams`, :data:`BEAM_UNIT` × ``luby(n)`` wide) in a
 design of two or more decks whose waste is never turned back (module doc, ``beams``; the Forty Thieves family,
 American Toad, Gargantua). Alone, seed 0, it wins Forty Thieves' deals 2, 3, 4, 6 and 7 within 100,000 positions
@@ -263,14 +263,17 @@ In the portfolio at 140,000 positions a deal (about a 10 s deal of the results r
 against 2 (deals 2 and 3 at 80k and 119k), Streets the same 6; 4 shares of 12 slow the depth-first member's wins
 (Rank and File deal 3 at 80,868 against 56,738; Limited deal 6, the restarts', at 102,214 against 82,170); 8
 shares decide Forty Thieves 5 and 16 shares 6, but put Rank and File's deal 3 at 105k and keep it open at 90,000
-(docs/analysis.md)."""
+(docs/analysis.md). Session 14, with a card home at 20 in the beam (:data:`ONE_PASS_BEAM_HOMES`), 150,000
+positions a deal, 6 shares against 4: Streets 7 decided against 6 (deal 5 at 144,632), Forty Thieves 6 either way;
+Rank and File 9 either way (deal 3 at 108,831), Limited 10 at 120,000 (deal 6 at 82,237), Lucas, Limited and Rank
+and File at 60,000 the same verdicts (Rank and File's deal 4 at 59,377 against 53,348)."""
 
 ONE_PASS_BEAM_HOMES: tuple[int, ...] = (20,)
 """The weights of a card home (instead of :attr:`Progress.WEIGHTS`' 10) the one-pass beam's tries take in turn
 (:meth:`_Search.beams`). Alone, seed 0, 150,000 positions a deal, 20: Forty Thieves deals 0, 2, 3, 4, 6, 7 and 9
 won (at 10, sessions 10 and 11: the same but 9, which no member won), Streets 0 and 5 in 52k and 58k (at 10: 99k
 and 135k), Maria 6 (no member before; but 2 and 7 no more); 30 loses most of those. In the portfolio at
-150,000: Forty Thieves 6 decided against 5, Streets 6 and Maria 2 either way. Taking turns between 10 and 20
+150,000 (4 beam shares): Forty Thieves 6 decided against 5, Streets 6 and Maria 2 either way. Taking turns between 10 and 20
 halves each and decided no more (docs/analysis.md, session 14)."""
 
 RUNS_BEST_FIRST_UNIT = 5_000
