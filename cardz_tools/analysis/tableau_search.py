@@ -273,8 +273,8 @@ ONE_PASS_BEAM_HOMES: tuple[int, ...] = (20,)
 (:meth:`_Search.beams`). Alone, seed 0, 150,000 positions a deal, 20: Forty Thieves deals 0, 2, 3, 4, 6, 7 and 9
 won (at 10, sessions 10 and 11: the same but 9, which no member won), Streets 0 and 5 in 52k and 58k (at 10: 99k
 and 135k), Maria 6 (no member before; but 2 and 7 no more); 30 loses most of those. In the portfolio at
-150,000 (4 beam shares): Forty Thieves 6 decided against 5, Streets 6 and Maria 2 either way. Taking turns between 10 and 20
-halves each and decided no more (docs/analysis.md, session 14)."""
+150,000 (4 beam shares): Forty Thieves 6 decided against 5, Streets 6 and Maria 2 either way. Taking turns
+between 10 and 20 halves each and decided no more (docs/analysis.md, session 14)."""
 
 RUNS_BEST_FIRST_UNIT = 5_000
 """The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
