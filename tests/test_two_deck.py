@@ -20,7 +20,7 @@ import pytest
 from cardz_tools.analysis import tableau_search
 from cardz_tools.analysis.dominance import SafeSinkMoves, fixed_wastes
 from cardz_tools.analysis.playout import deal_seed
-from cardz_tools.analysis.tableau_search import Pruning, replays_to_a_win, search
+from cardz_tools.analysis.tableau_search import Progress, Pruning, replays_to_a_win, search
 from cardz_tools.analysis.two_deck import TwinGivingBackSinkMoves, TwinSafeSinkMoves, safe_moves
 from cardz_tools.cards import face_up, parse_card
 from cardz_tools.engine import Game, State
@@ -412,3 +412,59 @@ def test_with_a_stall_from_the_start_the_portfolio_still_agrees(monkeypatch: pyt
         if found.result == "won":
             assert replays_to_a_win(root, found.line)
     assert verdicts == {"won", "lost"}
+
+
+def test_the_one_pass_beam_takes_the_weights_of_a_card_home_in_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ONE_PASS_BEAM_HOMES: the tries take the given weights of a card home in turn, each kind widening as luby of
+    its own count; without them a card home weighs what Progress.WEIGHTS says and the widths are as before (the
+    Spiders' beams)."""
+    game = small_forty_thieves()
+    root = game.new_initial_state(seed=deal_seed(5, 0))
+    plan = tableau_search.plan_for(game, Pruning())
+    tries: list[tuple[int, int]] = []
+
+    def fake_beam(start: Any, prefix: Any, expand: Any, width: int) -> Any:
+        tries.append((width, found.progress.weights[0]))
+        found.seen.update((len(tries), n) for n in range(100))  # 100 positions a try
+        return "unknown", []
+        yield
+
+    monkeypatch.setattr(tableau_search, "beam", fake_beam)
+    base = Progress.WEIGHTS[0]
+    for homes, weights, widths in (
+        ((base, 2 * base), [base, 2 * base] * 5, [1, 1, 1, 1, 2, 2, 1, 1, 1, 1]),
+        ((2 * base,), [2 * base] * 10, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2]),
+        ((), [base] * 10, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2]),
+    ):
+        tries.clear()
+        found = tableau_search._Search(root, plan, Pruning(), 1_000, None)
+        steps = found.beams(4, homes)
+        with pytest.raises(StopIteration):
+            while True:
+                next(steps)
+        assert [w for _, w in tries] == weights
+        assert [width for width, _ in tries] == [4 * n for n in widths]
+
+
+def test_the_one_pass_beam_with_a_heavier_card_home_wins_or_says_unknown_and_its_wins_replay() -> None:
+    """ONE_PASS_BEAM_HOMES: the one-pass beam member, a card home weighing more, never answers "lost" (it proves
+    nothing), and what it wins on random positions of the small Forty Thieves replays through the engine."""
+    game = small_forty_thieves()
+    plan = tableau_search.plan_for(game, Pruning())
+    answers = {"won": 0, "unknown": 0}
+    for root in random_positions(game, 30, 9, 12):
+        found = tableau_search._Search(root, plan, Pruning(), 3_000, None)
+        steps = found.beams(1, tableau_search.ONE_PASS_BEAM_HOMES)
+        try:
+            while True:
+                next(steps)
+        except StopIteration as finished:
+            result, line = finished.value
+        except tableau_search._Budget:  # spent its positions: as the portfolio reads it
+            result, line = "unknown", []
+        answers[result] += 1  # a KeyError here is the beam answering "lost"
+        if result == "won":
+            assert replays_to_a_win(root, line)
+    assert answers["won"] >= 1 and answers["unknown"] >= 1

@@ -261,7 +261,7 @@ in 16,066, 16,462 and 59,010; the portfolio's turns replayed over those trajecto
 (deals 0, 2 and 9 open: 2 and 9 need 238k and 208k). Of the shipped designs with the beams only Spider has two decks
 (Spiderette and Will o' the Wisp one; Mrs Mop, two decks, is an open board: no beams)."""
 
-ONE_PASS_BEAM_WEIGHT = 4
+ONE_PASS_BEAM_WEIGHT = 6
 """The share of the beam search over every move (:meth:`_Search.beams`, :data:`BEAM_UNIT` × ``luby(n)`` wide) in a
 design of two or more decks whose waste is never turned back (module doc, ``beams``; the Forty Thieves family,
 American Toad, Gargantua). Alone, seed 0, it wins Forty Thieves' deals 2, 3, 4, 6 and 7 within 100,000 positions
@@ -270,7 +270,18 @@ In the portfolio at 140,000 positions a deal (about a 10 s deal of the results r
 against 2 (deals 2 and 3 at 80k and 119k), Streets the same 6; 4 shares of 12 slow the depth-first member's wins
 (Rank and File deal 3 at 80,868 against 56,738; Limited deal 6, the restarts', at 102,214 against 82,170); 8
 shares decide Forty Thieves 5 and 16 shares 6, but put Rank and File's deal 3 at 105k and keep it open at 90,000
-(docs/analysis.md)."""
+(docs/analysis.md). Session 14, with a card home at 20 in the beam (:data:`ONE_PASS_BEAM_HOMES`), 150,000
+positions a deal, 6 shares against 4: Streets 7 decided against 6 (deal 5 at 144,632), Forty Thieves 6 either way;
+Rank and File 9 either way (deal 3 at 108,831), Limited 10 at 120,000 (deal 6 at 82,237), Lucas, Limited and Rank
+and File at 60,000 the same verdicts (Rank and File's deal 4 at 59,377 against 53,348)."""
+
+ONE_PASS_BEAM_HOMES: tuple[int, ...] = (20,)
+"""The weights of a card home (instead of :attr:`Progress.WEIGHTS`' 10) the one-pass beam's tries take in turn
+(:meth:`_Search.beams`). Alone, seed 0, 150,000 positions a deal, 20: Forty Thieves deals 0, 2, 3, 4, 6, 7 and 9
+won (at 10, sessions 10 and 11: the same but 9, which no member won), Streets 0 and 5 in 52k and 58k (at 10: 99k
+and 135k), Maria 6 (no member before; but 2 and 7 no more); 30 loses most of those. In the portfolio at
+150,000 (4 beam shares): Forty Thieves 6 decided against 5, Streets 6 and Maria 2 either way. Taking turns
+between 10 and 20 halves each and decided no more (docs/analysis.md, session 14)."""
 
 RUNS_BEST_FIRST_UNIT = 5_000
 """The positions of the shortest best-first pass of the ``runs`` members (module doc)."""
@@ -1139,24 +1150,29 @@ class _Search:
                 return result, line
         raise AssertionError("unreachable")
 
-    def beams(self, unit: int) -> Generator[None, None, tuple[str, list[Any]]]:
+    def beams(self, unit: int, homes: tuple[int, ...] = ()) -> Generator[None, None, tuple[str, list[Any]]]:
         """Beam searches (:func:`.beam_search.beam`) started afresh, the ``n``-th of width ``unit`` ×
         ``luby(n)`` and its scores jittered by a new seed, until the budget is spent; returns ("won", line)
-        or ("unknown", []) (a beam proves nothing)."""
+        or ("unknown", []) (a beam proves nothing). With ``homes``, a card home weighs each of them in turn
+        instead of its :attr:`Progress.weights` term (:data:`ONE_PASS_BEAM_HOMES`), each kind of try widening
+        as ``luby`` of its own count."""
         total = self.budget
+        kinds = homes or (self.progress.weights[0],)
         for number in itertools.count(1):
             self.start_afresh()
             self.budget = total - self.spent
             if self.budget <= 0:
                 return "unknown", []
             self.progress.jitter(number)
+            self.progress.weights = (kinds[(number - 1) % len(kinds)], *self.progress.weights[1:])
+            width = unit * luby((number - 1) // len(kinds) + 1)
             root = self.root.clone()
             prefix: list[Any] = []
             self.forced(root, prefix)
             self.store(self.plan.key_of(root))
             if ended(root) == "won":
                 return "won", prefix
-            result, line = yield from beam(root, prefix, self.expand, unit * luby(number))
+            result, line = yield from beam(root, prefix, self.expand, width)
             if result == "won":
                 return result, line
         raise AssertionError("unreachable")
@@ -1324,7 +1340,8 @@ def _portfolio(
         members.append(afresh[-1])
     if pruning.beams and not best_first_pass(game, plan):  # two decks, one pass: incomplete (ONE_PASS_BEAM_WEIGHT)
         found = _Search(root, plan, pruning, max(1, budget), deadline)
-        members.append(_Member("quick", ONE_PASS_BEAM_WEIGHT, found, found.beams(BEAM_UNIT), False))
+        steps = found.beams(BEAM_UNIT, ONE_PASS_BEAM_HOMES)
+        members.append(_Member("quick", ONE_PASS_BEAM_WEIGHT, found, steps, False))
         for entry in [*afresh, members[-1]]:
             entry.stalls = True
     if pruning.beams and ONE_WAY_BEAM_WEIGHT and one_way(game) and not plan.lead:  # incomplete (ONE_WAY_BEAM_WEIGHT)
