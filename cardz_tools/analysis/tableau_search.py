@@ -690,7 +690,7 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
             "no tap cover: it needs exactly one stock that redeals without limit and draws more than one card,"
             " in no interchangeable class"
         )
-    covered_twins = split is not None and game.design.decks > 1  # (COVERED_TWINS_RESTART_WEIGHT)
+    covered_twins = _covered_twins(game, split is not None)
     restarts = pruning.restarts and bool(
         effect_filled_sinks(game) or fixed_wastes(game) or refilled_depots(game) or covered_twins or one_way(game)
     )
@@ -722,6 +722,12 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
         _PLANS.pop(next(iter(_PLANS)))
     _PLANS[(id(game), pruning)] = (game, plan)
     return plan
+
+
+def _covered_twins(game: Any, tap_cover: bool) -> bool:
+    """Whether the tap cover serves the stock of a design of two or more decks: then the portfolio has the
+    ``restarts`` with :data:`COVERED_TWINS_RESTART_WEIGHT` shares, and no narrowed run moves."""
+    return tap_cover and game.design.decks > 1
 
 
 def one_way(game: Any) -> bool:
@@ -1334,7 +1340,7 @@ def _portfolio(
     afresh = []  # the members that start again from the deal: they take the turns of a stalled line (STALL_UNIT)
     if plan.restarts:
         again = COVERED_REFILL_WEIGHTS[1] if canfield_like else RESTART_WEIGHT
-        if plan.tap_cover and game.design.decks > 1 and not canfield_like:
+        if _covered_twins(game, plan.tap_cover) and not canfield_like:
             again = COVERED_TWINS_RESTART_WEIGHT
         afresh.append(member("search", again, pruning, first=False, again=True, eager=eager))
         members.append(afresh[-1])
