@@ -692,7 +692,8 @@ def plan_for(game: Any, pruning: Pruning) -> Plan:
         )
     covered_twins = _covered_twins(game, split is not None)
     restarts = pruning.restarts and bool(
-        effect_filled_sinks(game) or fixed_wastes(game) or refilled_depots(game) or covered_twins or one_way(game)
+        effect_filled_sinks(game) or fixed_wastes(game) or refilled_depots(game) or covered_twins
+        or ONE_WAY_RESTARTS and one_way(game)
     )
     if pruning.restarts and not restarts:
         notes.append(
@@ -734,8 +735,8 @@ def one_way(game: Any) -> bool:
     """Whether no move of ``game`` can be undone: every depot that takes cards never lets them go (eject
     ``locked``), so a card once played stays (Château de cartes' house; Golf's and Black Hole's foundation).
     Then a depth-first search never gets back from a wrong early play, and the portfolio has the ``restarts``
-    member (module doc; :data:`ONE_WAY_RESTARTS`)."""
-    return ONE_WAY_RESTARTS and all(
+    member (module doc; :data:`ONE_WAY_RESTARTS`) and a beam (:data:`ONE_WAY_BEAM_WEIGHT`)."""
+    return all(
         game.accept_never[d] or game.eject_kind[d] is EjectKind.LOCKED for d in range(len(game.names))
     )
 
@@ -1301,11 +1302,10 @@ def _portfolio(
         stage: str, weight: int, use: Pruning, first: bool, cap: int = budget, again: bool = False, eager: bool = False
     ) -> _Member:
         plan = plan_for(game, use)
-        if eager and plan.idle is not None:  # incomplete (EAGER_IDLE): its "lost" proves nothing, nor is shared
+        eager = eager and plan.idle is not None  # incomplete (EAGER_IDLE): its "lost" proves nothing, nor is shared
+        if plan.idle is not None and eager:
             plan = dataclasses.replace(plan, idle=dataclasses.replace(plan.idle, eager=True))
-            found = _Search(root, plan, use, max(1, cap), deadline)
-        else:
-            found = _Search(root, plan, use, max(1, cap), deadline, lost=lost)
+        found = _Search(root, plan, use, max(1, cap), deadline, lost=None if eager else lost)
         steps = found.best_first() if first else found.restarts() if again else found.run()
         return _Member(stage, weight, found, steps, not eager, best_first=first)
 
