@@ -26,6 +26,7 @@ from cardz_tools.engine import Game
 from cardz_tools.loading import open_design
 from cardz_tools.model import build_design
 from tests.engine_support import random_positions
+from tests.restart_support import finish
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
@@ -188,13 +189,7 @@ def _eager_result(state: Any) -> str:
     plan = tableau_search.plan_for(state.game, STOCK_IDLE)
     assert plan.idle is not None
     plan = dataclasses.replace(plan, idle=dataclasses.replace(plan.idle, eager=True))
-    steps = tableau_search._Search(state, plan, STOCK_IDLE, BUDGET, None).run()
-    try:
-        while True:
-            next(steps)
-    except StopIteration as done:
-        result: str = done.value[0]
-    return result
+    return finish(tableau_search._Search(state, plan, STOCK_IDLE, BUDGET, None).run())[0]
 
 
 def test_a_waste_card_played_after_taps_is_a_use_and_the_eager_members_are_incomplete() -> None:

@@ -17,6 +17,7 @@ from cardz_tools.analysis.tableau_search import (
     replays_to_a_win,
 )
 from cardz_tools.loading import open_design
+from tests.restart_support import finish
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -52,10 +53,5 @@ def test_a_win_of_the_beam_alone_replays() -> None:
     game = _game("chateau-de-cartes")
     root = game.new_initial_state(seed=deal_seed(0, BEAM_DEAL))  # type: ignore[attr-defined]
     found = _Search(root, plan_for(game, Pruning()), Pruning(), BEAM_BUDGET, None)
-    steps = found.beams(32)
-    try:
-        while True:
-            next(steps)
-    except StopIteration as done:
-        result, line = done.value
+    result, line = finish(found.beams(32))
     assert result == "won" and replays_to_a_win(root, line)

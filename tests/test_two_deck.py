@@ -27,6 +27,7 @@ from cardz_tools.engine import Game, State
 from cardz_tools.loading import open_design
 from cardz_tools.model import build_design
 from tests.engine_support import random_positions, safe_move_verdicts
+from tests.restart_support import finish
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 RANKS = ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King"]
@@ -456,14 +457,7 @@ def test_the_one_pass_beam_with_a_heavier_card_home_wins_or_says_unknown_and_its
     answers = {"won": 0, "unknown": 0}
     for root in random_positions(game, 30, 9, 12):
         found = tableau_search._Search(root, plan, Pruning(), 3_000, None)
-        steps = found.beams(1, tableau_search.ONE_PASS_BEAM_HOMES)
-        try:
-            while True:
-                next(steps)
-        except StopIteration as finished:
-            result, line = finished.value
-        except tableau_search._Budget:  # spent its positions: as the portfolio reads it
-            result, line = "unknown", []
+        result, line = finish(found.beams(1, tableau_search.ONE_PASS_BEAM_HOMES))  # spent: "unknown", as read
         answers[result] += 1  # a KeyError here is the beam answering "lost"
         if result == "won":
             assert replays_to_a_win(root, line)
