@@ -14,7 +14,7 @@ from operator import is_not, itemgetter, ne
 from ..cards import FACE_UP, shuffle
 from ..model import SELF, DepotType, Design, Effect
 from .plan import CompiledEffect, EffectState, InlineEffect
-from .rules import Compiled, RuleError, Site, compile_rule, constant_of
+from .rules import Chooser, Compiled, RuleError, Site, compile_chooser, compile_rule, constant_of
 
 ALL = -1
 """A move count meaning "the whole pile"."""
@@ -106,7 +106,7 @@ class MoveFromGroup(_RunOnly):
     ``count`` expression sees the member as ``depot`` (docs/format.md, Effects).
     """
 
-    __slots__ = ("members", "where", "target", "count", "count_rule", "face_up")
+    __slots__ = ("members", "where", "choose", "target", "count", "count_rule", "face_up")
 
     def __init__(
         self,
@@ -116,9 +116,12 @@ class MoveFromGroup(_RunOnly):
         count: int,
         count_rule: Compiled | None,
         face_up: bool | None,
+        choose: Chooser | None = None,
     ) -> None:
         self.members = members
         self.where = where
+        self.choose = choose
+        """``where`` over all the members in one call (:func:`.rules.compile_chooser`), if given."""
         self.target = target
         self.count = count
         self.count_rule = count_rule
@@ -127,8 +130,11 @@ class MoveFromGroup(_RunOnly):
     def run(self, state: EffectState, owner: int) -> None:
         target = owner if self.target < 0 else self.target
         piles = state.piles
-        where = self.where
-        chosen = [m for m in self.members if where is None or where(piles, state, m)]
+        where, choose = self.where, self.choose
+        if choose is not None:
+            chosen = choose(piles, state, self.members)
+        else:
+            chosen = [m for m in self.members if where is None or where(piles, state, m)]
         for member in chosen:
             if self.count_rule is not None:
                 count = int(self.count_rule(piles, state, member))
@@ -365,7 +371,8 @@ def compile_effect(effect: Effect, design: Design) -> CompiledEffect:
             if not members:
                 raise RuleError(f"'{effect.source}' names no depot or group", f"{effect.pointer}/from")
             where = compile_rule(effect.where, Site.WHERE, design) if effect.where is not None else None
-            return MoveFromGroup(members, where, target, count, rule, effect.face_up)
+            choose = compile_chooser(effect.where, design) if effect.where is not None else None
+            return MoveFromGroup(members, where, target, count, rule, effect.face_up, choose)
         return MoveCards(
             _one_depot(design, effect.source, effect.pointer, "from"),
             target,

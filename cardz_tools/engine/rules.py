@@ -42,11 +42,13 @@ from ..expr.inline import Hoisted, InlineCode
 from ..model import Design, Expr
 
 __all__ = [
+    "Chooser",
     "Compiled",
     "Hoisted",
     "InlineCode",
     "RuleError",
     "Site",
+    "compile_chooser",
     "compile_rule",
     "constant_of",
     "inline_code",
@@ -242,3 +244,34 @@ def inline_rule_by_side(
         return Hoisted("True" if value else "False", [], [])
     checked = _checked(expr, site, _environment(design))
     return code.hoisting_both(checked, names, pile, outer, inner, residual=True, per_call=per_call)
+
+
+Chooser = Callable[[Any, Any, tuple[int, ...]], list[int]]
+"""``choose(P, S, members)``: the members (in order) for which a ``where`` rule holds on the same piles."""
+
+
+def compile_chooser(expr: Expr, design: Design) -> Chooser:
+    """The members a ``move`` effect's ``where`` (:attr:`Site.WHERE`, the member as ``depot``) chooses, all on
+    the same piles, as one generated function: the parts of the rule that read no ``depot`` (a minimum over a
+    group, Château de cartes' lowest row) are worked out once per call, not once per member
+    (:meth:`InlineCode.hoisting_both`, as the move lister's per-call parts).
+
+    :raises RuleError: when the text does not compile.
+    """
+    value = constant_of(expr.text)
+    if value is not None:
+        return (lambda P, S, members: list(members)) if value else (lambda P, S, members: [])
+    code = inline_code(design)
+    checked = _checked(expr, Site.WHERE, _environment(design))
+    hoisted = code.hoisting_both(checked, {"depot": "_member"}, "_pile", frozenset(), frozenset(), per_call=True)
+    body = [f"{local} = {text}" for local, text in hoisted.per_call]
+    body += [
+        f"_chosen = {code.constant(list)}()",
+        "for _member in _members:",
+        "    _pile = P[_member]",
+        f"    if {hoisted.text}:",
+        "        _chosen.append(_member)",
+        "return _chosen",
+    ]
+    chooser, _ = code.function("_choose", ["P", "S", "_members"], body, ("append",))
+    return cast(Chooser, chooser)
