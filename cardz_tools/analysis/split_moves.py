@@ -69,6 +69,9 @@ class SplitMoves:
     or the others', :func:`.dominance.build_table`): where else a card of the split's source may go."""
     onto: dict[Card, tuple[Card, ...]] | None = None
     """:attr:`table` turned round: the cards that may go on each top (None: every card)."""
+    held: list[Any] = dataclasses.field(default_factory=lambda: [None, None, 0], compare=False, repr=False)
+    """The depots and their piles :meth:`may_take` last read, and the bits of those piles' cards (the splits of
+    one position ask about the same stocks and wastes: Ultra Klondike 1.9M cards read for 181k splits)."""
 
     def split_source(self, state: Any, move: Any) -> str | None:
         """The source of ``move`` when it is a split in ``state`` (module doc), else None."""
@@ -88,9 +91,18 @@ class SplitMoves:
         ``state``) leaves (the card table over-approximates), so that a play from the waste may be a use of it."""
         if self.table is None:
             return True
-        left = state.piles[self.index[split.source]][-split.count - 1]
-        takes, bit = self.table.get(identity(left), -1), self.bit
-        return any(bit.get(identity(card), 0) & takes for depot in depots for card in state.piles[depot])
+        piles = state.piles
+        left = piles[self.index[split.source]][-split.count - 1]
+        takes = self.table.get(identity(left), -1)
+        held = [piles[depot] for depot in depots]
+        kept = self.held
+        if kept[0] is not depots or kept[1] != held:  # equal piles have equal bits: identity first, then cards
+            bit, mask = self.bit, 0
+            for pile in held:
+                for card in pile:
+                    mask |= bit.get(identity(card), 0)
+            kept[:] = depots, held, mask
+        return bool(kept[2] & takes)
 
     def runs_by_card(self, state: Any) -> dict[Card, list[tuple[int, int]]]:
         """Each card (its identity) at the bottom of a run the eject rules of ``state`` let go: (depot, length)
