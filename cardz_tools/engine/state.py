@@ -219,8 +219,8 @@ class State:
             return range(0)
         if kind is EjectKind.TOP_ONLY:
             return range(1, 2)
-        up = 1
-        while up < len(pile) and pile[-1 - up] & FACE_UP:
+        up, size = 1, len(pile)
+        while up < size and pile[-1 - up] & FACE_UP:
             up += 1
         if kind is EjectKind.FACE_UP:
             return range(1, up + 1)
