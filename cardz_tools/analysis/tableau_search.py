@@ -342,6 +342,11 @@ waste) deal 2 at 96k instead of 131k; at 150,000 positions a deal 9 of 10 strict
 with spaces against 7, the same wins. Deal 6 of both, open, is a win the depth-first member alone finds at
 951,811 positions (tests/test_canfield_open_deals.py)."""
 
+FILLED_WEIGHT = 5
+"""The score (:meth:`Progress.heuristic`, on top of a card home's 10 each) of a depot of a ``when`` win's filled
+groups that holds the cards the win asks of it (:func:`filled_counts`: a finished triangle or floor of Château de
+cartes): a line that finishes what it began before it begins more. TBD."""
+
 UNFILLED_WEIGHT = 1
 """The share of a second depth-first member with every piece whose order does not count the groups a ``when`` win
 fills as cards home (:func:`fills_groups`: Château de cartes' house), taken from the depth-first member's two
@@ -497,13 +502,17 @@ class Progress:
         """The weights :meth:`heuristic` uses (:attr:`WEIGHTS` unless a portfolio member sets its own)."""
         self._heuristic = heuristic
         self._targets: tuple[int, ...] = ()
+        self._filled: tuple[tuple[int, int], ...] = ()
+        """(depot, cards) of a ``when`` win's filled groups (:func:`filled_counts`): a full one scores
+        :data:`FILLED_WEIGHT`."""
         self._sign = 0
         win = design.win
         if win.kind in ("allCardsIn", "depotsEmpty") and win.depots:
             self._targets = design.resolve(win.depots) or ()
             self._sign = 1 if win.kind == "allCardsIn" else -1
         elif heuristic and groups and win.kind == "when" and win.when is not None:
-            self._targets = filled_groups(game, win.when.text)
+            self._filled = filled_counts(game, win.when.text)
+            self._targets = tuple(sorted({depot for depot, _ in self._filled}))
             self._sign = 1 if self._targets else 0
         self._score_sign = -1 if design.scoring.better.value == "Low" else 1
         # A waste never turned back is scored as a pile: its cards come back only from its top.
@@ -583,6 +592,8 @@ class Progress:
                 loose, hidden, buried = terms(pile, wanted)
                 term = cache[pile] = w[2] * loose + w[3] * hidden + w[4] * buried
             piled += term
+        if self._filled:
+            piled += FILLED_WEIGHT * sum(len(piles[d]) == n for d, n in self._filled)
         return w[0] * progress + w[1] * empty + piled
 
     def _pile_terms(self, pile: tuple[int, ...], wanted: int) -> tuple[int, int, int]:
@@ -745,7 +756,13 @@ def filled_groups(game: Any, when: str) -> tuple[int, ...]:
     """The depots a ``when`` win fills: those of each group it asks, as one part of a conjunction, to hold a
     number of cards in every depot (``all(tri, count(it) == 2)``; Château de cartes' house). Only an order of
     the search (:class:`Progress` counts their cards as cards home), so it needs no proof."""
-    filled: list[int] = []
+    return tuple(sorted({depot for depot, _ in filled_counts(game, when)}))
+
+
+def filled_counts(game: Any, when: str) -> tuple[tuple[int, int], ...]:
+    """(depot, the number of cards it holds in a win) for each depot of :func:`filled_groups` (the first number
+    the win asks of it): :class:`Progress` scores a depot that holds it :data:`FILLED_WEIGHT`."""
+    counts: dict[int, int] = {}
     for part in expr_ast.conjuncts(parse(when)):
         if not (isinstance(part, expr_ast.Call) and part.func == "all" and len(part.args) == 2):
             continue
@@ -759,8 +776,9 @@ def filled_groups(game: Any, when: str) -> tuple[int, ...]:
             isinstance(counted, expr_ast.Call) and counted.func == "count" and len(counted.args) == 1
             and counted.args[0] == expr_ast.Name("it") and test.right.value > 0
         ):
-            filled.extend(game.members[group.name])
-    return tuple(sorted(set(filled)))
+            for depot in game.members[group.name]:
+                counts.setdefault(depot, test.right.value)
+    return tuple(sorted(counts.items()))
 
 
 def fills_groups(game: Any) -> bool:
