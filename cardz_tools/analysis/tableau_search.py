@@ -345,7 +345,11 @@ with spaces against 7, the same wins. Deal 6 of both, open, is a win the depth-f
 FILLED_WEIGHT = 5
 """The score (:meth:`Progress.heuristic`, on top of a card home's 10 each) of a depot of a ``when`` win's filled
 groups that holds the cards the win asks of it (:func:`filled_counts`: a finished triangle or floor of Château de
-cartes): a line that finishes what it began before it begins more. TBD."""
+cartes): a line that finishes what it began before it begins more. Château de cartes, seed 0, the one-way beam
+alone (:data:`ONE_WAY_BEAM_WEIGHT`, 32 wide): deal 9 won at 94,849 positions without, 25,679 / 30,145 / 30,086 /
+30,176 with 3 / 5 / 10 / 20; deal 0 at 200,150 without, 30,096 with 5 or 10; deals 1 to 8 with 5 at 26,868 to
+57,686. The portfolio (8 beam shares then), 150,000 positions a deal: 8 of 10 won without (0 and 9 open), 9 with 3
+(6 open), 10 with 5 or 10 (deal 9 at 57,542 both). Seed 101: 10 of 10 (8 or 32 beam shares) against 9 before (deal 5 open)."""
 
 UNFILLED_WEIGHT = 1
 """The share of a second depth-first member with every piece whose order does not count the groups a ``when`` win
@@ -360,7 +364,7 @@ seed 0, 10 deals at 150,000 positions a deal, with the :data:`UNFILLED_WEIGHT` m
 won at 8,112 and deal 8 at 15,615 (28,750 without), deal 7 open (149,604 without, at the budget's edge); with
 the :data:`ONE_WAY_BEAM_WEIGHT` beam as well, 8 (docs/analysis.md)."""
 
-ONE_WAY_BEAM_WEIGHT = 8
+ONE_WAY_BEAM_WEIGHT = 32
 """The share of a beam search over every move (:meth:`_Search.beams`, :data:`BEAM_UNIT` × ``luby(n)`` wide, jittered)
 in a design where no move can be undone (:func:`one_way`) and the waste is turned back or there is none (not where
 the plan has the lead share: the Weathervanes, seed 0, 20 deals at 60,000 positions, decide the same deals with it
@@ -368,7 +372,11 @@ but more slowly, six hidden deal 11 at 39,743 against 23,743). Incomplete: its w
 reported. Château de cartes, seed 0, 150,000 positions a deal, with the :data:`UNFILLED_WEIGHT` member and the
 restarts: deals 6 and 7 (open without it) won at 47,073 and 48,090 (with 4 shares: 74,099 and 75,104), deals 4
 and 8 at 8,112 and 23,617 (15,615 with 4); deal 9 is won by it with 40 shares at 121,883, deal 0 not within
-150,000."""
+150,000 (session 14, 8 shares). Session 15, with :data:`FILLED_WEIGHT` (which the beam alone wins every deal of the
+row with, 25,000 to 58,000 positions of its own): 10 of 10 won with 8, 16 or 32 shares; the five deals the beam
+wins at 57,542 to 64,276 positions at most with 8, 48,163 with 16, 39,151 with 32 (kept; of 41: the other members'
+wins, 1,786 to 8,331, came at the same counts); seed 101, 10 of 10 with 8 and 32, at most 60,259 and 38,266.
+Golf and Black Hole have this member too, but their rows are searched by :mod:`.sink_search`."""
 
 PLAIN_WEIGHTS = (1, 2)
 """The share of the turns of the depth-first member in the plain order without stock moves (module doc,
