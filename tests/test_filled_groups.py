@@ -69,3 +69,39 @@ def test_the_unfilled_order_differs_and_its_wins_replay() -> None:
     assert unfilled.heuristic(child) - unfilled.heuristic(root) < 0  # an empty depot that took a card less
     found = search(root, 20_000)
     assert found.result == "won" and replays_to_a_win(root, found.line)
+
+
+def test_a_finished_depot_of_the_house_scores_the_filled_weight() -> None:
+    """:func:`.tableau_search.filled_counts` reads the cards the win asks of each depot of the house (two a triangle,
+    one a floor), and the order scores the same card :data:`.tableau_search.FILLED_WEIGHT` better where it finishes
+    a triangle than where it begins one (the cards home and the hand are the same)."""
+    from cardz_tools.analysis.tableau_search import FILLED_WEIGHT, filled_counts
+
+    game = _game("chateau-de-cartes")
+    counts = dict(filled_counts(game, game.design.win.when.text))  # type: ignore[attr-defined]
+    members = game.members  # type: ignore[attr-defined]
+    assert {counts[d] for d in members["tri"]} == {2} and {counts[d] for d in members["floor"]} == {1}
+    assert FILLED_WEIGHT > 0
+    progress = Progress(game)
+    compared = 0
+    for seed in range(40):
+        root = game.new_initial_state(seed=seed)  # type: ignore[attr-defined]
+        for first in [m for m in root.legal_moves() if getattr(m, "target", "").startswith("tri")]:
+            begun = root.clone()
+            begun.apply(first)
+            later = [m for m in begun.legal_moves() if getattr(m, "target", "").startswith("tri")]
+            for move in later:
+                if move.target != first.target:
+                    continue
+                others = [m for m in later if m.source == move.source and m.target != move.target
+                          and not begun.piles[game.names.index(m.target)]]  # type: ignore[attr-defined]
+                for other in others:
+                    finished, started = begun.clone(), begun.clone()
+                    finished.apply(move)
+                    started.apply(other)
+                    assert progress.home(finished) == progress.home(started)
+                    assert progress.heuristic(finished) - progress.heuristic(started) == FILLED_WEIGHT
+                    compared += 1
+        if compared:
+            break
+    assert compared

@@ -342,6 +342,15 @@ waste) deal 2 at 96k instead of 131k; at 150,000 positions a deal 9 of 10 strict
 with spaces against 7, the same wins. Deal 6 of both, open, is a win the depth-first member alone finds at
 951,811 positions (tests/test_canfield_open_deals.py)."""
 
+FILLED_WEIGHT = 5
+"""The score (:meth:`Progress.heuristic`, on top of a card home's 10 each) of a depot of a ``when`` win's filled
+groups that holds the cards the win asks of it (:func:`filled_counts`: a finished triangle or floor of Château de
+cartes): a line that finishes what it began before it begins more. Château de cartes, seed 0, the one-way beam
+alone (:data:`ONE_WAY_BEAM_WEIGHT`, 32 wide): deal 9 won at 94,849 positions without, 25,679 / 30,145 / 30,086 /
+30,176 with 3 / 5 / 10 / 20; deal 0 at 200,150 without, 30,096 with 5 or 10; deals 1 to 8 with 5 at 26,868 to
+57,686. The portfolio (8 beam shares then), 150,000 positions a deal: 8 of 10 won without (0 and 9 open), 9 with 3
+(6 open), 10 with 5 or 10 (deal 9 at 57,542 both). Seed 101: 10 of 10 (8 or 32 beam shares) against 9 before (deal 5 open)."""
+
 UNFILLED_WEIGHT = 1
 """The share of a second depth-first member with every piece whose order does not count the groups a ``when`` win
 fills as cards home (:func:`fills_groups`: Château de cartes' house), taken from the depth-first member's two
@@ -355,7 +364,7 @@ seed 0, 10 deals at 150,000 positions a deal, with the :data:`UNFILLED_WEIGHT` m
 won at 8,112 and deal 8 at 15,615 (28,750 without), deal 7 open (149,604 without, at the budget's edge); with
 the :data:`ONE_WAY_BEAM_WEIGHT` beam as well, 8 (docs/analysis.md)."""
 
-ONE_WAY_BEAM_WEIGHT = 8
+ONE_WAY_BEAM_WEIGHT = 32
 """The share of a beam search over every move (:meth:`_Search.beams`, :data:`BEAM_UNIT` × ``luby(n)`` wide, jittered)
 in a design where no move can be undone (:func:`one_way`) and the waste is turned back or there is none (not where
 the plan has the lead share: the Weathervanes, seed 0, 20 deals at 60,000 positions, decide the same deals with it
@@ -363,7 +372,11 @@ but more slowly, six hidden deal 11 at 39,743 against 23,743). Incomplete: its w
 reported. Château de cartes, seed 0, 150,000 positions a deal, with the :data:`UNFILLED_WEIGHT` member and the
 restarts: deals 6 and 7 (open without it) won at 47,073 and 48,090 (with 4 shares: 74,099 and 75,104), deals 4
 and 8 at 8,112 and 23,617 (15,615 with 4); deal 9 is won by it with 40 shares at 121,883, deal 0 not within
-150,000."""
+150,000 (session 14, 8 shares). Session 15, with :data:`FILLED_WEIGHT` (which the beam alone wins every deal of the
+row with, 25,000 to 58,000 positions of its own): 10 of 10 won with 8, 16 or 32 shares; the five deals the beam
+wins at 57,542 to 64,276 positions at most with 8, 48,163 with 16, 39,151 with 32 (kept; of 41: the other members'
+wins, 1,786 to 8,331, came at the same counts); seed 101, 10 of 10 with 8 and 32, at most 60,259 and 38,266.
+Golf and Black Hole have this member too, but their rows are searched by :mod:`.sink_search`."""
 
 PLAIN_WEIGHTS = (1, 2)
 """The share of the turns of the depth-first member in the plain order without stock moves (module doc,
@@ -497,13 +510,17 @@ class Progress:
         """The weights :meth:`heuristic` uses (:attr:`WEIGHTS` unless a portfolio member sets its own)."""
         self._heuristic = heuristic
         self._targets: tuple[int, ...] = ()
+        self._filled: tuple[tuple[int, int], ...] = ()
+        """(depot, cards) of a ``when`` win's filled groups (:func:`filled_counts`): a full one scores
+        :data:`FILLED_WEIGHT`."""
         self._sign = 0
         win = design.win
         if win.kind in ("allCardsIn", "depotsEmpty") and win.depots:
             self._targets = design.resolve(win.depots) or ()
             self._sign = 1 if win.kind == "allCardsIn" else -1
         elif heuristic and groups and win.kind == "when" and win.when is not None:
-            self._targets = filled_groups(game, win.when.text)
+            self._filled = filled_counts(game, win.when.text)
+            self._targets = tuple(sorted({depot for depot, _ in self._filled}))
             self._sign = 1 if self._targets else 0
         self._score_sign = -1 if design.scoring.better.value == "Low" else 1
         # A waste never turned back is scored as a pile: its cards come back only from its top.
@@ -583,6 +600,8 @@ class Progress:
                 loose, hidden, buried = terms(pile, wanted)
                 term = cache[pile] = w[2] * loose + w[3] * hidden + w[4] * buried
             piled += term
+        if self._filled:
+            piled += FILLED_WEIGHT * sum(len(piles[d]) == n for d, n in self._filled)
         return w[0] * progress + w[1] * empty + piled
 
     def _pile_terms(self, pile: tuple[int, ...], wanted: int) -> tuple[int, int, int]:
@@ -745,7 +764,13 @@ def filled_groups(game: Any, when: str) -> tuple[int, ...]:
     """The depots a ``when`` win fills: those of each group it asks, as one part of a conjunction, to hold a
     number of cards in every depot (``all(tri, count(it) == 2)``; Château de cartes' house). Only an order of
     the search (:class:`Progress` counts their cards as cards home), so it needs no proof."""
-    filled: list[int] = []
+    return tuple(sorted({depot for depot, _ in filled_counts(game, when)}))
+
+
+def filled_counts(game: Any, when: str) -> tuple[tuple[int, int], ...]:
+    """(depot, the number of cards it holds in a win) for each depot of :func:`filled_groups` (the first number
+    the win asks of it): :class:`Progress` scores a depot that holds it :data:`FILLED_WEIGHT`."""
+    counts: dict[int, int] = {}
     for part in expr_ast.conjuncts(parse(when)):
         if not (isinstance(part, expr_ast.Call) and part.func == "all" and len(part.args) == 2):
             continue
@@ -759,8 +784,9 @@ def filled_groups(game: Any, when: str) -> tuple[int, ...]:
             isinstance(counted, expr_ast.Call) and counted.func == "count" and len(counted.args) == 1
             and counted.args[0] == expr_ast.Name("it") and test.right.value > 0
         ):
-            filled.extend(game.members[group.name])
-    return tuple(sorted(set(filled)))
+            for depot in game.members[group.name]:
+                counts.setdefault(depot, test.right.value)
+    return tuple(sorted(counts.items()))
 
 
 def fills_groups(game: Any) -> bool:
