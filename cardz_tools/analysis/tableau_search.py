@@ -342,6 +342,15 @@ waste) deal 2 at 96k instead of 131k; at 150,000 positions a deal 9 of 10 strict
 with spaces against 7, the same wins. Deal 6 of both, open, is a win the depth-first member alone finds at
 951,811 positions (tests/test_canfield_open_deals.py)."""
 
+FLIPPED_TIE_WEIGHT = 4
+"""The share of a second depth-first member with every piece that searches the second child first at the first
+position whose two best children tie (:attr:`_Search.flip_tie`), beside the depth-first member where the tap cover
+applies and a trigger refills emptied depots (Canfield draw three). The nearer the root an arbitrary choice, the
+larger the subtree a wrong one costs: Canfield (spaces from the waste), seed 0, deal 1 is a win the depth-first
+member alone finds in 481,609 positions, 480,842 of them under the first of two children of equal score (2♥ onto
+3♣ or 4♠ onto 5♦, its first tie); this member alone wins it in 16,239 and deal 0 in 6,277 (open at 100,000
+for the other). Flipping the second or third tie instead: deal 1 open at 150,000."""
+
 UNFILLED_WEIGHT = 1
 """The share of a second depth-first member with every piece whose order does not count the groups a ``when`` win
 fills as cards home (:func:`fills_groups`: Château de cartes' house), taken from the depth-first member's two
@@ -849,6 +858,9 @@ class _Search:
         self.spent = 0
         """Positions stored by the earlier searches of :meth:`restarts` (their tables are dropped)."""
         self.cut = False
+        self.flip_tie = False
+        """Whether the next position expanded whose two best children tie searches the second first (then it is
+        cleared: :data:`FLIPPED_TIE_WEIGHT`)."""
         self.home = UNSEARCHED
         """The most cards in the win depots (fewest left, for a ``depotsEmpty`` win) of a position
         this search has expanded, over all its restarts, kept where the plan has the lead share
@@ -1059,6 +1071,9 @@ class _Search:
                 continue
             fresh.append((self.progress(child, key), -number, tuple(line), child if keep else None, key))
         fresh.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
+        if self.flip_tie and len(fresh) > 1 and fresh[0][0] == fresh[1][0]:
+            self.flip_tie = False
+            fresh[0], fresh[1] = fresh[1], fresh[0]
         return None, [(moves, child, score, key) for score, _, moves, child, key in fresh]
 
     def run(self) -> Generator[None, None, tuple[str, list[Any]]]:
@@ -1329,6 +1344,9 @@ def _portfolio(
     if unfilled:
         members.append(member("search", UNFILLED_WEIGHT, pruning, first=False))
         members[-1].search.progress = Progress(game, True, bottom_cards(root), groups=False)
+    if canfield_like and FLIPPED_TIE_WEIGHT:  # the first tie the other way (FLIPPED_TIE_WEIGHT)
+        members.append(member("search", FLIPPED_TIE_WEIGHT, pruning, first=False))
+        members[-1].search.flip_tie = True
     if best_first_pass(game, plan):
         members.insert(0, member("quick", quick, pruning, first=True, cap=min(budget, QUICK_POSITIONS)))
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
