@@ -344,12 +344,15 @@ with spaces against 7, the same wins. Deal 6 of both, open, is a win the depth-f
 
 FLIPPED_TIE_WEIGHT = 4
 """The share of a second depth-first member with every piece that searches the second child first at the first
-position whose two best children tie (:attr:`_Search.flip_tie`), beside the depth-first member where the tap cover
-applies and a trigger refills emptied depots (Canfield draw three). The nearer the root an arbitrary choice, the
-larger the subtree a wrong one costs: Canfield (spaces from the waste), seed 0, deal 1 is a win the depth-first
-member alone finds in 481,609 positions, 480,842 of them under the first of two children of equal score (2♥ onto
-3♣ or 4♠ onto 5♦, its first tie); this member alone wins it in 16,239 and deal 0 in 6,277 (open at 100,000
-for the other). Flipping the second or third tie instead: deal 1 open at 150,000."""
+position whose two best children tie (:attr:`_Search.flip_tie`), beside the depth-first member where that one has
+:data:`KEPT_FULL_DEEP_WEIGHT` (Canfield draw three whose columns are kept full). The nearer the root an arbitrary
+choice, the larger the subtree a wrong one costs: Canfield (spaces from the waste), seed 0, deal 1 is a win the
+depth-first member alone finds in 481,609 positions, 480,842 of them under the first of two children of equal score
+(2♥ onto 3♣ or 4♠ onto 5♦, its first tie); this member alone wins it in 16,239 and deal 0 in 6,277 (open at
+100,000 for the other). Flipping the second or third tie instead: deal 1 open at 150,000. The portfolio, seed 0, 10
+deals at 150,000 positions: 9 decided against 8 (deal 0 won at 30,288 instead of 91,000, deal 1 at 79,255, deal 2
+lost at 122,264 instead of 96,262). Canfield and Canfield with runs are left out: with the member, at 60,000
+positions, runs loses deal 5 (57,259 before), Canfield decides the same 8."""
 
 UNFILLED_WEIGHT = 1
 """The share of a second depth-first member with every piece whose order does not count the groups a ``when`` win
@@ -1344,7 +1347,7 @@ def _portfolio(
     if unfilled:
         members.append(member("search", UNFILLED_WEIGHT, pruning, first=False))
         members[-1].search.progress = Progress(game, True, bottom_cards(root), groups=False)
-    if canfield_like and FLIPPED_TIE_WEIGHT:  # the first tie the other way (FLIPPED_TIE_WEIGHT)
+    if kept_full and FLIPPED_TIE_WEIGHT:  # the first tie the other way (FLIPPED_TIE_WEIGHT)
         members.append(member("search", FLIPPED_TIE_WEIGHT, pruning, first=False))
         members[-1].search.flip_tie = True
     if best_first_pass(game, plan):
