@@ -47,7 +47,8 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     two decks and one pass through the stock: :func:`best_first_pass`),
     the depth-first search with these pieces (two shares, eight in Klondike draw three: :data:`SEARCH_WEIGHTS`; three
     with two decks and one pass: :data:`ONE_PASS_TWINS_WEIGHT`; one, and one more for the same search in the order
-    without the filled groups where a ``when`` win fills groups: :data:`UNFILLED_WEIGHT`), and
+    without the filled groups where a ``when`` win fills groups: :data:`UNFILLED_WEIGHT`; four more for one that takes
+    its first tie the other way where Canfield's columns are kept full: :data:`FLIPPED_TIE_WEIGHT`), and
     the depth-first search with ``ordering`` and ``stock`` off (one share, two where its positions are
     cheap: :data:`PLAIN_WEIGHTS`; on some deals the
     plain order finds a win in hundreds of positions where the others wander). A turn is
