@@ -47,7 +47,8 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     two decks and one pass through the stock: :func:`best_first_pass`),
     the depth-first search with these pieces (two shares, eight in Klondike draw three: :data:`SEARCH_WEIGHTS`; three
     with two decks and one pass: :data:`ONE_PASS_TWINS_WEIGHT`; one, and one more for the same search in the order
-    without the filled groups where a ``when`` win fills groups: :data:`UNFILLED_WEIGHT`), and
+    without the filled groups where a ``when`` win fills groups: :data:`UNFILLED_WEIGHT`; four more for one that takes
+    its first tie the other way where Canfield's columns are kept full: :data:`FLIPPED_TIE_WEIGHT`), and
     the depth-first search with ``ordering`` and ``stock`` off (one share, two where its positions are
     cheap: :data:`PLAIN_WEIGHTS`; on some deals the
     plain order finds a win in hundreds of positions where the others wander). A turn is
@@ -350,6 +351,18 @@ alone (:data:`ONE_WAY_BEAM_WEIGHT`, 32 wide): deal 9 won at 94,849 positions wit
 30,176 with 3 / 5 / 10 / 20; deal 0 at 200,150 without, 30,096 with 5 or 10; deals 1 to 8 with 5 at 26,868 to
 57,686. The portfolio (8 beam shares then), 150,000 positions a deal: 8 of 10 won without (0 and 9 open), 9 with 3
 (6 open), 10 with 5 or 10 (deal 9 at 57,542 both). Seed 101: 10 of 10 (8 or 32 beam shares) against 9 before (deal 5 open)."""
+
+FLIPPED_TIE_WEIGHT = 4
+"""The share of a second depth-first member with every piece that searches the second child first at the first
+position whose two best children tie (:attr:`_Search.flip_tie`), beside the depth-first member where that one has
+:data:`KEPT_FULL_DEEP_WEIGHT` (Canfield draw three whose columns are kept full). The nearer the root an arbitrary
+choice, the larger the subtree a wrong one costs: Canfield (spaces from the waste), seed 0, deal 1 is a win the
+depth-first member alone finds in 481,609 positions, 480,842 of them under the first of two children of equal score
+(2♥ onto 3♣ or 4♠ onto 5♦, its first tie); this member alone wins it in 16,239 and deal 0 in 6,277 (open at
+100,000 for the other). Flipping the second or third tie instead: deal 1 open at 150,000. The portfolio, seed 0, 10
+deals at 150,000 positions: 9 decided against 8 (deal 0 won at 30,288 instead of 91,000, deal 1 at 79,255, deal 2
+lost at 122,264 instead of 96,262). Canfield and Canfield with runs are left out: with the member, at 60,000
+positions, runs loses deal 5 (57,259 before), Canfield decides the same 8."""
 
 UNFILLED_WEIGHT = 1
 """The share of a second depth-first member with every piece whose order does not count the groups a ``when`` win
@@ -875,6 +888,9 @@ class _Search:
         self.spent = 0
         """Positions stored by the earlier searches of :meth:`restarts` (their tables are dropped)."""
         self.cut = False
+        self.flip_tie = False
+        """Whether the next position expanded whose two best children tie searches the second first (then it is
+        cleared: :data:`FLIPPED_TIE_WEIGHT`)."""
         self.home = UNSEARCHED
         """The most cards in the win depots (fewest left, for a ``depotsEmpty`` win) of a position
         this search has expanded, over all its restarts, kept where the plan has the lead share
@@ -1085,6 +1101,9 @@ class _Search:
                 continue
             fresh.append((self.progress(child, key), -number, tuple(line), child if keep else None, key))
         fresh.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
+        if self.flip_tie and len(fresh) > 1 and fresh[0][0] == fresh[1][0]:
+            self.flip_tie = False
+            fresh[0], fresh[1] = fresh[1], fresh[0]
         return None, [(moves, child, score, key) for score, _, moves, child, key in fresh]
 
     def run(self) -> Generator[None, None, tuple[str, list[Any]]]:
@@ -1355,6 +1374,9 @@ def _portfolio(
     if unfilled:
         members.append(member("search", UNFILLED_WEIGHT, pruning, first=False))
         members[-1].search.progress = Progress(game, True, bottom_cards(root), groups=False)
+    if kept_full and FLIPPED_TIE_WEIGHT:  # the first tie the other way (FLIPPED_TIE_WEIGHT)
+        members.append(member("search", FLIPPED_TIE_WEIGHT, pruning, first=False))
+        members[-1].search.flip_tie = True
     if best_first_pass(game, plan):
         members.insert(0, member("quick", quick, pruning, first=True, cap=min(budget, QUICK_POSITIONS)))
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
