@@ -350,7 +350,8 @@ cartes): a line that finishes what it began before it begins more. Château de c
 alone (:data:`ONE_WAY_BEAM_WEIGHT`, 32 wide): deal 9 won at 94,849 positions without, 25,679 / 30,145 / 30,086 /
 30,176 with 3 / 5 / 10 / 20; deal 0 at 200,150 without, 30,096 with 5 or 10; deals 1 to 8 with 5 at 26,868 to
 57,686. The portfolio (8 beam shares then), 150,000 positions a deal: 8 of 10 won without (0 and 9 open), 9 with 3
-(6 open), 10 with 5 or 10 (deal 9 at 57,542 both). Seed 101: 10 of 10 (8 or 32 beam shares) against 9 before (deal 5 open)."""
+(6 open), 10 with 5 or 10 (deal 9 at 57,542 both). Seed 101: 10 of 10 (8 or 32 beam shares) against 9 before
+(deal 5 open)."""
 
 FLIPPED_TIE_WEIGHT = 4
 """The share of a second depth-first member with every piece that searches the second child first at the first
