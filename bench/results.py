@@ -4,6 +4,7 @@
     python bench/results.py --only spiderette    # one game (repeat --only for more), printed only
     python bench/results.py --list               # the run sizes and the worst-case CPU time, without running
     python bench/results.py --deals 4            # four times every deal and playout count
+    python bench/results.py --seed 101           # other deals: the table's seed 0 is the one the solver was tuned on
 
 For each game: random play (win rate with its Wilson 95% interval, mean moves, the share
 of positions that offer a choice) and the solver (``cardz solve``: won, lost or unknown per
@@ -45,6 +46,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 GAMES = ROOT / "games"
 OUTPUT = ROOT / "docs" / "results.md"
 SEED = 0
+"""The seed of the table's deals and playouts (``--seed``)."""
 MAX_MOVES = 2000
 """Random playouts stop (not won) after this many moves."""
 DECIDED_ENOUGH = 0.9
@@ -327,6 +329,8 @@ class Sample:
     """Deals left unknown by the first phase that the second could not start within the run's bound."""
     retry_seconds: float = RETRY_SECONDS
     """The second phase's bound per deal."""
+    seed: int = SEED
+    """The run's seed: deal ``i`` of the row is deal ``i`` of ``cardz solve --seed``."""
 
     @property
     def won(self) -> int:
@@ -347,20 +351,20 @@ class Sample:
         return max(0, math.ceil(DECIDED_ENOUGH * self.deals - 1e-9) - self.won - self.lost)
 
 
-def measure(entry: Entry, scale: int, workers: int) -> Row:
+def measure(entry: Entry, scale: int, workers: int, seed: int = SEED) -> Row:
     """Simulate and solve one entry (its first phase only: see :func:`retry_unknown` for the second)."""
-    return tabulate(sample(entry, scale, workers), scale)
+    return tabulate(sample(entry, scale, workers, seed), scale)
 
 
-def sample(entry: Entry, scale: int, workers: int) -> Sample:
+def sample(entry: Entry, scale: int, workers: int, seed: int = SEED) -> Sample:
     """Simulate one entry and solve its deals at its own bound."""
     began = time.perf_counter()
     opened = open_design(GAMES / f"{entry.file}.cardz")
     text, title = opened.json_text, opened.design.name
-    sim = simulate(text, entry.playouts * scale, SEED, workers=workers, max_moves=MAX_MOVES)
+    sim = simulate(text, entry.playouts * scale, seed, workers=workers, max_moves=MAX_MOVES)
     sim_d = sim.to_dict()
     low, high = wilson_interval(sim_d["wins"], sim_d["playouts"])
-    verdicts, elapsed = solve_row(entry, text, scale, workers)
+    verdicts, elapsed = solve_row(entry, text, scale, workers, seed)
     return Sample(
         entry,
         title,
@@ -371,6 +375,7 @@ def sample(entry: Entry, scale: int, workers: int) -> Sample:
         deals=entry.deals * scale,
         solve_wall=elapsed,
         seconds=time.perf_counter() - began,
+        seed=seed,
     )
 
 
@@ -420,7 +425,7 @@ ROW_BATCH = 10
 """Deals solved between two looks at a capped row's time left."""
 
 
-def solve_row(entry: Entry, text: str, scale: int, workers: int) -> tuple[list[Verdict], float]:
+def solve_row(entry: Entry, text: str, scale: int, workers: int, seed: int = SEED) -> tuple[list[Verdict], float]:
     """Solve the row's deals (× ``scale``) in order within its bounds: the verdicts reached and the wall time taken.
 
     Without a row bound every deal is solved. With one, deals are solved in batches, each only as
@@ -429,7 +434,7 @@ def solve_row(entry: Entry, text: str, scale: int, workers: int) -> tuple[list[V
     began = time.perf_counter()
     deals = entry.deals * scale
     if entry.row_seconds is None:
-        report = solve(text, deals, SEED, entry.budget, workers=workers, deal_seconds=entry.deal_seconds)
+        report = solve(text, deals, seed, entry.budget, workers=workers, deal_seconds=entry.deal_seconds)
         return list(report.verdicts), time.perf_counter() - began
     verdicts: list[Verdict] = []
     while len(verdicts) < deals:
@@ -437,25 +442,25 @@ def solve_row(entry: Entry, text: str, scale: int, workers: int) -> tuple[list[V
         batch = min(ROW_BATCH, deals - len(verdicts), int(left // entry.deal_seconds))
         if batch <= 0:
             break
-        report = solve(text, batch, SEED, entry.budget, workers=workers, deal_seconds=entry.deal_seconds,
+        report = solve(text, batch, seed, entry.budget, workers=workers, deal_seconds=entry.deal_seconds,
                        first=len(verdicts))
         verdicts.extend(report.verdicts)
     return verdicts, time.perf_counter() - began
 
 
-def _sample_alone(entry: Entry, scale: int) -> Sample:
+def _sample_alone(entry: Entry, scale: int, seed: int) -> Sample:
     """One game in a worker process of its own (the pool runs games side by side)."""
-    return sample(entry, scale, workers=1)
+    return sample(entry, scale, 1, seed)
 
 
 _TEXTS: dict[str, str] = {}
 
 
-def _retry_deal(entry: Entry, index: int, retry_seconds: float) -> Verdict:
+def _retry_deal(entry: Entry, index: int, retry_seconds: float, seed: int) -> Verdict:
     """Solve deal ``index`` of the entry's run again, at ``retry_seconds`` (in a worker process)."""
     if entry.file not in _TEXTS:
         _TEXTS[entry.file] = open_design(GAMES / f"{entry.file}.cardz").json_text
-    report = solve(_TEXTS[entry.file], 1, SEED, entry.budget, workers=1, deal_seconds=retry_seconds, first=index)
+    report = solve(_TEXTS[entry.file], 1, seed, entry.budget, workers=1, deal_seconds=retry_seconds, first=index)
     return report.verdicts[0]
 
 
@@ -506,7 +511,8 @@ def retry_unknown(samples: list[Sample], until: float, jobs: int, retry_seconds:
             for measured, index in queue:
                 if not may_start():
                     return
-                running[pool.submit(_retry_deal, measured.entry, index, retry_seconds)] = (measured, index)
+                future = pool.submit(_retry_deal, measured.entry, index, retry_seconds, measured.seed)
+                running[future] = (measured, index)
                 if len(running) >= jobs:
                     return
 
@@ -523,7 +529,7 @@ def retry_unknown(samples: list[Sample], until: float, jobs: int, retry_seconds:
 
 
 def run(entries: list[Entry], scale: int, jobs: int, workers: int, until: float | None = None,
-        retry_minutes: float | None = None) -> list[Row]:
+        retry_minutes: float | None = None, seed: int = SEED) -> list[Row]:
     """Measure every entry: one at a time with ``workers`` each, or ``jobs`` games side by side; then the
     deals left unknown again (:func:`retry_unknown`), until ``until`` (a :func:`time.perf_counter` time; None:
     no second phase) and for at most ``retry_minutes`` (None: no bound of its own; 0: no second phase)."""
@@ -537,12 +543,12 @@ def run(entries: list[Entry], scale: int, jobs: int, workers: int, until: float 
 
     if jobs <= 1:
         for entry in entries:
-            done(sample(entry, scale, workers))
+            done(sample(entry, scale, workers, seed))
     else:
         # The slowest games first, so that the pool does not end on one long game alone.
         ordered = sorted(entries, key=lambda e: -e.worst_seconds(scale))
         with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(_sample_alone, entry, scale) for entry in ordered]
+            futures = [pool.submit(_sample_alone, entry, scale, seed) for entry in ordered]
             for future in concurrent.futures.as_completed(futures):
                 done(future.result())
     ordered_samples = [samples[entry.file] for entry in entries]
@@ -553,14 +559,14 @@ def run(entries: list[Entry], scale: int, jobs: int, workers: int, until: float 
     return [tabulate(measured, scale) for measured in ordered_samples]
 
 
-def render(rows: list[Row], scale: int, jobs: int, elapsed: float) -> str:
+def render(rows: list[Row], scale: int, jobs: int, elapsed: float, seed: int = SEED) -> str:
     """The markdown page."""
     lines = [
         "# Results: the shipped games, played and solved",
         "",
         "_Generated by `python bench/results.py --write` (see the README); do not edit by hand._",
         "",
-        f"Seed {SEED}, {jobs} game{'s' if jobs != 1 else ''} at a time, deal counts × {scale}, "
+        f"Seed {seed}, {jobs} game{'s' if jobs != 1 else ''} at a time, deal counts × {scale}, "
         f"the whole run took {elapsed / 60:.1f} minutes.",
         "",
         f"- **Random play**: uniformly random legal moves, at most {MAX_MOVES:,} per game; the win rate with its "
@@ -637,6 +643,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="games measured side by side, one process each (default: 2)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
                         help="worker processes per game when --jobs is 1")
+    parser.add_argument("--seed", type=int, default=SEED,
+                        help=f"the seed of the deals and playouts (default: {SEED}, the table's)")
     parser.add_argument("--only", action="append", default=[], metavar="NAME", help="only this design (file stem)")
     parser.add_argument("--list", action="store_true", help="print the run sizes and the worst-case time, run nothing")
     parser.add_argument("--retry-minutes", type=float, default=None, metavar="M",
@@ -645,6 +653,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.deals < 1 or args.jobs < 1 or args.workers < 1:
         parser.error("--deals, --jobs and --workers must be at least 1")
+    if not 0 <= args.seed < 1 << 64:
+        parser.error("--seed must be a whole number from 0 to 2**64 - 1")
     if args.retry_minutes is not None and args.retry_minutes < 0:
         parser.error("--retry-minutes must not be negative")
     known = {entry.file for entry in ENTRIES}
@@ -653,6 +663,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no results entry for {', '.join(unknown)} (the names are the file stems in games/)")
     if args.write and args.only:
         parser.error("--write writes the whole table: leave out --only")
+    if args.write and args.seed != SEED:
+        parser.error(f"--write writes the table of seed {SEED}: leave out --seed to write, or print the other seed's")
     entries = [entry for entry in ENTRIES if not args.only or entry.file in args.only]
     if missing_entries():
         print(f"warning: no results entry for {', '.join(missing_entries())}", file=sys.stderr)
@@ -668,8 +680,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     started = time.perf_counter()
     until = started + RUN_SECONDS * args.deals
-    rows = run(entries, args.deals, args.jobs, args.workers, until=until, retry_minutes=args.retry_minutes)
-    page = render(rows, args.deals, args.jobs, time.perf_counter() - started)
+    rows = run(entries, args.deals, args.jobs, args.workers, until=until, retry_minutes=args.retry_minutes,
+               seed=args.seed)
+    page = render(rows, args.deals, args.jobs, time.perf_counter() - started, args.seed)
     if args.write:
         OUTPUT.write_text(page, encoding="utf-8")
         print(f"wrote {OUTPUT.relative_to(ROOT)}", file=sys.stderr)

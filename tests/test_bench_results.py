@@ -92,6 +92,20 @@ def test_a_second_try_replaces_an_unknown_deal_and_both_tries_count_in_the_row(j
     assert table.second_phase
 
 
+def test_a_run_at_another_seed_solves_that_seeds_deals_in_both_phases() -> None:
+    text = (results.GAMES / "monte-carlo.cardz").read_text(encoding="utf-8")
+    alone = results.solve(text, 3, 101, 50_000, workers=1)
+    assert [v.line for v in alone.verdicts] != [v.line for v in results.solve(text, 3, 0, 50_000, workers=1).verdicts]
+    entry = results.Entry("monte-carlo", deals=3, budget=50_000, deal_seconds=5.0)
+    seeded, _ = results.solve_row(entry, text, 1, workers=1, seed=101)
+    assert [(v.result, v.line) for v in seeded] == [(v.result, v.line) for v in alone.verdicts]
+    short = dataclasses.replace(entry, deal_seconds=1e-6)  # too short for any deal: the second phase decides them
+    first, _ = results.solve_row(short, text, 1, workers=1, seed=101)
+    row = results.Sample(short, "Monte Carlo", "—", "—", "—", list(first), 3, solve_wall=0.01, seconds=0.01, seed=101)
+    results.retry_unknown([row], until=float("inf"), jobs=1, retry_seconds=5.0)
+    assert [(v.result, v.line) for v in row.verdicts] == [(v.result, v.line) for v in alone.verdicts]
+
+
 FIGURE = results.plus_minus("75.053", "0.028")
 
 
