@@ -1,7 +1,8 @@
 """Moves out of an idle depot searched only where a move could use their target
 (:mod:`cardz_tools.analysis.idle_moves`) never turn a win into a loss.
 
-Small King Albert and Flower Garden boards (three suits of Ace to Six and of Ace to Five) and small Duchess
+Small King Albert, Flower Garden and Alina boards (three suits of Ace to Six, of Ace to Five and of Ace to Five:
+Alina's columns are idle once down to one card) and small Duchess
 boards (a stock and waste, columns taking runs) are searched exhaustively with every pruning piece off and again
 with only the idle moves (on Duchess also with the stock moves): the verdicts agree deal by deal and on random
 positions, and the whole search (every piece) agrees too. The obvious unsound version, which never plays a
@@ -61,6 +62,19 @@ def small_flower_garden() -> Game:
     return Game(build_design(design))
 
 
+def small_alina() -> Game:
+    """Alina with three suits of Ace to Five: five columns of three cards, which stay empty once emptied, and a cell."""
+    design = copy.deepcopy(open_design(GAMES / "alina.cardz").data)
+    design["suits"] = ["Spades", "Hearts", "Clubs"]
+    design["depots"][0]["repeat"] = 3
+    design["depots"][1]["repeat"] = 5
+    design["dealRules"] = [
+        {"kind": "remove", "ranks": RANKS[5:]},
+        {"kind": "dealGroup", "to": "tab", "faceUp": 3, "roundRobin": True},
+    ]
+    return Game(build_design(design))
+
+
 def small_duchess(columns: int) -> Game:
     """Duchess with three suits: Ace to Seven, two reserve cards and one column, or Ace to Six and two columns;
     the Aces start the foundations, the rest is the one-pass stock."""
@@ -106,6 +120,14 @@ def test_the_reserve_and_the_bouquet_are_idle() -> None:
         assert isinstance(idle_moves(Game(build_design(open_design(GAMES / f"{name}.cardz").data))), IdleMoves)
 
 
+def test_columns_that_stay_empty_once_emptied_are_idle() -> None:
+    """Alina's columns build on a card but take none while empty (its cell takes one): moving a column's last card
+    leaves it empty for good, as moving a reserve card does."""
+    found = idle_moves(small_alina())
+    assert isinstance(found, IdleMoves), found
+    assert found.idle == {f"tab[{i}]" for i in range(5)}
+
+
 def test_designs_outside_the_shape_get_no_idle_moves_and_say_why() -> None:
     for name, why in (
         ("freecell", "no depot is idle"),  # its cells take cards
@@ -137,7 +159,7 @@ def test_the_stock_and_the_waste_are_never_idle() -> None:
     assert found.idle == {"reserve[0]", "reserve[1]"}
 
 
-@pytest.mark.parametrize("make", [small_king_albert, small_flower_garden, small_duchess_one_column])
+@pytest.mark.parametrize("make", [small_king_albert, small_flower_garden, small_alina, small_duchess_one_column])
 def test_the_idle_moves_agree_with_the_plain_exhaustive_search(make: Any) -> None:
     game = make()
     verdicts = {"won": 0, "lost": 0}
@@ -171,7 +193,7 @@ def _against_plain(game: Game, pruning: Pruning, count: int) -> tuple[int, int]:
     return won, wrong
 
 
-@pytest.mark.parametrize("make", [small_king_albert, small_flower_garden])
+@pytest.mark.parametrize("make", [small_king_albert, small_flower_garden, small_alina])
 def test_on_random_positions_the_idle_moves_agree_with_the_plain_search(make: Any) -> None:
     won, wrong = _against_plain(make(), IDLE, 60)
     assert won >= 5 and not wrong, (won, wrong)

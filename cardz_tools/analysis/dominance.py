@@ -523,24 +523,61 @@ def _game_table(game: Any, home: bool) -> dict[Card, int] | None:
     everything = (1 << len(cards)) - 1
     table = {card: 0 for card in (*cards, -1)}
     for depot, rule in _table_rules(game, home):
-        exact = []
-        if rule.when is not None and not rule.follow and rule.wild_rank is None:
-            try:
-                exact = [
-                    _any_of(variants)
-                    for variants in map(_source_variants, expr_ast.conjuncts(parse(rule.when.text)))
-                    if set().union(*map(expr_ast.names, variants)) <= _CARD_NAMES
-                ]
-            except ValueError:
-                return None
-        if not exact:
-            return {card: everything for card in table}
         try:
-            pairs = _pair_table(game, depot, " && ".join(f"({text})" for text in exact), cards)
+            pairs = _card_pairs(game, depot, rule, cards)
         except (RuleError, ValueError):
             return None
+        if pairs is None:
+            return {card: everything for card in table}
         _add_pairs(table, pairs, bit)
     return table
+
+
+def _card_pairs(game: Any, depot: int, rule: Any, cards: Sequence[Card]) -> dict[Card, set[Card]] | None:
+    """:func:`_pair_table` of the parts of ``rule`` (the accept rule of ``depot``) that read only the card, the
+    top and ``empty(depot)``, their source atoms set every way; None when it has no such part (it may take
+    anything). Raises ValueError or RuleError when a part cannot be evaluated so."""
+    if rule.when is None or rule.follow or rule.wild_rank is not None:
+        return None
+    exact = [
+        _any_of(variants)
+        for variants in map(_source_variants, expr_ast.conjuncts(parse(rule.when.text)))
+        if set().union(*map(expr_ast.names, variants)) <= _CARD_NAMES
+    ]
+    if not exact:
+        return None
+    return _pair_table(game, depot, " && ".join(f"({text})" for text in exact), cards)
+
+
+@functools.lru_cache(maxsize=16)
+def depot_takes(game: Any) -> tuple[tuple[int, int], ...]:
+    """Per depot, the cards (bits of :func:`card_bits`) its accept rule could take on an empty pile and those it
+    could take on some card: its parts that read only the card, the top and ``empty(depot)`` evaluated on every
+    pair, every card where it has no such part or one cannot be evaluated, none for ``never`` (over-approximations,
+    like the card table). A depot that takes none on an empty pile stays empty once emptied (Alina's columns); one
+    that takes none on a card holds one card at a time (a cell). Made once per game, once per depot spec."""
+    cards = tuple(identity(c) for c in standard_deck())
+    bit = card_bits()
+    everything = (1 << len(cards)) - 1
+    by_spec: dict[int, tuple[int, int]] = {}
+    takes = []
+    for depot, rule in enumerate(game.accept_rules):
+        spec = id(game.design.depots[depot].spec)
+        if spec not in by_spec:
+            if rule.never:
+                by_spec[spec] = (0, 0)
+            else:
+                try:
+                    pairs = _card_pairs(game, depot, rule, cards)
+                except (RuleError, ValueError):
+                    pairs = None
+                if pairs is None:
+                    by_spec[spec] = (everything, everything)
+                else:
+                    on_cards = set().union(*(accepted for top, accepted in pairs.items() if top != -1))
+                    by_spec[spec] = (sum(bit[card] for card in pairs[-1]), sum(bit[card] for card in on_cards))
+        takes.append(by_spec[spec])
+    return tuple(takes)
 
 
 def _table_rules(game: Any, home: bool) -> Iterator[tuple[int, Any]]:

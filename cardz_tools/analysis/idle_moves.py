@@ -1,7 +1,9 @@
 """Moves out of an idle depot, searched only where the next move could use their target.
 
-An *idle* depot takes no cards (its accept rule is ``never``) and is no win depot: King Albert's
-reserve and Flower Garden's bouquet, whose cards each lie alone and may be played but never covered.
+An *idle* depot takes no card on an empty pile (:func:`.dominance.depot_takes`; its accept rule may be ``never``)
+and is no win depot: King Albert's reserve and Flower Garden's bouquet, whose cards each lie alone and may be played
+but never covered, and Alina's and Baker's Dozen's columns, which build on a card but stay empty once emptied. Only
+its last card is read: once that card has gone, the depot is empty for good.
 The design must be *local*: no triggers or actions, an ``allCardsIn`` win and no loss expression (a
 ``noProgress`` loss, which ends only positions with no way to a win, is allowed), every accept and eject
 rule reads only the move's cards, the target's pile and the source's (``card``, ``top``, ``depot``,
@@ -16,8 +18,8 @@ depot. The search plays it only when, in the position ``q`` after it, (a) some m
 ``c`` on with cards that lay under it in ``T`` (:meth:`IdleMoves.keeps`). Why a won position keeps a winning
 line that way: take a shortest winning line ``L``. If it starts with an idle move ``m``, ``c`` must end in a
 win depot and ``T`` is none, so a later move involves ``T``; let ``m_k`` be the first. No move in between
-involves ``S`` (it is empty and takes nothing) or ``T``, and each reads only its own piles and cards, so they
-are legal with ``c`` still in ``S``; then ``m``, whose legality reads the same piles of ``S`` and ``T`` as
+involves ``S`` (it is empty, and takes nothing while empty) or ``T``, and each reads only its own piles and cards,
+so they are legal with ``c`` still in ``S``; then ``m``, whose legality reads the same piles of ``S`` and ``T`` as
 before (a tap reads only its stock and waste), and ``m_k``: the line with ``m`` moved to just before ``m_k``
 has the same length and the same positions from ``m_k`` on (an earlier won position would make a shorter
 line). Then ``m_k`` puts a card onto ``T`` (a), or it moves ``c`` (``T``'s top) from ``T`` to some ``X``: with
@@ -41,7 +43,7 @@ from ..engine.moves import Drag
 from ..expr import ast as expr_ast
 from ..expr import parse
 from ..model import EjectKind
-from .dominance import _CONSTANTS, _replaced, _source_atoms
+from .dominance import _CONSTANTS, _replaced, _source_atoms, depot_takes
 
 LOCAL_NAMES = frozenset({
     "card", "top", "depot", "source", "cards", "count", "empty", "exists", "rank", "suit", "color", "value",
@@ -120,11 +122,10 @@ def idle_moves(game: Any) -> IdleMoves | str:
     if game.loss_when is not None:
         return "it has a loss condition"
     sinks = frozenset(game.win_depots)
-    idle = frozenset(
-        d for d in range(len(game.names)) if game.accept_rules[d].never and d not in sinks and d not in drawn
-    )
+    takes = depot_takes(game)
+    idle = frozenset(d for d in range(len(game.names)) if d not in sinks and d not in drawn and not takes[d][0])
     if not idle:
-        return "no depot is idle (takes no cards)"
+        return "no depot is idle (takes no card while empty)"
     for depot in range(len(game.names)):
         accept = game.accept_rules[depot]
         if accept.follow or accept.wild_rank is not None:

@@ -27,12 +27,12 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     or takes cards from it to the split's target or out of the columns (:mod:`.split_moves`, which
     has the argument: any winning line can be reordered so that each split comes right before its use);
 ``idle``
-    a move of the only card of an idle depot (one that takes no cards: King Albert's reserve, Flower Garden's
-    bouquet, Duchess' reserve) onto a depot other than the win depots is searched only where the position after it
-    has a move that puts a card onto its target (a stock move's waste card included), or that carries the card on
-    with cards under it or where it could not go straight, in a design whose rules read only their move's piles
-    and cards (:mod:`.idle_moves`, which has the argument); where it meets the stock moves, the restarts leave the
-    stock's plays out and are incomplete (:data:`EAGER_IDLE`);
+    a move of the only card of an idle depot (one that takes no card while empty: King Albert's reserve, Flower
+    Garden's bouquet, Duchess' reserve, Alina's columns) onto a depot other than the win depots is searched only
+    where the position after it has a move that puts a card onto its target (a stock move's waste card included),
+    or that carries the card on with cards under it or where it could not go straight, in a design whose rules
+    read only their move's piles and cards (:mod:`.idle_moves`, which has the argument); where it meets the stock
+    moves, the restarts leave the stock's plays out and are incomplete (:data:`EAGER_IDLE`);
 ``ordering``
     children are searched best first by :meth:`Progress.heuristic`, a score read off the
     design; off, by the cards in the win depots, the game's score and the number of moves
