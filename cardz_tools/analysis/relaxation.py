@@ -43,17 +43,34 @@ of the depot it empties.
 sinks, a third fixed point counts a card as able to go onto another only when that one is or can
 become a top: a card is settled when it lies in a sink, or every card above it is settled and it
 can go onto a settled card or onto the topmost unsettled card of some column (which is then a
-top), or every dominator of it has a settled copy. A position is lost when it leaves a card
-unsettled, counting the cards an empty depot takes as able to go there (Baker's Dozen: none;
-Fan: the Kings), or, when empty depots take cards and none is empty now, when it leaves a card
-unsettled in every depot that takes cards, with no card going into an empty depot. Why that is
-sound: order the cards by when a winning line first moves them (before the first position with
-an empty depot, in the second case). When a card first moves, it is its pile's top, so each card
-first above it has moved before (settled, by induction); it goes to a sink after its dominators
-(settled), into an empty depot (one of the cards an empty depot takes), or onto a top: a card
-that moved before (settled), or one that has not moved yet, and
-then every card first above it has moved (settled), so it is its column's topmost unsettled card
-or above. A card never moves onto one below it in its own pile, which it covers.
+top), or into a depot that takes it on an empty pile (:func:`.dominance.depot_takes`) and is empty
+now or holds only settled cards, or every dominator of it has a settled copy. A position is lost
+when that leaves a card unsettled (Baker's Dozen: no empty depot takes a card; Fan: the Kings, once
+a column's cards are settled; Beleaguered Castle: every card, once a column's are, so there it
+proves a board lost only when every column holds a card that cannot leave while none is empty).
+Why that is sound: order the cards by when a winning line first moves them. When a card first
+moves, it is its pile's top, so each card first above it has moved before (settled, by
+induction); it goes to a sink after its dominators (settled), into an empty depot (every card
+that depot held has moved before: settled), or onto a top: a card that moved before (settled),
+or one that has not moved yet, and then every card first above it has moved (settled), so it is
+its column's topmost unsettled card or above. A card never moves onto one below it in its own
+pile, which it covers.
+
+*A single cell.* Where exactly one depot takes cards on an empty pile and it takes none on a card
+(Alina's cell: its columns stay empty once emptied), a *trapped* card, one that no depot takes on
+a card of the game (Alina's Kings), leaves the cell only for a sink, and nothing else goes into
+the cell meanwhile. So the trapped cards take turns there: the fixed point above lets only the
+other cards into the cell, and, while the cell is free (empty, or its card settled), a trapped
+card that is its column's topmost unsettled card settles by way of the cell when the fixed point
+without the cell, from the settled cards and that card, settles every dominator of it; then the
+fixed point goes on from there. Why that is sound: cut a winning line where a trapped card ``z``
+enters the cell (at ``t``) and where it goes to a sink (at ``t'``). By induction over these
+phases, every card that first moves before ``t`` is settled, so ``z``, a top at ``t``, is its
+column's topmost unsettled card or settled; every card that first moves between ``t`` and ``t'``
+goes onto a top or to a sink, so it is settled by the fixed point without the cell from the
+settled cards and ``z``, and ``z``'s dominators reach the sinks before ``t'``. The settled cards
+only grow, and a trapped card that may go into the cell from some settled cards may from more,
+so the order in which the fixed point lets them in does not matter.
 
 *Given back.* A sink whose top card may be dragged back off it (King Albert's foundations) keeps
 the facts above true with two changes: a sink's pile, as it shrinks and grows again, is still a
@@ -78,7 +95,7 @@ from ..engine.effects import Compact, Deal, Flip, MoveCards, MoveFromGroup, Rede
 from ..engine.rules import RuleError
 from ..model import EjectKind
 from .dead_cards import DeadCheck, dead_card_check
-from .dominance import build_table, card_bits
+from .dominance import build_table, card_bits, depot_takes
 
 
 def _effect_depots(game: Any) -> tuple[set[int], set[int]] | str:
@@ -156,6 +173,8 @@ class CardFlow:
     """The depots other than the sinks that give up no card by drag and none by effect."""
     takers: frozenset[int] = frozenset()
     """The depots other than the sinks and the free depots whose accept rule is not ``never``."""
+    takes: tuple[tuple[int, int], ...] = ()
+    """Per depot, the cards it could take on an empty pile and on a card (:func:`.dominance.depot_takes`)."""
 
     @functools.cached_property
     def accepted_on(self) -> dict[int, int]:
@@ -275,16 +294,63 @@ class CardFlow:
             for lying in (card, card | FACE_UP):
                 onto_of_card[lying], required_of_card[lying] = onto_of[b], required[b]
 
-        def left_unsettled(state: Any, each_taker: bool = False, empty: int = 0) -> list[int]:
-            """The depots holding a card that can never leave it when every move goes onto a top or
-            to a sink (module doc, "only onto a top"); with ``each_taker`` the caller asks only whether
-            each depot that takes cards holds one: [] as soon as one of them is all settled. The cards
-            ``empty`` may go into an empty depot as well."""
+        takes = self.takes
+        opened_by = tuple((d, takes[d][0]) for d in pending if takes[d][0])
+        # A single cell (module doc): the one depot that takes cards on an empty pile, taking none on a card; the
+        # trapped cards, which go onto no card of the game (Alina's Kings), leave it only for a sink.
+        cell = opened_by[0][0] if len(opened_by) == 1 and not takes[opened_by[0][0]][1] else None
+        dealt = 0  # the cards of the game (a deal may remove some)
+        for pile in root.piles:
+            for card in pile:
+                dealt |= bit_of[card]
+        trapped = sum(b for b, onto in onto_of.items() if not onto & dealt) if cell is not None else 0
+
+        def settle(columns: list[tuple[int, ...]], first_unsettled: list[int], depots: list[int], alive: int,
+                   tops: int, opened: int) -> tuple[int, int, int]:
+            """The fixed point of the test on tops from ``alive`` (the settled cards), ``tops`` and ``opened`` (the
+            cards an empty depot takes now): (alive, tops, opened) then, ``first_unsettled`` updated in place. A
+            depot all of whose cards settle takes the cards it takes on an empty pile (those ``trapped`` aside)."""
+            changed = True
+            while changed:
+                changed = False
+                for number, cards in enumerate(columns):
+                    at = first_unsettled[number]
+                    if at < 0:
+                        continue
+                    while at >= 0:
+                        card = cards[at]
+                        b = bit_of[card]
+                        if not b & opened and not onto_of_card[card] & tops and required_of_card[card] & ~alive:
+                            break
+                        alive |= b
+                        at -= 1
+                        if at >= 0:
+                            tops |= bit_of[cards[at]]
+                        changed = True
+                    first_unsettled[number] = at
+                    if at < 0:
+                        opened |= takes[depots[number]][0] & ~trapped
+                        if opened == everything:  # every card goes there once the cards above it have gone
+                            first_unsettled[:] = [-1] * len(first_unsettled)
+                            return everything, everything, opened
+            return alive, tops, opened
+
+        def left_unsettled(state: Any) -> bool:
+            """Whether a card can never leave its depot when every move goes onto a top, to a sink, or into a
+            depot that takes it on an empty pile once every card that depot holds now has left; with a single
+            cell, a trapped card goes there only where its dominators then settle with the cell taken (module doc,
+            "only onto a top", "a single cell")."""
             piles = state.piles
             alive = 0
             for d in sinks:
                 for card in piles[d]:
                     alive |= bit_of[card]
+            opened = 0  # the cards an empty depot may take: one that is empty now, or all of whose cards settled
+            for d, into_empty in opened_by:
+                if not piles[d]:
+                    opened |= into_empty & ~trapped
+            if opened == everything:
+                return False  # every card goes there once the cards above it have gone
             depots: list[int] = []
             columns: list[tuple[int, ...]] = []
             first_unsettled: list[int] = []  # per column, the index of its topmost unsettled card
@@ -298,41 +364,33 @@ class CardFlow:
                     columns.append(pile)
                     first_unsettled.append(len(pile) - 1)
                     tops |= bit_of[pile[-1]]
-            changed = True
-            while changed:
-                changed = False
+            if not columns:
+                return False
+            alive, tops, opened = settle(columns, first_unsettled, depots, alive, tops, opened)
+            held = depots.index(cell) if cell is not None and piles[cell] else None  # the cell's column
+            while cell is not None and (held is None or first_unsettled[held] < 0) and max(first_unsettled) >= 0:
+                # The cell is free: a trapped card that is its column's topmost unsettled one may go there where its
+                # dominators then settle with the cell taken.
                 for number, cards in enumerate(columns):
                     at = first_unsettled[number]
-                    while at >= 0:
-                        card = cards[at]
-                        b = bit_of[card]
-                        if not b & empty and not onto_of_card[card] & tops and required_of_card[card] & ~alive:
-                            break
-                        alive |= b
-                        at -= 1
-                        if at >= 0:
-                            tops |= bit_of[cards[at]]
-                        elif each_taker and depots[number] in takers:
-                            return []
-                        changed = True
-                    first_unsettled[number] = at
-            return [d for d, at in zip(depots, first_unsettled, strict=True) if at >= 0]
+                    if at < 0 or not bit_of[cards[at]] & trapped:
+                        continue
+                    tried = first_unsettled.copy()
+                    tried[number] = at - 1
+                    settled = alive | bit_of[cards[at]]
+                    raised = tops | (bit_of[cards[at - 1]] if at else 0)
+                    settled, raised, _ = settle(columns, tried, depots, settled, raised, 0)
+                    if not required_of_card[cards[at]] & ~settled:
+                        first_unsettled[:] = tried
+                        alive, tops, opened = settle(columns, first_unsettled, depots, settled, raised, opened)
+                        break
+                else:
+                    break
+            return max(first_unsettled) >= 0
 
         def stuck_on_tops(state: Any) -> bool:
             """Whether the test on tops proves ``state`` lost (module doc, "only onto a top")."""
-            if not on_tops:
-                return False
-            piles = state.piles
-            if empty_mask != everything and left_unsettled(state, empty=empty_mask):
-                return True  # a card that no empty depot takes and that cannot leave (Fan: all but the Kings)
-            if not empty_mask:
-                return False
-            if not takers or not all(map(piles.__getitem__, taker_order)):
-                return False
-            stuck = left_unsettled(state, each_taker=True)
-            return bool(stuck) and all(d in stuck for d in takers)
-
-        taker_order = tuple(sorted(takers))
+            return on_tops and left_unsettled(state)
 
         accepted_on = self.accepted_on if never_emptied else {}
         # A depot whose bottom card is mobile is all settled (a single card, or a run it carries).
@@ -457,6 +515,7 @@ def card_flow(game: Any) -> CardFlow | str:
             d for d in range(len(game.names))
             if d not in free and d not in sinks and not game.accept_rules[d].never
         ),
+        takes=depot_takes(game),
     )
 
 
