@@ -224,6 +224,7 @@ def split_moves(game: Any) -> SplitMoves | str:
         return "its taps are not separate from the rest (no stock moves)"
     if any(kind not in _EJECTS for kind in game.eject_kind):
         return "an eject rule reads more than which cards are face up"
+    checked: dict[tuple[int, str], str | None] = {}  # the depots of one entry share their rule: checked once
     for depot, rule in enumerate(game.accept_rules):
         if rule.never:
             continue
@@ -233,7 +234,10 @@ def split_moves(game: Any) -> SplitMoves | str:
             continue
         node = parse(rule.when.text)
         for atom in _source_atoms(node):
-            why = _atom_reads_only_the_whole_pile(game, depot, atom)
+            entry = (id(game.design.depots[depot].spec), to_source(atom))
+            if entry not in checked:
+                checked[entry] = _atom_reads_only_the_whole_pile(game, depot, atom)
+            why = checked[entry]
             if why is not None:
                 return f"the accept rule of {game.names[depot]}: {to_source(atom)}: {why}"
         if not set().union(*map(expr_ast.names, _source_variants(node))) <= _CARD_NAMES:

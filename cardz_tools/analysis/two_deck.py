@@ -50,18 +50,15 @@ from .dominance import BottomSafeMoves, SafeMoves, SafeSinkMoves, safe_sink_move
 class TwinSafeSinkMoves(SafeSinkMoves):
     """:class:`SafeSinkMoves` for designs with more than one deck (module doc)."""
 
-    others: tuple[int, ...] = ()
-    """The depots other than the sinks."""
+    copies: tuple[int, ...] = ()
+    """``copies[k - 1]``: the cards of which the game holds ``k`` copies (the deal's; no move adds or drops a card),
+    so that the copies outside the sinks are read off the sinks alone."""
 
     def safe_move(self, state: Any) -> Any:
         """A safe move of ``state`` onto a sink (legal there), or None; ``state`` must not have
         ended, as for :meth:`.SafeSinkMoves.safe_move`."""
         piles = state.piles
-        buildable = self.buildable
-        others = [piles[d] for d in self.others]
-        outside = 0
-        for pile in others:
-            outside |= self._mask(pile)
+        buildable, predecessor, on_empty, bit = self.buildable, self.predecessor, self.on_empty, self.bit
         takers: dict[Card, list[int]] = {}
         empty: list[int] = []
         for sink in self.sinks:
@@ -70,26 +67,33 @@ class TwinSafeSinkMoves(SafeSinkMoves):
                 takers.setdefault(pile[-1] & ~FACE_UP, []).append(sink)
             else:
                 empty.append(sink)
+        at_least: list[int] | None = None  # worked out only for a card a sink takes now (hot path)
+        every_copy = 0
         for source in self.sources:
             pile = piles[source]
             if not pile or not pile[-1] & FACE_UP:
                 continue
             card = pile[-1] & ~FACE_UP
-            if buildable[card] & outside:
-                continue
-            below = self.predecessor.get(card)
+            below = predecessor.get(card)
             if below is not None:
-                targets = takers.get(below, [])
-                faced = card | FACE_UP  # a card's copies face up or down: counted in C (hot path)
-                waiting = sum(pile.count(card) + pile.count(faced) for pile in others) if targets else 1
-            elif card in self.on_empty:
+                targets = takers.get(below)
+            elif card in on_empty:
                 targets = empty
-                on_empty = self.on_empty
-                waiting = (
-                    sum(pile.count(c) + pile.count(c | FACE_UP) for pile in others for c in on_empty) if targets else 1
-                )
             else:
                 continue
+            if not targets:
+                continue
+            if at_least is None:
+                at_least = _in_sinks(piles, self.sinks, len(self.copies), bit)
+                every_copy = self.absent
+                for level, held in zip(at_least, self.copies, strict=True):
+                    every_copy |= level & held
+            if buildable[card] & ~every_copy:
+                continue
+            if below is not None:
+                waiting = self._outside(bit[card], at_least)
+            else:
+                waiting = sum(self._outside(bit[c], at_least) for c in on_empty)
             if len(targets) < waiting:
                 continue
             move = state.game.drag_move(source, 1, targets[0], None)
@@ -97,22 +101,45 @@ class TwinSafeSinkMoves(SafeSinkMoves):
                 return move
         return None
 
-    def _mask(self, pile: tuple[int, ...]) -> int:
-        """The bits of the cards of ``pile`` (kept by pile: a move changes one or two)."""
-        found = _MASKS.get(pile)
-        if found is None:
-            bit = self.bit
-            found = 0
-            for card in pile:
-                found |= bit[card & ~FACE_UP]
-            if len(_MASKS) >= 100_000:
-                _MASKS.clear()
-            _MASKS[pile] = found
-        return found
+    def _outside(self, card_bit: int, at_least: list[int]) -> int:
+        """The copies of the card of ``card_bit`` outside the sinks (``at_least``: :func:`_in_sinks`)."""
+        held = next((k for k, mask in enumerate(self.copies, 1) if mask & card_bit), 0)
+        return held - sum(1 for level in at_least if level & card_bit)
 
 
-_MASKS: dict[tuple[int, ...], int] = {}
-"""Pile -> its card bits (the bits of :func:`.dominance.card_bits`, the same for every game)."""
+def _in_sinks(piles: Any, sinks: tuple[int, ...], decks: int, bit: dict[Card, int]) -> list[int]:
+    """``at_least[k]``: the cards with more than ``k`` copies in the ``sinks``, for ``k`` below ``decks``."""
+    at_least = [0] * decks
+    for sink in sinks:
+        for mask in _levels(piles[sink], bit):
+            for k in range(decks - 1, 0, -1):
+                at_least[k] |= at_least[k - 1] & mask
+            at_least[0] |= mask
+    return at_least
+
+
+def _levels(pile: tuple[int, ...], bit: dict[Card, int]) -> tuple[int, ...]:
+    """The bits of the cards of ``pile``: those with one copy there or more, then two or more, ... (kept by pile:
+    the bits of :func:`.dominance.card_bits` are the same for every game)."""
+    found = _LEVELS.get(pile)
+    if found is None:
+        levels: list[int] = []
+        for card in pile:
+            b = bit[card & ~FACE_UP]
+            for k, mask in enumerate(levels):
+                if not mask & b:
+                    levels[k] |= b
+                    break
+            else:
+                levels.append(b)
+        if len(_LEVELS) >= 100_000:
+            _LEVELS.clear()
+        found = _LEVELS[pile] = tuple(levels)
+    return found
+
+
+_LEVELS: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""Sink pile -> the bits of its cards by number of copies (:func:`_levels`)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -126,7 +153,7 @@ class TwinGivingBackSinkMoves(SafeSinkMoves):
         ended, as for :meth:`.SafeSinkMoves.safe_move`."""
         piles = state.piles
         decks = self.decks
-        # at_least[k]: the cards with more than k copies in the sinks
+        # at_least[k]: the cards with more than k copies in the sinks (_in_sinks, in the loop that reads the tops)
         at_least = [0] * decks
         tops: dict[Card, int] = {}
         empty_sink = -1
@@ -137,7 +164,7 @@ class TwinGivingBackSinkMoves(SafeSinkMoves):
                     empty_sink = sink
                 continue
             tops[pile[-1] & ~FACE_UP] = sink
-            for mask in self._levels(pile):
+            for mask in _levels(pile, self.bit):
                 for k in range(decks - 1, 0, -1):
                     at_least[k] |= at_least[k - 1] & mask
                 at_least[0] |= mask
@@ -156,29 +183,6 @@ class TwinGivingBackSinkMoves(SafeSinkMoves):
                 return move
         return None
 
-    def _levels(self, pile: tuple[int, ...]) -> tuple[int, ...]:
-        """The bits of the cards of ``pile``: those with one copy there or more, then two or more, ..."""
-        found = _LEVELS.get(pile)
-        if found is None:
-            bit = self.bit
-            levels: list[int] = []
-            for card in pile:
-                b = bit[card & ~FACE_UP]
-                for k, mask in enumerate(levels):
-                    if not mask & b:
-                        levels[k] |= b
-                        break
-                else:
-                    levels.append(b)
-            if len(_LEVELS) >= 100_000:
-                _LEVELS.clear()
-            found = _LEVELS[pile] = tuple(levels)
-        return found
-
-
-_LEVELS: dict[tuple[int, ...], tuple[int, ...]] = {}
-"""Sink pile -> the bits of its cards by number of copies (:meth:`TwinGivingBackSinkMoves._levels`)."""
-
 
 def safe_moves(game: Any) -> SafeMoves | str:
     """The safe-move dominance of ``game`` for any number of decks, or why there is none."""
@@ -196,5 +200,11 @@ def safe_moves(game: Any) -> SafeMoves | str:
         if len(found.sinks) < decks * len(found.on_empty & dealt):
             return "its win depots give cards back and are fewer than the decks times the cards an empty one takes"
         return TwinGivingBackSinkMoves(**fields, decks=decks)  # found.absent: the cards the deck does not hold
-    others = tuple(d for d in range(len(game.names)) if d not in found.sinks)
-    return TwinSafeSinkMoves(**fields, others=others)
+    held: dict[Card, int] = {}
+    for pile in game.new_initial_state(seed=0).piles:  # every deal holds the same cards (found.absent too)
+        for card in pile:
+            held[card & ~FACE_UP] = held.get(card & ~FACE_UP, 0) + 1
+    copies = [0] * max(held.values(), default=0)
+    for card, count in held.items():
+        copies[count - 1] |= found.bit[card]
+    return TwinSafeSinkMoves(**fields, copies=tuple(copies))
