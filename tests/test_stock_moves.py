@@ -49,7 +49,7 @@ def test_probed_plays_are_the_plays_the_engine_lists(name: str) -> None:
     game = _game(name)
     stock = stock_moves(game)
     assert isinstance(stock, StockMoves), stock
-    compared = plays = 0
+    compared = plays = narrowed = 0
     for state in random_positions(game, 12, seed=7, max_moves=160):
         for draw in stock.draws:
             listed = _plays(list(stock._listed_plays(state, draw)))
@@ -57,7 +57,14 @@ def test_probed_plays_are_the_plays_the_engine_lists(name: str) -> None:
             assert probed == listed
             compared += 1
             plays += len(listed)
+            # only the plays onto some depots (a split's uses): the same plays, the others left out
+            onto = tuple({game.index[play[0][-1].target] for play in listed[::2]})
+            kept = [play for play in listed if game.index[play[0][-1].target] in onto]
+            assert _plays(list(stock._probed_plays(state, draw, onto))) == kept
+            assert _plays(list(stock._listed_plays(state, draw, onto))) == kept
+            narrowed += len(kept) < len(listed)
     assert compared == 12 and plays > 12  # the positions did have plays to compare
+    assert narrowed > 0  # some plays were left out
 
 
 def test_limited_redeals_are_counted_as_the_engine_counts_them() -> None:

@@ -177,6 +177,11 @@ class SplitMoves:
                     found.append((source, count, to))
         return found
 
+    def play_targets(self, split: Any) -> tuple[int, ...]:
+        """The depots a play from the waste goes onto when it uses ``split`` (:meth:`uses`; its source is no column):
+        the column the split left."""
+        return (self.index[split.source],)
+
     def uses(self, split: Any, move: Any) -> bool:
         """Whether ``move`` uses the source of ``split`` (module doc): it puts cards on it, or takes cards from it
         onto the split's target or onto a depot that is not a column."""

@@ -144,33 +144,38 @@ class StockMoves:
                 for moves, child, complete in self._plays_of(state, draw):
                     yield moves, child, None, complete
 
-    def plays(self, state: Any) -> Iterator[tuple[tuple[Any, ...], Any, bool]]:
-        """``(moves, child, complete)`` for every "k taps, then a play from the waste" of ``state``.
+    def plays(self, state: Any, onto: tuple[int, ...] | None = None) -> Iterator[tuple[tuple[Any, ...], Any, bool]]:
+        """``(moves, child, complete)`` for every "k taps, then a play from the waste" of ``state`` (with ``onto``,
+        only those onto these depots: a split's uses, :mod:`.split_moves`).
 
         ``complete`` is False when the look-ahead stopped at :data:`MAX_TAPS` before the
         stock came back to a state it had had.
         """
         for draw in self.draws:
-            yield from self._plays_of(state, draw)
+            yield from self._plays_of(state, draw, onto)
 
-    def _plays_of(self, state: Any, draw: Any) -> Iterator[tuple[tuple[Any, ...], Any, bool]]:
+    def _plays_of(
+        self, state: Any, draw: Any, onto: tuple[int, ...] | None = None
+    ) -> Iterator[tuple[tuple[Any, ...], Any, bool]]:
         """:meth:`plays` of one draw."""
         if not _probes(state):
-            yield from self._listed_plays(state, draw)
+            yield from self._listed_plays(state, draw, onto)
         elif not state.game.triggers or taps_fire_nothing(state.game, draw.depot, draw.to):
-            yield from self._probed_plays(state, draw)
+            yield from self._probed_plays(state, draw, onto)
         else:
             # A trigger fires after a tap only if its rule reads what a tap changes: then the
             # probe stops and the engine lists the plays (so the probe is all taken or none).
             try:
-                probed = list(self._probed_plays(state, draw))
+                probed = list(self._probed_plays(state, draw, onto))
             except _TapFired:
-                yield from self._listed_plays(state, draw)
+                yield from self._listed_plays(state, draw, onto)
             else:
                 yield from probed
 
-    def _listed_plays(self, state: Any, draw: Any) -> Iterator[tuple[tuple[Any, ...], Any, bool]]:
-        """:meth:`plays` of one draw through the engine: tap, list every move, keep the waste's."""
+    def _listed_plays(
+        self, state: Any, draw: Any, onto: tuple[int, ...] | None = None
+    ) -> Iterator[tuple[tuple[Any, ...], Any, bool]]:
+        """:meth:`plays` of one draw through the engine: tap, list every move, keep the waste's (onto ``onto``)."""
         indexes = state.game.drag_indexes
         current = state
         seen: set[Hashable] = {self._stock_key(current, draw)}
@@ -189,24 +194,28 @@ class StockMoves:
                 continue
             for move in current.legal_moves():
                 entry = indexes.get(id(move))
-                if entry is not None and entry[0] == draw.to:
+                if entry is not None and entry[0] == draw.to and (onto is None or entry[1] in onto):
                     child = current.clone()
                     child.apply(move)
                     yield (*taps, move), child, True
         else:
             yield (), state, False
 
-    def _probed_plays(self, state: Any, draw: Any) -> Iterator[tuple[tuple[Any, ...], Any, bool]]:
+    def _probed_plays(
+        self, state: Any, draw: Any, onto: tuple[int, ...] | None = None
+    ) -> Iterator[tuple[tuple[Any, ...], Any, bool]]:
         """:meth:`_unbuilt_probed_plays` with each child built."""
-        for moves, base, move, complete in self._unbuilt_probed_plays(state, draw):
+        for moves, base, move, complete in self._unbuilt_probed_plays(state, draw, onto):
             if move is not None:
                 base = base.clone()
                 base.apply(move, checked=True)
             yield moves, base, complete
 
-    def _unbuilt_probed_plays(self, state: Any, draw: Any) -> Iterator[tuple[tuple[Any, ...], Any, Any, bool]]:
-        """:meth:`plays` of one draw, unbuilt as in :meth:`unbuilt_plays`, without listing every move after
-        each tap (in a design without named suits, :func:`_probes`): the taps are followed on the stock and waste
+    def _unbuilt_probed_plays(
+        self, state: Any, draw: Any, onto: tuple[int, ...] | None = None
+    ) -> Iterator[tuple[tuple[Any, ...], Any, Any, bool]]:
+        """:meth:`plays` of one draw (onto ``onto``), unbuilt as in :meth:`unbuilt_plays`, without listing every move
+        after each tap (in a design without named suits, :func:`_probes`): the taps are followed on the stock and waste
         alone, as the engine plays them (:func:`tap`), and only the drags off the waste are
         asked of the engine (:meth:`State.drag_refusal`), to the targets whose top card the card
         table lets take it (:func:`.dominance.probe_table`; an over-approximation, so no legal play is missed).
@@ -241,6 +250,8 @@ class StockMoves:
         rows: list[tuple[int, int | None]] = []
         takes, asks = 0, False
         for target, table in targets:
+            if onto is not None and target not in onto:
+                continue
             if table is None:
                 rows.append((target, None))
                 asks = True

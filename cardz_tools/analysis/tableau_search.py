@@ -1021,14 +1021,12 @@ class _Search:
         for move in drags:
             yield (split, move), state, move
         if plays:
-            uses = splits.uses
             assert self.plan.stock is not None
-            for moves, child, complete in self.plan.stock.plays(state):
+            for moves, child, complete in self.plan.stock.plays(state, splits.play_targets(split)):  # the uses
                 if not complete:
                     self.cut = True
                     continue
-                if uses(split, moves[-1]):
-                    yield (split, *moves), child, None
+                yield (split, *moves), child, None
 
     def tick(self) -> None:
         """Raise :class:`_Budget` past the deadline."""
