@@ -54,52 +54,65 @@ class TwinSafeSinkMoves(SafeSinkMoves):
     """``copies[k - 1]``: the cards of which the game holds ``k`` copies (the deal's; no move adds or drops a card),
     so that the copies outside the sinks are read off the sinks alone."""
 
+    homes: dict[tuple[tuple[Card, ...], ...], dict[Card, int]] = dataclasses.field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """Per tuple of sink piles, :meth:`_homes` of them (the sinks change seldom: kept, not worked out again)."""
+
     def safe_move(self, state: Any) -> Any:
         """A safe move of ``state`` onto a sink (legal there), or None; ``state`` must not have
         ended, as for :meth:`.SafeSinkMoves.safe_move`."""
         piles = state.piles
-        buildable, predecessor, on_empty, bit = self.buildable, self.predecessor, self.on_empty, self.bit
+        sinks = tuple(piles[sink] for sink in self.sinks)
+        homes = self.homes.get(sinks)
+        if homes is None:
+            if len(self.homes) >= HOMES_KEPT:
+                self.homes.clear()
+            homes = self.homes[sinks] = self._homes(sinks)
+        if not homes:
+            return None
+        for source in self.sources:
+            pile = piles[source]
+            if not pile:
+                continue
+            target = homes.get(pile[-1])  # a face-down card is no key
+            if target is None:
+                continue
+            move = state.game.drag_move(source, 1, target, None)
+            if state.drag_refusal(move) is None:  # not why_illegal: its game-over test lists every move
+                return move
+        return None
+
+    def _homes(self, sinks: tuple[tuple[Card, ...], ...]) -> dict[Card, int]:
+        """Each card (face up) that the sinks holding ``sinks`` would take safely, with the first of them that
+        takes it (module doc: every copy of each card built on it in a sink, and as many sinks taking it as its
+        copies outside them; for a card an empty sink takes, the empty sinks and all such cards outside)."""
         takers: dict[Card, list[int]] = {}
         empty: list[int] = []
-        for sink in self.sinks:
-            pile = piles[sink]
+        for sink, pile in zip(self.sinks, sinks, strict=True):
             if pile:
                 takers.setdefault(pile[-1] & ~FACE_UP, []).append(sink)
             else:
                 empty.append(sink)
-        at_least: list[int] | None = None  # worked out only for a card a sink takes now (hot path)
-        every_copy = 0
-        for source in self.sources:
-            pile = piles[source]
-            if not pile or not pile[-1] & FACE_UP:
-                continue
-            card = pile[-1] & ~FACE_UP
-            below = predecessor.get(card)
+        at_least = _in_sinks(sinks, len(self.copies), self.bit)
+        every_copy = self.absent
+        for level, held in zip(at_least, self.copies, strict=True):
+            every_copy |= level & held
+        bit = self.bit
+        waiting_on_empty = sum(self._outside(bit[c], at_least) for c in self.on_empty)
+        homes: dict[Card, int] = {}
+        for card, card_bit in bit.items():
+            below = self.predecessor.get(card)
             if below is not None:
-                targets = takers.get(below)
-            elif card in on_empty:
-                targets = empty
+                targets = takers.get(below, [])
+                waiting = self._outside(card_bit, at_least)
+            elif card in self.on_empty:
+                targets, waiting = empty, waiting_on_empty
             else:
                 continue
-            if not targets:
-                continue
-            if at_least is None:
-                at_least = _in_sinks(piles, self.sinks, len(self.copies), bit)
-                every_copy = self.absent
-                for level, held in zip(at_least, self.copies, strict=True):
-                    every_copy |= level & held
-            if buildable[card] & ~every_copy:
-                continue
-            if below is not None:
-                waiting = self._outside(bit[card], at_least)
-            else:
-                waiting = sum(self._outside(bit[c], at_least) for c in on_empty)
-            if len(targets) < waiting:
-                continue
-            move = state.game.drag_move(source, 1, targets[0], None)
-            if state.drag_refusal(move) is None:  # not why_illegal: its game-over test lists every move
-                return move
-        return None
+            if targets and len(targets) >= waiting and not self.buildable[card] & ~every_copy:
+                homes[card | FACE_UP] = targets[0]
+        return homes
 
     def _outside(self, card_bit: int, at_least: list[int]) -> int:
         """The copies of the card of ``card_bit`` outside the sinks (``at_least``: :func:`_in_sinks`)."""
@@ -107,11 +120,15 @@ class TwinSafeSinkMoves(SafeSinkMoves):
         return held - sum(1 for level in at_least if level & card_bit)
 
 
-def _in_sinks(piles: Any, sinks: tuple[int, ...], decks: int, bit: dict[Card, int]) -> list[int]:
-    """``at_least[k]``: the cards with more than ``k`` copies in the ``sinks``, for ``k`` below ``decks``."""
+HOMES_KEPT = 10_000
+"""The most sink configurations :attr:`TwinSafeSinkMoves.homes` keeps (then it forgets them all)."""
+
+
+def _in_sinks(sinks: tuple[tuple[Card, ...], ...], decks: int, bit: dict[Card, int]) -> list[int]:
+    """``at_least[k]``: the cards with more than ``k`` copies in the piles ``sinks``, for ``k`` below ``decks``."""
     at_least = [0] * decks
-    for sink in sinks:
-        for mask in _levels(piles[sink], bit):
+    for pile in sinks:
+        for mask in _levels(pile, bit):
             for k in range(decks - 1, 0, -1):
                 at_least[k] |= at_least[k - 1] & mask
             at_least[0] |= mask
