@@ -40,11 +40,16 @@ DEALS: dict[str, tuple[tuple[int, ...], int]] = {
     "ultra-klondike-2-deck": ((0, 3), 15_000),
     "king-albert": ((10, 14, 17), 40_000),
     "chateau-de-cartes": ((9,), 40_000),
+    "alina": ((0,), 25_000),
+    "northwest-territory": ((0,), 25_000),
+    "duchess": ((0,), 25_000),
+    "chameleon": ((0,), 25_000),
 }
 """Per design in ``games/``: the deals of seed 0 and the position budget of each (Klondike draw three,
 Canfield with runs and Canfield first: the stock games issue 15 asks most of; Gargantua and Ultra Klondike: the
 two-deck rows with splits, deal 3 of Ultra Klondike open at 15,000; King Albert's deals 10, 14 and 17, open at
-40,000, with idle and safe moves; Château de cartes' deal 9, whose triggers fire on most moves)."""
+40,000, with idle and safe moves; Château de cartes' deal 9, whose triggers fire on most moves; Alina, Northwest
+Territory, Duchess and Chameleon, undecided rows of safe moves without a stock, idle moves, and both with a stock)."""
 
 
 def worker(root: pathlib.Path, games: list[str], scale: float) -> None:
