@@ -13,6 +13,7 @@ unsound version (the waste, which is turned back, as a source) turns into a lost
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -98,7 +99,7 @@ def test_the_waste_that_is_turned_back_is_no_source_of_safe_moves() -> None:
     assert isinstance(found, SafeSinkMoves)
     assert found.safe_move(state) is None
     waste = game.index["waste"]
-    unsound = SafeSinkMoves(**{**found.__dict__, "sources": (*found.sources, waste), "masks": {}})
+    unsound = dataclasses.replace(found, sources=(*found.sources, waste))
     move = unsound.safe_move(state)
     assert move is not None and move.source == "waste"  # the unsound version plays it up ...
     after = state.clone()
@@ -196,7 +197,7 @@ def test_a_lone_card_of_a_column_kept_full_is_no_safe_move() -> None:
         found = _classify(game, {game.index["found[0]"]: identity(piles[game.index["found[0]"]][0])})
         assert isinstance(found, SafeSinkMoves) and found.kept_full == frozenset(game.members["tab"])
         assert found.safe_move(state) is None
-        unsound = SafeSinkMoves(**{**found.__dict__, "kept_full": frozenset(), "masks": {}})
+        unsound = dataclasses.replace(found, kept_full=frozenset())
         move = unsound.safe_move(state)
         assert move is not None and move.source == "tab[0]"  # the unsound version plays it up ...
         after = state.clone()

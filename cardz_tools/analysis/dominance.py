@@ -109,7 +109,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-from collections.abc import Iterator, Sequence
+import operator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..cards import (
@@ -141,8 +142,8 @@ _BOARD_NAMES = frozenset({"count", "empty", "all", "any", "it", "cards", "depot"
 """The board part is checked by evaluation (:func:`_board_part_is_monotone`): arithmetic on counts (``pow``) is fine."""
 _RUN_PREDICATES = frozenset({"descending", "ascending", "alternating", "sameSuit", "chain"})
 _EMPTINESS = frozenset({"empty", "it"})
-MASKS_KEPT = 100_000
-"""The most sink piles whose card bits :meth:`SafeSinkMoves.safe_move` keeps (then they are forgotten at once)."""
+HOMES_KEPT = 10_000
+"""The most contents of the sinks whose :meth:`SafeSinkMoves._homes` a dominance keeps (then it forgets them all)."""
 MAX_BOARD_CASES = 20_000
 """The most evaluations the board-part check may spend on one rule; past that the design is not classified."""
 
@@ -175,62 +176,87 @@ class SafeSinkMoves:
     kept_full: frozenset[int] = frozenset()
     """The depots of groups whose emptiness a rule refuses moves on (module doc, "Rules that read a full
     group"): a lone card is never moved from one, so ``L'`` has the same of them empty as ``L``."""
-    masks: dict[int, tuple[tuple[Card, ...], int]] = dataclasses.field(default_factory=dict, compare=False, repr=False)
-    """Per sink pile, by its identity, the bits of its cards (a sink changes seldom: kept, not counted
-    again; an entry holds its pile, so the id is not reused while it is kept)."""
+
+    @functools.cached_property
+    def homes(self) -> dict[tuple[tuple[Card, ...], ...], dict[Card, int]]:
+        """Per contents of the sinks, :meth:`_homes` of them (the sinks change seldom and their contents recur: kept,
+        not worked out again); each object keeps its own (not a field: a copy starts afresh)."""
+        return {}
+
+    @functools.cached_property
+    def successor(self) -> dict[Card, Card]:
+        """The one card each sink top takes (:attr:`predecessor` turned round)."""
+        return {top: card for card, top in self.predecessor.items()}
+
+    @functools.cached_property
+    def sink_piles(self) -> Callable[[Sequence[Any]], tuple[tuple[Card, ...], ...]]:
+        """``get(piles)``: the piles of the sinks, as a tuple."""
+        if len(self.sinks) == 1:
+            only = self.sinks[0]
+            return lambda piles: (piles[only],)
+        return operator.itemgetter(*self.sinks)
 
     def safe_move(self, state: Any) -> Any:
         """A safe move of ``state`` onto a sink (legal there), or None; ``state`` must not have
         ended (:func:`.tableau_search.ended`: then it is over only if it has no moves at all)."""
         piles = state.piles
-        bit, required, masks = self.bit, self.required, self.masks
-        in_sinks = self.absent
-        tops: dict[Card, int] = {}
-        empty_sink = -1
-        for sink in self.sinks:
-            pile = piles[sink]
-            if not pile:
-                if empty_sink < 0:
-                    empty_sink = sink
-                continue
-            tops[pile[-1] & ~FACE_UP] = sink
-            kept = masks.get(id(pile))
-            if kept is None or kept[0] is not pile:
-                if len(masks) >= MASKS_KEPT:
-                    masks.clear()
-                mask = 0
-                for card in pile:
-                    mask |= bit[card & ~FACE_UP]
-                kept = masks[id(pile)] = (pile, mask)
-            in_sinks |= kept[1]
+        homes = self.kept_homes(piles)
+        if not homes:
+            return None
         refilling = self.refilled and any(piles[r] for r in self.refill_sources)
         for source in self.sources:
             pile = piles[source]
-            if not pile or not pile[-1] & FACE_UP or len(pile) == 1 and (
+            if not pile:
+                continue
+            target = homes.get(pile[-1])  # a face-down card is no key
+            if target is None or len(pile) == 1 and (
                 source in self.kept_full or refilling and source in self.refilled
             ):
                 continue
-            card = pile[-1] & ~FACE_UP
-            if required[card] & ~in_sinks:
-                continue
-            move = self._home(state, source, card, tops, empty_sink)
-            if move is not None:
+            move = state.game.drag_move(source, 1, target, None)
+            if state.drag_refusal(move) is None:  # not why_illegal: its game-over test lists every move
                 return move
         return None
 
-    def _home(self, state: Any, source: int, card: Card, tops: dict[Card, int], empty_sink: int) -> Any:
-        """The drag of ``card``, the top of ``source``, onto the sink whose top (in ``tops``: top card -> sink)
-        it goes on, or onto the empty sink ``empty_sink`` (-1: none) when it starts one; None when neither
-        holds or the engine refuses the drag."""
-        below = self.predecessor.get(card)
-        if below is not None and below in tops:
-            target = tops[below]
-        elif card in self.on_empty and empty_sink >= 0:
-            target = empty_sink
-        else:
-            return None
-        move = state.game.drag_move(source, 1, target, None)
-        return move if state.drag_refusal(move) is None else None
+    def kept_homes(self, piles: Sequence[Any]) -> dict[Card, int]:
+        """:meth:`_homes` of the sinks of ``piles``, kept per their contents (:attr:`homes`, at most
+        :data:`HOMES_KEPT` of them)."""
+        sinks = self.sink_piles(piles)
+        homes = self.homes
+        found = homes.get(sinks)
+        if found is None:
+            if len(homes) >= HOMES_KEPT:
+                homes.clear()
+            found = homes[sinks] = self._homes(sinks)
+        return found
+
+    def _homes(self, sinks: tuple[tuple[Card, ...], ...]) -> dict[Card, int]:
+        """Each card (face up) that may go safely onto a sink as far as the sinks of contents ``sinks`` tell, with
+        the sink it goes onto (:meth:`_takers`): those whose :attr:`required` cards are all in them."""
+        bit, required = self.bit, self.required
+        in_sinks = self.absent
+        for pile in sinks:
+            for card in pile:
+                in_sinks |= bit[card & ~FACE_UP]
+        return {card | FACE_UP: sink for card, sink in self._takers(sinks) if not required[card] & ~in_sinks}
+
+    def _takers(self, sinks: tuple[tuple[Card, ...], ...]) -> Iterator[tuple[Card, int]]:
+        """Each card the sinks of contents ``sinks`` take now, with the sink that takes it: the last whose top it
+        goes on, or the first empty one for a card an empty sink takes."""
+        tops: dict[Card, int] = {}
+        empty_sink = -1
+        for sink, pile in zip(self.sinks, sinks, strict=True):
+            if pile:
+                tops[pile[-1] & ~FACE_UP] = sink
+            elif empty_sink < 0:
+                empty_sink = sink
+        successor = self.successor
+        for top, sink in tops.items():
+            if top in successor:
+                yield successor[top], sink
+        if empty_sink >= 0:
+            for card in self.on_empty:
+                yield card, empty_sink
 
 
 def _source_atoms(node: expr_ast.Node) -> list[expr_ast.Node]:

@@ -54,35 +54,6 @@ class TwinSafeSinkMoves(SafeSinkMoves):
     """``copies[k - 1]``: the cards of which the game holds ``k`` copies (the deal's; no move adds or drops a card),
     so that the copies outside the sinks are read off the sinks alone."""
 
-    homes: dict[tuple[tuple[Card, ...], ...], dict[Card, int]] = dataclasses.field(
-        default_factory=dict, compare=False, repr=False
-    )
-    """Per tuple of sink piles, :meth:`_homes` of them (the sinks change seldom: kept, not worked out again)."""
-
-    def safe_move(self, state: Any) -> Any:
-        """A safe move of ``state`` onto a sink (legal there), or None; ``state`` must not have
-        ended, as for :meth:`.SafeSinkMoves.safe_move`."""
-        piles = state.piles
-        sinks = tuple(piles[sink] for sink in self.sinks)
-        homes = self.homes.get(sinks)
-        if homes is None:
-            if len(self.homes) >= HOMES_KEPT:
-                self.homes.clear()
-            homes = self.homes[sinks] = self._homes(sinks)
-        if not homes:
-            return None
-        for source in self.sources:
-            pile = piles[source]
-            if not pile:
-                continue
-            target = homes.get(pile[-1])  # a face-down card is no key
-            if target is None:
-                continue
-            move = state.game.drag_move(source, 1, target, None)
-            if state.drag_refusal(move) is None:  # not why_illegal: its game-over test lists every move
-                return move
-        return None
-
     def _homes(self, sinks: tuple[tuple[Card, ...], ...]) -> dict[Card, int]:
         """Each card (face up) that the sinks holding ``sinks`` would take safely, with the first of them that
         takes it (module doc: every copy of each card built on it in a sink, and as many sinks taking it as its
@@ -118,10 +89,6 @@ class TwinSafeSinkMoves(SafeSinkMoves):
         """The copies of the card of ``card_bit`` outside the sinks (``at_least``: :func:`_in_sinks`)."""
         held = next((k for k, mask in enumerate(self.copies, 1) if mask & card_bit), 0)
         return held - sum(1 for level in at_least if level & card_bit)
-
-
-HOMES_KEPT = 10_000
-"""The most sink configurations :attr:`TwinSafeSinkMoves.homes` keeps (then it forgets them all)."""
 
 
 def _in_sinks(sinks: tuple[tuple[Card, ...], ...], decks: int, bit: dict[Card, int]) -> list[int]:
@@ -165,40 +132,19 @@ class TwinGivingBackSinkMoves(SafeSinkMoves):
 
     decks: int = 2
 
-    def safe_move(self, state: Any) -> Any:
-        """A safe move of ``state`` onto a sink (legal there), or None; ``state`` must not have
-        ended, as for :meth:`.SafeSinkMoves.safe_move`."""
-        piles = state.piles
+    def _homes(self, sinks: tuple[tuple[Card, ...], ...]) -> dict[Card, int]:
+        """:meth:`.SafeSinkMoves._homes` with every copy of the cards ``required`` in the sinks, another copy of the
+        card there, and not every copy of it (module doc)."""
         decks = self.decks
-        # at_least[k]: the cards with more than k copies in the sinks (_in_sinks, in the loop that reads the tops)
-        at_least = [0] * decks
-        tops: dict[Card, int] = {}
-        empty_sink = -1
-        for sink in self.sinks:
-            pile = piles[sink]
-            if not pile:
-                if empty_sink < 0:
-                    empty_sink = sink
-                continue
-            tops[pile[-1] & ~FACE_UP] = sink
-            for mask in _levels(pile, self.bit):
-                for k in range(decks - 1, 0, -1):
-                    at_least[k] |= at_least[k - 1] & mask
-                at_least[0] |= mask
+        at_least = _in_sinks(sinks, decks, self.bit)
         every_copy = at_least[decks - 1] | self.absent
         others = at_least[decks - 2] if decks >= 2 else -1
         bit, required = self.bit, self.required
-        for source in self.sources:
-            pile = piles[source]
-            if not pile or not pile[-1] & FACE_UP:
-                continue
-            card = pile[-1] & ~FACE_UP
-            if required[card] & ~every_copy or not bit[card] & others or bit[card] & every_copy:
-                continue
-            move = self._home(state, source, card, tops, empty_sink)
-            if move is not None:
-                return move
-        return None
+        return {
+            card | FACE_UP: sink
+            for card, sink in self._takers(sinks)
+            if not (required[card] & ~every_copy or not bit[card] & others or bit[card] & every_copy)
+        }
 
 
 def safe_moves(game: Any) -> SafeMoves | str:
