@@ -49,7 +49,9 @@ walk: won, but lost once the waste's top goes up."""
 
 def test_canfield_has_the_refill_shape_and_reads_the_first_foundations_bottom() -> None:
     game = Game(build_design(design_of("canfield")))
-    refilled, sources = refill_shape(game)  # type: ignore[misc]
+    shape = refill_shape(game)
+    assert not isinstance(shape, str), shape
+    refilled, sources = shape
     assert refilled == frozenset(game.members["tab"]) and sources == (game.index["reserve"],)
     assert constant_bottoms(game) == (game.index["found[0]"],)
     assert isinstance(safe_sink_moves(game), BottomSafeMoves)
