@@ -5,13 +5,14 @@
 
 Each deal is searched by each complete member of the portfolio alone (``bench_undecided.alone``: the
 best-first pass, the depth-first search with every piece, the depth-first search in the plain order),
-each up to its cap of positions. With stock moves the members share nothing (``shared_losses`` is off
-there), so the portfolio's verdict for any weights follows from where each member decides alone: the
-members take turns in the portfolio's order (pass, depth-first, plain), each :data:`TURN` × its weight
-new positions, until one decides or the positions of all of them pass ``--budget``; the best-first
-pass stops at :data:`.tableau_search.QUICK_POSITIONS`. A member whose cap the replay would pass is
-shown as ``c`` (censored: raise its cap). Positions, not seconds, so the figures do not depend on the
-machine's load. On Klondike draw three, seed 0, the replay gives the positions the real portfolio
+each up to its cap of positions. Where they share no proofs (``shared_losses``,
+:func:`.tableau_search.shares_losses`: with stock moves, all but the designs with a second depth-first member),
+the portfolio's verdict for any weights follows from where each member decides alone: the members take turns in
+the portfolio's order (pass, depth-first, plain), each :data:`TURN` × its weight new positions, until one
+decides or the positions of all of them pass ``--budget``; the best-first pass stops at
+:data:`.tableau_search.QUICK_POSITIONS`. A member whose cap the replay would pass is shown as ``c`` (censored:
+raise its cap). Positions, not seconds, so the figures do not depend on the machine's load. On Klondike draw
+three, seed 0, the replay gives the positions the real portfolio
 reports (deal 0 won at 268k, deal 3 lost at 215k with five shares; 238k and 193k with eight).
 """
 

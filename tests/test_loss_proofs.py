@@ -20,10 +20,12 @@ import pytest
 from cardz_tools.analysis import tableau_search
 from cardz_tools.analysis.loss_proofs import LossProofs, Mark
 from cardz_tools.analysis.playout import deal_seed
+from cardz_tools.analysis.stock_moves import CoveredLosses, TapCover
 from cardz_tools.analysis.tableau_search import Pruning, replays_to_a_win, search
 from cardz_tools.engine import Game
 from cardz_tools.loading import open_design
 from tests.test_relaxation import GAMES, castle
+from tests.test_solver_tableau import SMALL
 
 Graph = dict[int, list[int]]
 BUDGET = 300_000
@@ -255,12 +257,102 @@ def test_the_positions_the_portfolio_proves_lost_are_lost(
     assert verdicts >= 5 and checked >= 30, (verdicts, checked)
 
 
-def test_only_designs_without_stock_moves_share_losses() -> None:
-    klondike = Game(open_design(GAMES / "klondike.cardz").design)
+def test_the_complete_members_that_key_positions_alike_share_losses() -> None:
+    """Without stock moves every complete member shares. With them the plain-order member taps one card at a time
+    and keys the stock otherwise, and the restarts keep their own draw: only where a second depth-first member searches
+    beside the first (the Canfields whose columns are kept full) do the two share, the best-first pass reading their
+    proofs; not in Canfield, Klondike, Ultra Klondike or Rank and File."""
     assert tableau_search.shares_losses(castle("Nine", 4, 6), Pruning())
     assert not tableau_search.shares_losses(castle("Nine", 4, 6), Pruning(shared_losses=False))
     assert not tableau_search.shares_losses(castle("Nine", 4, 6), Pruning(quick=False))
-    assert not tableau_search.shares_losses(klondike, Pruning())
+    games = {name: Game(open_design(GAMES / f"{name}.cardz").design) for name in (
+        "canfield", "klondike", "ultra-klondike-2-deck", "rank-and-file", "canfield-strict",
+        "canfield-auto-reserve-then-waste",
+    )}
+    sharing = {name for name, game in games.items() if tableau_search.shares_losses(game, Pruning())}
+    assert sharing == {"canfield-strict", "canfield-auto-reserve-then-waste"}, sharing
+    for name in sorted(sharing):
+        lost: set[Hashable] = set()
+        root = games[name].new_initial_state(seed=deal_seed(0, 2))
+        members = tableau_search._portfolio(root, Pruning(), BUDGET, None, lost)
+        roles = sorted((entry.steps.__name__, entry.search.pruning.stock, entry.search.sharing) for entry in members)
+        assert roles == [  # the best-first pass, the restarts, the plain order, the two depth-first members
+            ("best_first", True, True), ("restarts", True, False), ("run", False, False), ("run", True, True),
+            ("run", True, True),
+        ], (name, roles)
+        assert all(entry.search.lost is lost for entry in members if entry.search.sharing)
+
+
+@pytest.mark.parametrize("name", ["canfield-strict", "canfield-spaces"])
+def test_the_positions_proved_lost_under_the_tap_cover_are_lost(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small Canfields whose columns are kept full (the strict rules, and spaces filled from the waste), where the tap
+    cover skips positions the taps of a stored one lead to and the two depth-first members share their proofs with
+    each other and the best-first pass, a covered child waiting for the position covering it: the verdicts are the
+    plain search's, and positions proved lost, and those the taps of one lead to (which the set holds too), are lost
+    by the plain exhaustive search from there."""
+    monkeypatch.setattr(tableau_search, "TURN", 2)
+    game = SMALL[name]()
+    states = recording_keys(monkeypatch)
+    tables: list[set[Hashable]] = []
+    real = tableau_search._portfolio
+
+    def portfolio(*args: Any) -> list[tableau_search._Member]:
+        tables.append(args[4])
+        return real(*args)
+
+    monkeypatch.setattr(tableau_search, "_portfolio", portfolio)
+    rng = random.Random(5)
+    checked = covers = 0
+    for deal in range(16):
+        root = game.new_initial_state(seed=deal_seed(7, deal))
+        plain = search(root, BUDGET, None, Pruning.none())
+        found = search(root, BUDGET, None, Pruning())
+        assert found.result == plain.result != "unknown", f"deal {deal}"
+        table = tables[-1]
+        assert isinstance(table, CoveredLosses)
+        proved = sorted(table, key=repr)
+        covered = sorted((key for key in states if not set.__contains__(table, key) and key in table), key=repr)
+        for key in rng.sample(proved, min(8, len(proved))) + rng.sample(covered, min(4, len(covered))):
+            assert search(states[key], BUDGET, None, Pruning.none()).result == "lost", f"deal {deal}"
+            checked += 1
+            covers += key in covered
+    assert checked >= 30 and covers >= 5, (checked, covers)
+
+
+def test_a_child_the_tap_cover_skips_waits_for_the_position_covering_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While proving, every child the tap cover skips is listed as depending on the stored position whose taps lead
+    to it (Canfield, seed 0, deal 2: about half the children of its proof are covered)."""
+    game = Game(open_design(GAMES / "canfield.cardz").design)
+    coverings: list[Hashable] = []
+    real_cover = TapCover.covers_else_add
+
+    def covers_else_add(self: TapCover, key: Any) -> Hashable | None:
+        covering = real_cover(self, key)
+        if covering is not None:
+            coverings.append(covering)
+        return covering
+
+    real_searched = LossProofs.searched
+    waited = missed = 0
+
+    def searched(self: LossProofs, key: Hashable, skipped: Any, children: Any) -> Mark:
+        nonlocal waited, missed
+        listed = set(skipped)
+        waited += sum(covering in listed for covering in coverings)
+        missed += sum(covering not in listed for covering in coverings)
+        coverings.clear()
+        return real_searched(self, key, skipped, children)
+
+    monkeypatch.setattr(TapCover, "covers_else_add", covers_else_add)
+    monkeypatch.setattr(LossProofs, "searched", searched)
+    pruning = Pruning(quick=False)
+    root = game.new_initial_state(seed=deal_seed(0, 2))
+    found = tableau_search._Search(root, tableau_search.plan_for(game, pruning), pruning, 3_000, None, lost=set())
+    assert found.proving and found.cover is not None
+    with pytest.raises(tableau_search._Budget):
+        for _ in found.run():
+            pass
+    assert waited > 100 and missed == 0, (waited, missed)
 
 
 def test_sharing_saves_positions_and_changes_no_verdict(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -173,7 +173,8 @@ def test_a_trigger_that_may_read_what_a_tap_changes_is_settled_after_each_tap(ru
 
 def test_covering_and_adding_in_one_look_up_decides_as_the_two_steps() -> None:
     """``TapCover.covers_else_add`` (the search's one look-up) against ``covers`` then ``add``, over the keys of
-    random Klondike positions and of the positions taps lead to from them (some covered, some not)."""
+    random Klondike positions and of the positions taps lead to from them (some covered, some not); the key it gives
+    for a covered one is a stored key of the same rest whose taps lead there (what a loss proof waits on)."""
     from cardz_tools.analysis import tableau_search
 
     game = _game("klondike")
@@ -194,7 +195,12 @@ def test_covering_and_adding_in_one_look_up_decides_as_the_two_steps() -> None:
             covered = two_steps.covers(key)
             if not covered:
                 two_steps.add(key)
-            assert one_step.covers_else_add(key) == covered
+            covering = one_step.covers_else_add(key)
+            assert (covering is not None) == covered
+            if covering is not None:
+                rest, start = covering
+                assert rest == key[0] and start in one_step.places[rest]
+                assert start != key[1] and plan.stock.reaches(game, start, key[1])
             decisions.append(covered)
     assert two_steps.places == one_step.places
     assert any(decisions) and not all(decisions)

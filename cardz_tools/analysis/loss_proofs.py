@@ -9,7 +9,9 @@ index in the order it is searched, and its *low*, the least index it depends on,
 
 * its own index;
 * the index of a stored child not yet proved lost: a searched one's own, and for one still waiting on
-  some ancestor's list of children, that ancestor's (it will be searched below that ancestor);
+  some ancestor's list of children, that ancestor's (it will be searched below that ancestor); a child the
+  tap cover skips counts as the stored position whose taps lead to it (:class:`.stock_moves.TapCover`: every line
+  of the child is a line of that one after the taps, so it is lost once that one is);
 * the low of each child it searched (passed up when the child is done).
 
 A position whose low is its own index when its last child is done depends on nothing outside what was

@@ -461,18 +461,20 @@ class TapCover:
         else:
             found.append(place)
 
-    def covers_else_add(self, key: Any) -> bool:
-        """:meth:`covers`, and when not covered :meth:`add`: one look-up of the rest (a key is hashed at each)."""
+    def covers_else_add(self, key: Any) -> Hashable | None:
+        """The key of a stored position whose taps lead to the position of ``key`` (:meth:`covers`), else None
+        once ``key`` is added (:meth:`add`): one look-up of the rest (a key is hashed at each)."""
         rest, place = key
         found = self.places.get(rest)
         if found is None:
             self.places[rest] = [place]
-            return False
+            return None
         reaches, game = self.stock.reaches, self.game
-        if any(reaches(game, start, place) for start in found):
-            return True
+        for start in found:
+            if reaches(game, start, place):
+                return rest, start
         found.append(place)
-        return False
+        return None
 
     def covers(self, key: Any) -> bool:
         """Whether taps from a stored position lead to the position of ``key`` (not itself stored)."""
@@ -481,6 +483,24 @@ class TapCover:
             return False
         end, reaches, game = key[1], self.stock.reaches, self.game
         return any(reaches(game, start, end) for start in found)
+
+
+class CoveredLosses(set[Hashable]):
+    """The positions a portfolio has proved lost (:mod:`.loss_proofs`), keyed as :meth:`StockMoves.split_key` keys
+    them, which also holds every position the taps of one of them lead to (:class:`TapCover`): each line of such a
+    position is a line of the lost one after the taps, so it is lost too."""
+
+    def __init__(self, stock: StockMoves, game: Any) -> None:
+        super().__init__()
+        self.cover = TapCover(stock, game)
+
+    def add(self, key: Hashable) -> None:
+        """Prove the position of ``key`` lost."""
+        super().add(key)
+        self.cover.add(key)
+
+    def __contains__(self, key: object) -> bool:
+        return super().__contains__(key) or self.cover.covers(key)
 
 
 _BITS = card_bits()

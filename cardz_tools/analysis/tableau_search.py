@@ -107,18 +107,22 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     more decks whose waste is never turned back (no best-first pass there: :func:`best_first_pass`), one beam over
     every move (no narrowed set) joins the complete members (:data:`ONE_PASS_BEAM_WEIGHT`); incomplete too.
 ``shared_losses``
-    in a design without stock moves (:func:`shares_losses`), the portfolio's complete searches share one set
-    of positions proved lost: each depth-first search
-    (the restarts too, and a restart stopped by its budget) adds a position once it and everything it depends
-    on are searched without a win (:mod:`.loss_proofs`: Tarjan's components, so a position that leads back to
-    one still on the stack waits for it), and every member skips a position in the set as if stored (the restarts'
-    jitter is then keyed by the position, :func:`keyed_noise`, so that the set reorders nothing). Every
-    pruning piece is sound alone, so a position proved lost by one search is lost for the others. A search
-    with the tap cover (``tap_cover``; a design with stock moves, so it shares nothing now) would prove nothing
-    into the set (a covered child's loss rests on the position that covers it, which the proof does not track).
-    The three complete members of an open board otherwise prove the same loss separately (FreeCell with three cells,
-    seed 0, deal 17: the best-first pass runs out of its 17,686 positions after 44,698 stored by all four
-    members; with the set, 30,928).
+    the portfolio's complete searches that key positions alike share one set of positions proved lost, where two of
+    them prove losses (:func:`shares_losses`): without stock moves all of them; with stock moves the two depth-first
+    members of the designs whose columns the safe moves keep full, and the best-first pass beside them (the
+    plain-order member keys the stock otherwise, and the restarts keep their own draw). Each depth-first search (the
+    restarts too, and a restart stopped by its budget) adds a position once it and everything it depends on are
+    searched without a win (:mod:`.loss_proofs`: Tarjan's components, so a position that leads back to one still on
+    the stack waits for it), and every sharing member skips a position in the set as if stored (a sharing restart's
+    jitter is then keyed by the position, :func:`keyed_noise`, so that the set reorders nothing). Every pruning
+    piece is sound alone, so a position proved lost by one search is lost for the others. With the tap cover
+    (``tap_cover``) a child it skips depends on the stored position whose taps lead to it (every line of the child is
+    a line of that one, after the taps), and the set also holds what the taps of a proved position lead to
+    (:class:`.stock_moves.CoveredLosses`). The three complete members of an open board otherwise prove the same loss
+    separately (FreeCell with three cells, seed 0, deal 17: the best-first pass runs out of its 17,686 positions after
+    44,698 stored by all four members; with the set, 30,928), as the two depth-first members of Canfield whose
+    columns are kept full did (Canfield (spaces from the waste), seed 0, deal 2, proved lost at 81,583 positions
+    instead of past 100,000).
 
 Never moving a card straight back where it came from needs no rule of its own: the
 position it would lead to is the parent, which is always in the transposition table.
@@ -152,7 +156,7 @@ from .loss_proofs import LossProofs
 from .relaxation import card_flow, dead_check, effect_filled_sinks
 from .run_moves import RunMoves, run_moves
 from .split_moves import SplitMoves, split_moves
-from .stock_moves import StockMoves, TapCover, stock_moves
+from .stock_moves import CoveredLosses, StockMoves, TapCover, stock_moves
 from .symmetry import canonical_key_function
 from .two_deck import safe_moves
 
@@ -882,7 +886,7 @@ class _Search:
         """The positions proved lost, shared with the portfolio's other searches that key positions alike
         (``shared_losses``): skipped like stored ones."""
         self.sharing = lost is not None
-        self.proving = self.sharing and self.runs is None and self.cover is None
+        self.proving = self.sharing and self.runs is None
         """Whether its depth-first searches add what they prove lost to :attr:`lost` (:mod:`.loss_proofs`)."""
         self.skipped: list[Hashable] | None = None
         """While proving: the stored children the last :meth:`expand` left out."""
@@ -1080,9 +1084,12 @@ class _Search:
                         if skipped is not None:
                             skipped.append(key)
                         continue
-            if cover is not None:  # never while proving (``shared_losses``): a covered child is not in ``skipped``
-                if cover.covers_else_add(key):
-                    continue  # taps from a stored position lead here (module doc, tap_cover)
+            if cover is not None:
+                covering = cover.covers_else_add(key)
+                if covering is not None:  # taps from a stored position lead here (module doc, tap_cover)
+                    if skipped is not None:  # lost once the position covering it is (:mod:`.loss_proofs`)
+                        skipped.append(covering)
+                    continue
             seen.add(key)
             if len(seen) > budget:
                 raise _Budget
@@ -1328,11 +1335,34 @@ class _Member:
 
 
 def shares_losses(game: Any, pruning: Pruning) -> bool:
-    """Whether the portfolio's complete searches share the positions they prove lost (``shared_losses``): in a
-    design without stock moves, where they all key positions alike (with stock moves the plain-order member keys
-    the stock's cycle otherwise, and on Klondike, 4 deals of seed 0 at 20,000 positions, the others shared
-    nothing that saved a position: the bookkeeping cost 5% of the CPU)."""
-    return pruning.quick and pruning.shared_losses and plan_for(game, pruning).stock is None
+    """Whether the portfolio's complete searches share the positions they prove lost (``shared_losses``): where two
+    of them that prove losses key positions alike. Without stock moves they all do. With them the plain-order member
+    keys the stock otherwise (it taps one card at a time), and the restarts keep to themselves: sharing, their jitter
+    is keyed by the position (:func:`keyed_noise`), a new draw of their gamble, which lost deals the old draw won
+    (Ultra Klondike, seed 0, deal 5, won by them at 104,843 positions, open at 300,000 keyed; Rank and File, seed 0,
+    60,000 positions a deal, 6 won against 8, the keyed restarts taking the lead share). So there the pair is a
+    second depth-first member beside the first: the flipped tie of a design whose columns the safe moves keep full
+    (:func:`kept_full`, :data:`FLIPPED_TIE_WEIGHT`), the best-first pass reading their proofs too. Where the
+    depth-first member's proofs would only be read by the pass (every other design with the tap cover: Canfield,
+    Canfield with runs, Klondike, Klondike with nine columns, Ultra Klondike; 10 deals of seeds 0 and 101 at 100,000
+    positions, the two Canfields' 300,000), the same deals are decided, at the same positions but for Canfield's
+    seed-0 deal 4 (won at 9,724 instead of 15,171): there the members keep apart."""
+    if not (pruning.quick and pruning.shared_losses):
+        return False
+    plan = plan_for(game, pruning)
+    return plan.stock is None or bool(FLIPPED_TIE_WEIGHT) and kept_full(game, plan)
+
+
+def kept_full(game: Any, plan: Plan) -> bool:
+    """Whether ``game``'s portfolio has Canfield's shape (:func:`_canfield_like`) and its safe moves keep a group of
+    depots full (:data:`KEPT_FULL_DEEP_WEIGHT`)."""
+    return _canfield_like(game, plan) and plan.safe is not None and bool(plan.safe.kept_full)
+
+
+def _canfield_like(game: Any, plan: Plan) -> bool:
+    """Whether the tap cover applies and a trigger refills the emptied depots of ``game``
+    (:data:`COVERED_REFILL_WEIGHTS`)."""
+    return plan.tap_cover and plan.restarts and bool(refilled_depots(game))
 
 
 def _portfolio(
@@ -1341,28 +1371,30 @@ def _portfolio(
     """The searches :func:`search` takes turns between (module doc, ``quick``); the complete ones share ``lost``
     (``shared_losses``), if given."""
     game = root.game
+    plan = plan_for(game, pruning)
 
     def member(
         stage: str, weight: int, use: Pruning, first: bool, cap: int = budget, again: bool = False, eager: bool = False
     ) -> _Member:
-        plan = plan_for(game, use)
-        eager = eager and plan.idle is not None  # incomplete (EAGER_IDLE): its "lost" proves nothing, nor is shared
-        if plan.idle is not None and eager:
-            plan = dataclasses.replace(plan, idle=dataclasses.replace(plan.idle, eager=True))
-        found = _Search(root, plan, use, max(1, cap), deadline, lost=None if eager else lost)
+        own = plan_for(game, use)
+        eager = eager and own.idle is not None  # incomplete (EAGER_IDLE): its "lost" proves nothing, nor is shared
+        if own.idle is not None and eager:
+            own = dataclasses.replace(own, idle=dataclasses.replace(own.idle, eager=True))
+        # it keys positions as the others do, and with stock moves it is no restarts (shares_losses)
+        alike = (own.stock is None) == (plan.stock is None) and not (again and plan.stock is not None)
+        found = _Search(root, own, use, max(1, cap), deadline, lost=None if eager or not alike else lost)
         steps = found.best_first() if first else found.restarts() if again else found.run()
         return _Member(stage, weight, found, steps, not eager, best_first=first)
 
     if not pruning.quick:
         return [member("search", 1, pruning, first=False)]
-    plan = plan_for(game, pruning)
     # Without stock moves the best-first pass earns a second share (module doc, QUICK_WEIGHTS).
     quick = QUICK_WEIGHTS[plan.stock is not None]
     klondike_like = plan.tap_cover and not game.triggers and game.design.decks == 1  # SEARCH_WEIGHTS
-    canfield_like = plan.tap_cover and plan.restarts and bool(refilled_depots(game))  # COVERED_REFILL_WEIGHTS
-    kept_full = canfield_like and plan.safe is not None and bool(plan.safe.kept_full)  # KEPT_FULL_DEEP_WEIGHT
+    canfield_like = _canfield_like(game, plan)  # COVERED_REFILL_WEIGHTS
+    full = kept_full(game, plan)  # KEPT_FULL_DEEP_WEIGHT
     deep = COVERED_REFILL_WEIGHTS[0] if canfield_like else SEARCH_WEIGHTS[klondike_like]
-    if kept_full:
+    if full:
         deep = KEPT_FULL_DEEP_WEIGHT
     if not best_first_pass(game, plan):
         deep = ONE_PASS_TWINS_WEIGHT
@@ -1373,7 +1405,7 @@ def _portfolio(
     if unfilled:
         members.append(member("search", UNFILLED_WEIGHT, pruning, first=False))
         members[-1].search.progress = Progress(game, True, bottom_cards(root), groups=False)
-    if kept_full and FLIPPED_TIE_WEIGHT:  # the first tie the other way (FLIPPED_TIE_WEIGHT)
+    if full and FLIPPED_TIE_WEIGHT:  # the first tie the other way (FLIPPED_TIE_WEIGHT)
         members.append(member("search", FLIPPED_TIE_WEIGHT, pruning, first=False))
         members[-1].search.flip_tie = True
     if best_first_pass(game, plan):
@@ -1534,7 +1566,10 @@ def search(root: Any, budget: int, deadline: float | None = None, pruning: Pruni
     dead = dead_check(root, pruning.relaxation)
     if dead is not None and dead(root):
         return SearchResult("lost", [], 1, "proof")
-    lost: set[Hashable] | None = set() if shares_losses(root.game, pruning) else None
+    lost: set[Hashable] | None = None
+    if shares_losses(root.game, pruning):
+        plan = plan_for(root.game, pruning)
+        lost = CoveredLosses(plan.stock, root.game) if plan.tap_cover and plan.stock is not None else set()
     members = _portfolio(root, pruning, budget, deadline, lost)
 
     def nodes() -> int:
