@@ -193,6 +193,19 @@ def test_a_position_that_waits_on_an_ancestors_list_is_not_proved_before_it() ->
     assert lost == {0, 1, 2, 3}
 
 
+def recording_tables(monkeypatch: pytest.MonkeyPatch) -> list[set[Hashable]]:
+    """Make every portfolio remember the set of positions its members prove lost (the last search's is last)."""
+    tables: list[set[Hashable]] = []
+    real = tableau_search._portfolio
+
+    def portfolio(*args: Any) -> list[tableau_search._Member]:
+        tables.append(args[4])
+        return real(*args)
+
+    monkeypatch.setattr(tableau_search, "_portfolio", portfolio)
+    return tables
+
+
 def recording_keys(monkeypatch: pytest.MonkeyPatch) -> dict[Hashable, Any]:
     """Make every plan's key function remember a copy of a position for each key it gives."""
     states: dict[Hashable, Any] = {}
@@ -230,14 +243,7 @@ def test_the_positions_the_portfolio_proves_lost_are_lost(
     monkeypatch.setattr(tableau_search, "TURN", 5)
     game = castle("Nine", columns, per_column)
     states = recording_keys(monkeypatch)
-    tables: list[set[Hashable]] = []
-    real = tableau_search._portfolio
-
-    def portfolio(*args: Any) -> list[tableau_search._Member]:
-        tables.append(args[4])
-        return real(*args)
-
-    monkeypatch.setattr(tableau_search, "_portfolio", portfolio)
+    tables = recording_tables(monkeypatch)
     rng = random.Random(5)
     checked = verdicts = 0
     for deal in range(8):
@@ -293,14 +299,7 @@ def test_the_positions_proved_lost_under_the_tap_cover_are_lost(name: str, monke
     monkeypatch.setattr(tableau_search, "TURN", 2)
     game = SMALL[name]()
     states = recording_keys(monkeypatch)
-    tables: list[set[Hashable]] = []
-    real = tableau_search._portfolio
-
-    def portfolio(*args: Any) -> list[tableau_search._Member]:
-        tables.append(args[4])
-        return real(*args)
-
-    monkeypatch.setattr(tableau_search, "_portfolio", portfolio)
+    tables = recording_tables(monkeypatch)
     rng = random.Random(5)
     checked = covers = 0
     for deal in range(16):
