@@ -242,7 +242,8 @@ class SafeSinkMoves:
 
     def _takers(self, sinks: tuple[tuple[Card, ...], ...]) -> Iterator[tuple[Card, int]]:
         """Each card the sinks of contents ``sinks`` take now, with the sink that takes it: the last whose top it
-        goes on, or the first empty one for a card an empty sink takes."""
+        goes on, else the first empty one for a card an empty sink takes. A card yielded twice is yielded with the
+        sink it goes on last, so that a dict made of these prefers that sink."""
         tops: dict[Card, int] = {}
         empty_sink = -1
         for sink, pile in zip(self.sinks, sinks, strict=True):
@@ -250,13 +251,13 @@ class SafeSinkMoves:
                 tops[pile[-1] & ~FACE_UP] = sink
             elif empty_sink < 0:
                 empty_sink = sink
+        if empty_sink >= 0:
+            for card in self.on_empty:
+                yield card, empty_sink
         successor = self.successor
         for top, sink in tops.items():
             if top in successor:
                 yield successor[top], sink
-        if empty_sink >= 0:
-            for card in self.on_empty:
-                yield card, empty_sink
 
 
 def _source_atoms(node: expr_ast.Node) -> list[expr_ast.Node]:
