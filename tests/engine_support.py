@@ -10,6 +10,7 @@ from typing import Any
 from cardz_tools.analysis.playout import deal_seed
 from cardz_tools.analysis.tableau_search import Pruning, replays_to_a_win, search
 from cardz_tools.engine import Game, State
+from cardz_tools.engine.moves import Tap
 from cardz_tools.model import Design, build_design
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -40,8 +41,9 @@ def random_positions(game: Game, count: int, seed: int, max_moves: int) -> list[
 
 def safe_move_verdicts(safe: Any, state: State, budget: int) -> tuple[str, str] | None:
     """What the plain exhaustive search says of ``state`` and, when that is a win, of the position after
-    the move ``safe`` (a dominance's safe moves) plays there ("" otherwise); None when it plays none. The
-    move must be legal: a safe move that leads away from a win answers ("won", something else)."""
+    the move ``safe`` (a dominance's safe moves) plays there, after the taps that bring a card round to be moved
+    ("" otherwise); None when it plays none. The move must be legal: a safe move that leads away from a win
+    answers ("won", something else)."""
     move = safe.safe_move(state)
     if move is None:
         return None
@@ -50,7 +52,12 @@ def safe_move_verdicts(safe: Any, state: State, budget: int) -> tuple[str, str] 
     if before != "won":
         return before, ""
     after = state.clone()
-    after.apply(move)
+    for _ in range(len(state.game.names) * 52 * state.game.design.decks):  # taps bring a stock's card round
+        after.apply(move)
+        if not isinstance(move, Tap):
+            break
+        move = safe.safe_move(after)
+        assert move is not None, "a safe tap leads to no safe move"
     return before, search(after, budget, None, Pruning.none()).result
 
 

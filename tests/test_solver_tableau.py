@@ -91,10 +91,16 @@ def small_canfield(design: dict[str, Any]) -> None:
     design["dealRules"][0]["faceDown"] = 3
 
 
+def small_klondike_draw_one(design: dict[str, Any]) -> None:
+    small_klondike(design)
+    design["depots"][0]["draw"]["count"] = 1
+
+
 SMALL = {
     "freecell": lambda: small("freecell", ["Spades", "Hearts"], 6, small_freecell),
     "freecell-shipped": lambda: small("freecell", ["Spades", "Hearts"], 6, small_shipped_freecell),
     "klondike": lambda: small("klondike", ["Spades", "Hearts", "Clubs"], 6, small_klondike),
+    "klondike-draw-one": lambda: small("klondike", ["Spades", "Hearts", "Clubs"], 6, small_klondike_draw_one),
     "canfield": lambda: small("canfield", ["Spades", "Hearts"], 13, small_canfield),
     "canfield-strict": lambda: small("canfield-strict", ["Spades", "Hearts"], 13, small_canfield),
     "canfield-spaces": lambda: small("canfield-auto-reserve-then-waste", ["Spades", "Hearts"], 13, small_canfield),
@@ -108,7 +114,7 @@ def test_each_piece_agrees_with_the_plain_exhaustive_search(name: str) -> None:
 
 
 
-@pytest.mark.parametrize("name", ["freecell", "freecell-shipped", "klondike"])
+@pytest.mark.parametrize("name", ["freecell", "freecell-shipped", "klondike", "klondike-draw-one"])
 def test_a_safe_move_never_leads_away_from_a_win(name: str) -> None:
     game = SMALL[name]()
     safe = safe_sink_moves(game)
@@ -151,6 +157,67 @@ def test_a_move_onto_a_sink_that_gives_back_is_not_safe_while_a_card_still_needs
     assert search(after, BUDGET, None, Pruning.none()).result == "lost"
     safe = safe_sink_moves(game)
     assert not isinstance(safe, str) and safe.safe_move(state) != up
+
+
+def test_a_safe_card_in_a_stock_turned_one_at_a_time_is_tapped_to_the_waste_top_and_moved() -> None:
+    game = SMALL["klondike-draw-one"]()
+    safe = safe_sink_moves(game)
+    assert not isinstance(safe, str)
+    stock, waste = game.index["stock"], game.index["waste"]
+    assert [(s, w) for s, w, _ in safe.cycles] == [(stock, waste)]
+    piles: list[tuple[int, ...]] = [()] * len(game.names)
+    piles[stock] = (*parse_deck("2S AH"), parse_deck("AS")[0])  # the Ace of Spades is turned first
+    piles[waste] = tuple(c | FACE_UP for c in parse_deck("3S 4S"))
+    state = State(game, piles)
+    steps = []
+    for _ in range(6):
+        move = safe.safe_move(state)
+        if move is None:
+            break
+        steps.append(move)
+        state.apply(move)
+    tap_move = game.draws[0].move
+    found = [game.index[name] for name in ("found[0]", "found[1]", "found[2]")]
+    assert steps[0] == tap_move and steps[1].source == "waste"  # the Ace of Spades, up at once
+    # then the Ace of Hearts, and the Two of Spades once no red Ace can want it
+    assert sorted(len(state.piles[f]) for f in found) == [0, 1, 2]
+    assert tap_move in steps[2:]
+
+
+def test_turning_a_stock_round_to_its_safe_card_plays_what_the_engines_taps_play() -> None:
+    game = SMALL["klondike-draw-one"]()
+    safe = safe_sink_moves(game)
+    assert not isinstance(safe, str)
+    turned = 0
+    for state in random_positions(game, 200, seed=4, max_moves=40):
+        draw = game.draws[0].move
+        tap_move = safe.safe_move(state)
+        if tap_move != draw:
+            continue
+        tapped, at_once = state.clone(), state.clone()
+        taps = 0
+        while tap_move == draw:
+            tapped.apply(tap_move)
+            taps += 1
+            tap_move = safe.safe_move(tapped)
+        assert safe.turn_round(at_once, draw) == taps
+        assert at_once.piles == tapped.piles and at_once.move_count == tapped.move_count
+        turned += taps > len(state.piles[game.index["stock"]])  # through a turn of the waste too
+    assert turned >= 5, turned
+
+
+def test_no_stock_cycle_where_draws_are_three_or_a_rule_reads_the_waste() -> None:
+    three = safe_sink_moves(SMALL["klondike"]())
+    assert not isinstance(three, str) and three.cycles == ()
+
+    def reads_the_waste(design: dict[str, Any]) -> None:
+        small_klondike_draw_one(design)
+        rule = design["depots"][3]["acceptRule"]
+        rule["when"] = f"({rule['when']}) && (source != waste || count(source) - count(cards) >= 1)"
+
+    game = small("klondike", ["Spades", "Hearts", "Clubs"], 6, reads_the_waste)
+    safe = safe_sink_moves(game)
+    assert not isinstance(safe, str) and safe.cycles == ()
 
 
 def test_a_card_onto_a_sink_that_gives_back_needs_its_whole_closure_in_the_sinks() -> None:

@@ -44,6 +44,19 @@ without the moves of ``c``"; the conditions make ``L'`` a winning line too):
    without ``c``: whenever ``L`` plays another card from the waste's top, that card is the top
    in ``L'`` too, and a tap's legality reads only the stock.
 
+A stock turned one card at a time (Klondike drawing one, :func:`stock_cycles`) is the exception to 5: a draw of
+one face-up card, as often as the player likes, onto a waste that takes no card and gives only its top, with
+nothing else touching the two piles, no triggers or actions, and no rule reading them but as a move's source, and
+then not the length of its pile. Taps bring the cards of the two piles to the waste's top one after another, round
+and round, in one cyclic order (the waste from the bottom, then the stock from the top). A safe card ``c`` of that
+cycle is tapped to the top and moved (:meth:`SafeSinkMoves.safe_move`: each tap is a forced step, then the move).
+``L'`` is then: those taps and ``c``'s move, then ``L`` without the moves of ``c`` (and of the rest of ``K`` below),
+each play of ``L`` from the waste preceded by the taps that bring that card to the top. The cycle of ``L'`` is that
+of ``L`` without ``c``, in the same order, so every card ``L`` plays from the waste can be brought to the top, and
+no rule tells the two piles apart otherwise. ``L'`` has more taps than ``L`` perhaps, never more other moves: the
+searches' inductions count the moves other than taps of a winning line, then its taps (a tap child keeps the first
+count and lowers the second; a chain with ``c``'s move lowers the first; the splits' reordering changes neither).
+
 Sinks that give cards back (Klondike's foundations, whose top card may return to a column:
 eject ``topOnly``) need a stronger condition, since a card of a sink can come back and be
 built on ``c``. Let ``K`` be the smallest set holding ``c`` that is closed under "a card some
@@ -176,6 +189,9 @@ class SafeSinkMoves:
     kept_full: frozenset[int] = frozenset()
     """The depots of groups whose emptiness a rule refuses moves on (module doc, "Rules that read a full
     group"): a lone card is never moved from one, so ``L'`` has the same of them empty as ``L``."""
+    cycles: tuple[tuple[int, int, Any], ...] = ()
+    """(stock, waste, tap) of each stock that taps bring round one card at a time (:func:`stock_cycles`): a safe
+    card in it is tapped to the waste's top and moved from there (module doc, "A stock turned one card at a time")."""
 
     @functools.cached_property
     def homes(self) -> dict[tuple[tuple[Card, ...], ...], dict[Card, int]]:
@@ -216,7 +232,42 @@ class SafeSinkMoves:
             move = state.game.drag_move(source, 1, target, None)
             if state.drag_refusal(move) is None:  # not why_illegal: its game-over test lists every move
                 return move
+        for stock, waste, tap in self.cycles:
+            waste_pile = piles[waste]
+            target = homes.get(waste_pile[-1]) if waste_pile else None
+            if target is not None:
+                move = state.game.drag_move(waste, 1, target, None)
+                return move if state.drag_refusal(move) is None else None
+            # taps bring each card of the stock and the waste to the waste's top in turn (face up: the draw's); the
+            # safe cards are few, the piles many
+            stock_pile = piles[stock]
+            if any(card in waste_pile or card & ~FACE_UP in stock_pile or card in stock_pile for card in homes):
+                return tap
         return None
+
+    def turn_round(self, state: Any, tap: Any) -> int:
+        """Play on ``state`` the taps of ``tap`` (one of :attr:`cycles`) that bring the first safe card of its cycle to
+        the waste's top, as the engine would play them, but as one step; returns how many taps that is (0: no safe
+        card in the cycle). The caller (:meth:`.tableau_search._Search.forced`) appends that many taps to its line."""
+        stock, waste = next((s, w) for s, w, t in self.cycles if t == tap)
+        homes = self.kept_homes(state.piles)
+        stock_pile, waste_pile = state.piles[stock], state.piles[waste]
+        cycle = waste_pile + stock_pile[::-1]  # the order taps bring the cards to the waste's top
+        shown = len(waste_pile)
+        for index in itertools.chain(range(shown, len(cycle)), range(shown)):
+            if cycle[index] | FACE_UP in homes:
+                break
+        else:
+            return 0
+        if index >= shown:  # drawn from the stock, the rest of the stock as it was
+            taps = index - shown + 1
+            state.set_pile(stock, stock_pile[: len(stock_pile) - taps])
+        else:  # through the stock, the waste turned over (face down), then drawn up to the card
+            taps = len(stock_pile) + 1 + index + 1
+            state.set_pile(stock, tuple([card & ~FACE_UP for card in reversed(cycle[index + 1 :])]))
+        state.set_pile(waste, tuple([card | FACE_UP for card in cycle[: index + 1]]))
+        state.move_count += taps
+        return taps
 
     def kept_homes(self, piles: Sequence[Any]) -> dict[Card, int]:
         """:meth:`_homes` of the sinks of ``piles``, kept per their contents (:attr:`homes`, at most
@@ -737,6 +788,13 @@ class BottomSafeMoves:
         safe = self.by_bottoms[key]
         return None if safe is None else safe.safe_move(state)
 
+    def turn_round(self, state: Any, tap: Any) -> int:
+        """:meth:`SafeSinkMoves.turn_round` with the tables of ``state``'s bottom cards (called only after
+        :meth:`safe_move` gave ``tap``: they are known then)."""
+        safe = self.by_bottoms[tuple(identity(state.piles[d][0]) for d in self.depots)]
+        assert safe is not None
+        return safe.turn_round(state, tap)
+
 
 def _classify(game: Any, bottoms: dict[int, Card] | None = None) -> SafeSinkMoves | str:
     """The dominance of ``game`` (module doc), the bottom cards of the depots of ``bottoms`` taken as
@@ -888,7 +946,7 @@ def _classify(game: Any, bottoms: dict[int, Card] | None = None) -> SafeSinkMove
     required = _closures(cards, bit, buildable, predecessor) if gives_back else dict(buildable)
     return SafeSinkMoves(
         tuple(sorted(sinks)), sources, bit, buildable, predecessor, frozenset(empty_takes), required, gives_back,
-        refilled, refill_sources, _absent(game, bit), kept_full,
+        refilled, refill_sources, _absent(game, bit), kept_full, stock_cycles(game),
     )
 
 
@@ -968,6 +1026,86 @@ def fixed_wastes(game: Any) -> set[int]:
         if draw.redeals == 0 and game.accept_never[draw.to] and not others:
             found.add(draw.to)
     return found
+
+
+def stock_cycles(game: Any) -> tuple[tuple[int, int, Any], ...]:
+    """(stock, waste, tap) of each draw of ``game`` whose cards taps bring round to the waste's top one at a time,
+    in an order that taking one of them away leaves as it is (module doc, "A stock turned one card at a time"): it
+    turns one card face up onto its waste, as often as the player likes, and turns no stock card up by itself
+    (:meth:`SafeSinkMoves.turn_round` plays the taps so); nothing else starts or ends on the two, no
+    card is dragged onto them, the waste gives only its top card; no trigger or action reads or moves them, and no
+    rule reads them but for a move's source, and then neither the rest of its pile nor its length."""
+    if game.triggers or game.actions or game.design.decks > 1:  # two decks: copies the twin argument relabels
+        return ()
+    found = []
+    for draw in game.draws:
+        pair = {draw.depot, draw.to}
+        if (
+            draw.count != 1
+            or draw.redeals >= 0
+            or not draw.face_up
+            or draw.depot == draw.to
+            or any(d is not draw and pair & {d.depot, d.to} for d in game.draws)
+            or not (game.accept_never[draw.depot] and game.accept_never[draw.to])
+            or game.eject_kind[draw.depot] is not EjectKind.LOCKED
+            or game.eject_kind[draw.to] is not EjectKind.TOP_ONLY
+            or game.auto_flip[draw.depot]
+            or _reads_the_piles(game, pair)
+        ):
+            continue
+        found.append((draw.depot, draw.to, draw.move))
+    return tuple(found)
+
+
+def _reads_the_piles(game: Any, depots: set[int]) -> bool:
+    """Whether a rule of ``game`` may tell the piles of ``depots`` apart from those piles with other cards or
+    another length: an accept rule that names them (or a group of them) outside its parts on the move's source, or a
+    part on the move's source whose value changes with the length of its pile when that pile is one of them."""
+    names = {game.names[d] for d in depots} | {g for g, members in game.members.items() if depots & set(members)}
+    rules = [(d, r.when.text) for d, r in enumerate(game.accept_rules) if r.when is not None]
+    allowed = _SOURCE_ATOM_NAMES | set(game.members) | set(game.names)
+    for depot, text in rules:
+        tree = parse(text)
+        blocks = _source_blocks(tree, allowed)
+        known = [block for block in blocks if block is not None]
+        if len(known) < len(blocks):
+            return True
+        if names & expr_ast.names(_replaced(tree, {id(block): True for block in known})):
+            return True
+        if any(not _same_for_every_length(game, depot, block, source) for block in known for source in depots):
+            return True
+    return False
+
+
+def _source_blocks(node: expr_ast.Node, allowed: set[str] | frozenset[str]) -> list[expr_ast.Node | None]:
+    """The largest parts of ``node`` that read the move's ``source`` and only names of ``allowed`` (below ``!``,
+    ``&&``, ``||`` and ``?:``); None for a part that reads the source together with other names."""
+    names = expr_ast.names(node)
+    if "source" not in names:
+        return []
+    if names <= allowed:
+        return [node]
+    if isinstance(node, expr_ast.Binary) and node.op in ("&&", "||"):
+        return _source_blocks(node.left, allowed) + _source_blocks(node.right, allowed)
+    if isinstance(node, expr_ast.Unary) and node.op == "!":
+        return _source_blocks(node.operand, allowed)
+    if isinstance(node, expr_ast.Conditional):
+        return [block for part in (node.test, node.then, node.otherwise) for block in _source_blocks(part, allowed)]
+    return [None]
+
+
+def _same_for_every_length(game: Any, target: int, part: expr_ast.Node, source: int) -> bool:
+    """Whether ``part`` (of the accept rule of ``target``) reads the same for a single card from ``source``
+    whatever the length of ``source``'s pile."""
+    rule = compile_rule(Expr(to_source(part), game.design.depots[target].spec.pointer), Site.ACCEPT, game.design)
+    root = game.new_initial_state(seed=0)  # the state argument rules get; these read none of it
+    filler = standard_deck()[0] | FACE_UP
+    piles: list[tuple[Card, ...]] = [()] * len(game.names)
+    values = set()
+    for length in range(1, len(standard_deck()) * game.design.decks + 1):
+        piles[source] = (filler,) * length
+        values.add(bool(rule(piles, root, filler, (filler,), source, target)))
+    return len(values) == 1
 
 
 def _closures(

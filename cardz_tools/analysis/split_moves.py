@@ -23,8 +23,9 @@ moves all of ``R`` off ``B``, doing it from ``A`` instead drops ``m``: a shorter
 later in the line). Otherwise ``m`` (from where ``B``'s old top went) played right before ``u`` reaches the
 position ``L`` reaches there. So every shortest winning line can be reordered, from its last split to its first,
 into one of no more moves where each split is followed at once by its use, and the first step of that line is a
-move the search makes. With the safe moves (which never make a winning line longer) and the tap cover the
-induction of :mod:`.tableau_search` is unchanged, on the fewest moves of a winning line.
+move the search makes. With the safe moves (which never add a move other than a tap to a winning line) and the tap
+cover the induction of :mod:`.tableau_search` is unchanged, on the fewest moves other than taps of a winning line,
+then its fewest taps (:mod:`.dominance`, "A stock turned one card at a time").
 """
 
 from __future__ import annotations

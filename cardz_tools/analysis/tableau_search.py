@@ -932,6 +932,9 @@ class _Search:
             move = safe.safe_move(state)
             if move is None:
                 return None
+            if type(move) is not Drag:  # a tap of a stock turned one card at a time: round to its safe card
+                moves.extend([move] * safe.turn_round(state, move))
+                continue
             state.apply(move, checked=True)  # safe_move found it legal
             moves.append(move)
             self.tick()
