@@ -50,6 +50,7 @@ GAMES = pathlib.Path(__file__).resolve().parents[1] / "games"
 PRESETS = {
     "klondike": "klondike-arbitrary-built-moves",
     "klondike-draw-one": "klondike-deal-1-arbitrary-built-moves",
+    "trigon": "trigon",
     "canfield-strict": "canfield-strict",
     "canfield-auto-reserve-then-waste": "canfield-auto-reserve-then-waste",
     "canfield-runs": "canfield-arbitrary-built-moves",

@@ -148,12 +148,14 @@ FIGURES_FILE = results.ROOT.parent / "shared" / "published-figures.md"
 
 
 @pytest.mark.skipif(not FIGURES_FILE.exists(), reason="shared/published-figures.md is not beside the repository")
-def test_every_published_figure_is_written_in_the_shared_figures_file_and_cites_it() -> None:
+def test_every_published_figure_is_written_in_the_shared_figures_file_and_cites_it_or_its_own_address() -> None:
     text = FIGURES_FILE.read_text(encoding="utf-8")
     figures = [entry.published for entry in results.ENTRIES if entry.published is not None]
     assert len(figures) >= 12
     for figure in figures:
-        assert results.FIGURES in figure.source
+        if results.FIGURES not in figure.source:  # a source of its own, cited with its address
+            assert "https://" in figure.source and 0 <= figure.low <= figure.high <= 1, figure.source
+            continue
         if figure.source == results.BLAKE_GENT:
             assert figure.text.replace("% ±", " ±") in text, figure.text  # the table writes "81.945 ± 0.084%"
         else:
