@@ -19,8 +19,8 @@ The deal file lists each pile bottom card first, a face-down card in lower case;
 its top, as in the engine. The piles map by depot type: the columns to ``tableau piles``, the cells to
 ``cells``, the reserves to ``reserve`` (one stacked pile, or one card per reserve depot), the cards dealt to
 the foundations to ``foundations``. Designs whose rules differ from every preset are left out of
-:data:`PRESETS`, and so are those that deal cards to their cells (Seahaven Towers: Solvitaire fills its cells
-itself); the Klondikes map to the ``-arbitrary-built-moves`` presets, whose columns move any
+:data:`PRESETS`, and so are those that deal cards to their cells (Seahaven Towers, Eight Off: Solvitaire
+fills their cells itself); the Klondikes map to the ``-arbitrary-built-moves`` presets, whose columns move any
 face-up run as ours do (Solvitaire's plain ``klondike`` moves part of a run only when the card it
 uncovers goes to a foundation).
 """
@@ -66,7 +66,6 @@ PRESETS = {
     "thirty-six": "thirtysix",
     "freecell": "free-cell",
     "bakers-game": "bakers-game",
-    "eight-off": "eight-off",
     "beleaguered-castle": "beleaguered-castle",
     "streets-and-alleys": "streets-and-alleys",
     "king-albert": "king-albert",
