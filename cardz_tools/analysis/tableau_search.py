@@ -933,7 +933,9 @@ class _Search:
             if move is None:
                 return None
             if type(move) is not Drag:  # a tap of a stock turned one card at a time: round to its safe card
-                moves.extend([move] * safe.turn_round(state, move))
+                taps = safe.turn_round(state, move)
+                assert taps, "safe_move tapped a stock that holds no safe card"  # else this loop would not end
+                moves.extend([move] * taps)
                 continue
             state.apply(move, checked=True)  # safe_move found it legal
             moves.append(move)
