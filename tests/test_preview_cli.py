@@ -14,6 +14,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from cardz_tools.cli import app
+from tests.process_support import popen_hearing_ctrl_c
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
@@ -40,7 +41,7 @@ def test_watch_serve_runs_the_simulation_process_and_quits_on_ctrl_c(tmp_path: P
     design = tmp_path / "game.cardz"
     design.write_text((GAMES / "monte-carlo.cardz").read_text(encoding="utf-8"), encoding="utf-8")
     env = {**os.environ, "FORCE_COLOR": "1", "COLUMNS": "120", "LINES": "60", "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(
+    process = popen_hearing_ctrl_c(
         [sys.executable, "-m", "cardz_tools", "watch", str(design), "--serve", "--port", "0", "--playouts", "20"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

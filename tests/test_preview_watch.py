@@ -15,6 +15,7 @@ from rich.console import Console
 
 from cardz_tools.preview.sources import Summary, SummaryStatus
 from cardz_tools.preview.watch import Frame, ProcessSimulator, Watcher, frame_renderable, run_watch
+from tests.process_support import popen_hearing_ctrl_c
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
 MONTE_CARLO = (GAMES / "monte-carlo.cardz").read_text(encoding="utf-8")
@@ -404,7 +405,7 @@ def test_ctrl_c_quits_cleanly_and_gives_the_terminal_back(tmp_path: Path) -> Non
     )
     root = Path(__file__).resolve().parent.parent
     env = {**os.environ, "FORCE_COLOR": "1", "COLUMNS": "100", "LINES": "50", "PYTHONPATH": str(root)}
-    process = subprocess.Popen(
+    process = popen_hearing_ctrl_c(
         [sys.executable, "-c", script, str(design)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=root
     )
     try:
