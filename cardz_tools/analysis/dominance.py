@@ -1062,9 +1062,11 @@ def _reads_the_piles(game: Any, depots: set[int]) -> bool:
     another length: an accept rule that names them (or a group of them) outside its parts on the move's source, or a
     part on the move's source whose value changes with the length of its pile when that pile is one of them."""
     names = {game.names[d] for d in depots} | {g for g, members in game.members.items() if depots & set(members)}
-    rules = [(d, r.when.text) for d, r in enumerate(game.accept_rules) if r.when is not None]
+    # the depots of one entry with ``repeat`` share their rule, and the piles read are those of ``depots`` alone
+    rules = {id(game.design.depots[d].spec): (d, r.when.text) for d, r in enumerate(game.accept_rules)
+             if r.when is not None}
     allowed = _SOURCE_ATOM_NAMES | set(game.members) | set(game.names)
-    for depot, text in rules:
+    for depot, text in rules.values():
         tree = parse(text)
         blocks = _source_blocks(tree, allowed)
         known = [block for block in blocks if block is not None]
