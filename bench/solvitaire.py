@@ -1,6 +1,6 @@
 """Our verdicts against Solvitaire's, deal by deal, on the same deals.
 
-    python bench/solvitaire.py --solvitaire PATH [--games klondike,canfield] [--deals N] [--seed S]
+    python bench/solvitaire.py --solvitaire PATH [--games klondike,canfield-runs] [--deals N] [--seed S]
                                [--first I] [--seconds T] [--budget N] [--export-only DIR]
 
 Solvitaire (Blake & Gent, JAIR 2026; github.com/thecharlesblake/Solvitaire, GPL) is the solver whose
@@ -159,7 +159,7 @@ def run_solvitaire(binary: str, preset: str, deal: dict[str, Any], seconds: floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--solvitaire", help="the Solvitaire binary")
-    parser.add_argument("--games", default="klondike,canfield")
+    parser.add_argument("--games", default="klondike,canfield-runs")
     parser.add_argument("--deals", type=int, default=10)
     parser.add_argument("--first", type=int, default=0, help="the first deal's index")
     parser.add_argument("--seed", type=int, default=101)
