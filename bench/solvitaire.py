@@ -23,6 +23,10 @@ the foundations to ``foundations``. Designs whose rules differ from every preset
 fills their cells itself); the Klondikes map to the ``-arbitrary-built-moves`` presets, whose columns move any
 face-up run as ours do (Solvitaire's plain ``klondike`` moves part of a run only when the card it
 uncovers goes to a foundation).
+
+A grid game (Gaps: one card per cell, in rows) is written as Solvitaire's ``sequences`` instead
+(:func:`sequences_deal`): one list per row, left to right, a gap as ``AS`` (its gap placeholder), the Aces
+the deal takes out left out.
 """
 
 from __future__ import annotations
@@ -79,6 +83,8 @@ PRESETS = {
     "northwest-territory": "northwest-territory-arbitrary-built-moves",
     "american-toad": "american-toad",
     "gargantua": "gargantua",
+    "gaps-no-redeal": "gaps-one-deal",
+    "gaps-basic": "gaps-basic-variant",
 }
 """Design stem -> the Solvitaire preset of the same rules."""
 
@@ -110,6 +116,26 @@ def solvitaire_deal(game: Any, state: Any) -> dict[str, Any]:
     return deal
 
 
+def sequences_deal(game: Any, state: Any) -> dict[str, Any]:
+    """``state``'s grid (its one-card columns, by grid row and column) as Solvitaire's ``sequences`` (module doc)."""
+    rows: dict[int, list[tuple[int, str]]] = {}
+    for depot, pile in zip(game.design.depots, state.piles, strict=True):
+        if depot.spec.type.value != "Tableau":
+            continue
+        if len(pile) > 1:
+            raise ValueError(f"{depot.name} holds {len(pile)} cards: not a grid of one card per cell")
+        text = _card(pile[0], False) if pile else "AS"
+        if pile and text.startswith("A"):
+            raise ValueError(f"{depot.name} holds an Ace, which Solvitaire's sequences read as a gap")
+        rows.setdefault(depot.grid_row, []).append((depot.grid_col, text))
+    return {"sequences": [[card for _, card in sorted(cells)] for _, cells in sorted(rows.items())]}
+
+
+def deal_for(game: Any, state: Any, preset: str) -> dict[str, Any]:
+    """``state`` as a deal file of ``preset``: sequences for the grid presets, piles by depot type otherwise."""
+    return sequences_deal(game, state) if preset.startswith("gaps") else solvitaire_deal(game, state)
+
+
 def _rules(binary: str, preset: str) -> dict[str, Any]:
     """The preset's rules (``--describe-game-rules``) over Solvitaire's defaults."""
     def described(name: str) -> dict[str, Any]:
@@ -131,6 +157,7 @@ def layout_problems(game: Any, deal: dict[str, Any], rules: dict[str, Any]) -> l
         "reserve": (len(deal.get("reserve", [])), rules["reserve"]["size"]),
         "cells": (cells, rules["cells"]["count"]),
         "two decks": (game.design.deck_size > 52, rules["two decks"]),
+        "sequences": (len(deal.get("sequences", [])), rules.get("sequences", {}).get("count", 0)),
     }
     return [f"{key}: ours {ours}, Solvitaire's {theirs}" for key, (ours, theirs) in counts.items() if ours != theirs]
 
@@ -176,7 +203,7 @@ def main() -> None:
         game = game_for(open_design(GAMES / f"{name}.cardz").json_text)
         first = game.new_initial_state(seed=deal_seed(args.seed, args.first))
         problems = [] if args.solvitaire is None else layout_problems(
-            game, solvitaire_deal(game, first), _rules(args.solvitaire, PRESETS[name]))
+            game, deal_for(game, first, PRESETS[name]), _rules(args.solvitaire, PRESETS[name]))
         if problems:
             print(f"{name}: the deal does not fit {PRESETS[name]}: {'; '.join(problems)}")
             continue
@@ -185,7 +212,7 @@ def main() -> None:
               f"{args.seconds:g} s each")
         for index in range(args.first, args.first + args.deals):
             root = game.new_initial_state(seed=deal_seed(args.seed, index))
-            deal = solvitaire_deal(game, root)
+            deal = deal_for(game, root, PRESETS[name])
             if args.export_only is not None:
                 args.export_only.mkdir(parents=True, exist_ok=True)
                 (args.export_only / f"{name}-{args.seed}-{index}.json").write_text(json.dumps(deal))

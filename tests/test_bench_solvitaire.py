@@ -48,3 +48,16 @@ def test_a_deal_that_does_not_fit_a_preset_is_reported_not_solved() -> None:
         "tableau piles: ours 7, Solvitaire's 8",
         "cells: ours 0, Solvitaire's 4",
     ]
+
+
+def test_a_gaps_deal_is_written_as_rows_left_to_right_with_its_gaps_as_the_placeholder() -> None:
+    game = _game("gaps-no-redeal")
+    state = game.new_initial_state(seed=deal_seed(0, 2))  # type: ignore[attr-defined]
+    deal = solvitaire.deal_for(game, state, solvitaire.PRESETS["gaps-no-redeal"])
+    assert set(deal) == {"sequences"} and [len(row) for row in deal["sequences"]] == [13] * 4
+    cells = [depot for depot in game.design.depots if depot.spec.type.value == "Tableau"]  # type: ignore[attr-defined]
+    for depot in cells:
+        pile = state.piles[depot.index]  # type: ignore[attr-defined]
+        expected = card_str(pile[0]).upper() if pile else "AS"
+        assert deal["sequences"][depot.grid_row][depot.grid_col] == expected
+    assert sum(row.count("AS") for row in deal["sequences"]) == 4  # the four Aces taken out
