@@ -47,7 +47,8 @@ def test_the_beam_joins_only_a_one_way_design_without_the_lead_share_and_proves_
     for name in ("weathervane", "klondike", "east-haven"):  # weathervane: one way, but its waste is never turned back
         other = _game(name)
         members = _portfolio(other.new_initial_state(seed=1), Pruning(), 1_000, None)  # type: ignore[attr-defined]
-        assert all(m.complete for m in members), name
+        # the Klondike family's home-splits member aside (tests/test_home_splits.py)
+        assert all(m.complete for m in members if not (m.search.plan.splits and m.search.plan.splits.home_only)), name
 
 
 def test_a_win_of_the_beam_alone_replays() -> None:

@@ -26,6 +26,10 @@ into one of no more moves where each split is followed at once by its use, and t
 move the search makes. With the safe moves (which never add a move other than a tap to a winning line) and the tap
 cover the induction of :mod:`.tableau_search` is unchanged, on the fewest moves other than taps of a winning line,
 then its fewest taps (:mod:`.dominance`, "A stock turned one card at a time").
+
+With :attr:`SplitMoves.home_only` only the uses that take cards from ``A`` out of the columns count: Solvitaire's
+Klondike rule. That set is narrower than the argument above allows (a card put on ``y`` is a use it needs), so a
+search over it is incomplete (:data:`.tableau_search.HOME_SPLITS_WEIGHTS`).
 """
 
 from __future__ import annotations
@@ -70,6 +74,9 @@ class SplitMoves:
     or the others', :func:`.dominance.build_table`): where else a card of the split's source may go."""
     onto: dict[Card, tuple[Card, ...]] | None = None
     """:attr:`table` turned round: the cards that may go on each top (None: every card)."""
+    home_only: bool = False
+    """Whether only a use that takes cards from the split's source out of the columns counts (:func:`home_only`): a
+    narrowed move set, no longer complete."""
     held: list[Any] = dataclasses.field(default_factory=lambda: [None, None, 0], compare=False, repr=False)
     """The depots and their piles :meth:`may_take` last read, and the bits of those piles' cards (the splits of
     one position ask about the same stocks and wastes: Ultra Klondike 1.9M cards read for 181k splits)."""
@@ -90,6 +97,8 @@ class SplitMoves:
     def may_take(self, state: Any, split: Any, depots: tuple[int, ...]) -> bool:
         """Whether a card in ``depots`` (the stocks and wastes) could go on the top ``split`` (one of the moves of
         ``state``) leaves (the card table over-approximates), so that a play from the waste may be a use of it."""
+        if self.home_only:
+            return False
         if self.table is None:
             return True
         piles = state.piles
@@ -189,6 +198,8 @@ class SplitMoves:
         if type(move) is not Drag:
             return False
         source = split.source
+        if self.home_only:
+            return move.source == source and self.index[move.target] not in self.columns
         if move.target == source:
             return True
         return move.source == source and (move.target == split.target or self.index[move.target] not in self.columns)

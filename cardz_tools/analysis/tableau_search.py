@@ -26,6 +26,11 @@ over positions of the engine. The pieces, each a field of :class:`Pruning`:
     searched only together with a move right after it that uses the column it left: puts cards on it,
     or takes cards from it to the split's target or out of the columns (:mod:`.split_moves`, which
     has the argument: any winning line can be reordered so that each split comes right before its use);
+``home_splits``
+    where the splits apply (the Klondike family), one more depth-first member with every piece whose splits are
+    searched only together with a use that takes cards from the column they leave out of the columns (Solvitaire's
+    Klondike rule: part of a run moves only when the card it uncovers goes to a foundation;
+    :data:`HOME_SPLITS_WEIGHTS`). Incomplete: its wins are wins, its "lost" is never reported;
 ``idle``
     a move of the only card of an idle depot (one that takes no card while empty: King Albert's reserve, Flower
     Garden's bouquet, Duchess' reserve, Alina's columns) onto a depot other than the win depots is searched only
@@ -452,6 +457,21 @@ incomplete (the pass, the depth-first member and the plain order stay complete).
 150,000 positions: 7 won without, 11 with (2,316,053 and 2,146,772 positions); the depth-first member eager too:
 the same 11 (2,123,044), with one complete member fewer (docs/analysis.md, session 14)."""
 
+HOME_SPLITS_WEIGHTS = (8, 2)
+"""The share of a depth-first search with every piece whose splits (``splits``) are searched only together with a
+use that takes the card they uncover, or a run from it, out of the columns (:attr:`.split_moves.SplitMoves.home_only`:
+Solvitaire's Klondike rule, which moves part of a run only when the card it uncovers goes to a foundation), where
+the splits apply (the Klondike family). Incomplete: a winning line may need a split used otherwise (a card put on
+the uncovered one), so its wins are wins and its "lost" proves nothing. Eight shares; two in Klondike draw three
+(where the depth-first member has :data:`SEARCH_WEIGHTS`' eight). Seed 0 at 10 s a deal: Ultra Klondike 9 of 10
+decided against 8 (deal 3 won; deal 8 won at 13,835 positions instead of 62,326), Klondike (open reserve) the same 9
+(deal 6 at 18,756 instead of 41,452); Klondike draw one, seed 101, 15 s: 7 of 10 against 6 (deal 7 won at 19,514,
+open at 100,000 before: Solvitaire wins it too), seed 0 the same. Alone, seed 101, the depth-first member against
+this one: Klondike draw three deals 10 and 11 open at 60,000 against won at 40,041 and 1,567, deal 27 open at
+300,000 against won at 206,874; draw one deal 7 open at 60,000 against won at 11,503. With eight shares in
+Klondike draw three the same 33 of 40 deals of seed 101 were decided at 30 s, but its one slow proof of loss
+(deal 36) took 41,496 positions instead of 27,072."""
+
 QUICK_POSITIONS = 200_000
 """The most positions the quick pass stores: it keeps every position it has not expanded yet."""
 
@@ -474,6 +494,7 @@ class Pruning:
     shared_losses: bool = True
     splits: bool = True
     idle: bool = True
+    home_splits: bool = True
 
     @classmethod
     def none(cls) -> Pruning:
@@ -493,6 +514,7 @@ class Pruning:
             shared_losses=False,
             splits=False,
             idle=False,
+            home_splits=False,
         )
 
 
@@ -1437,6 +1459,11 @@ def _portfolio(
     if pruning.beams and ONE_WAY_BEAM_WEIGHT and one_way(game) and not plan.lead:  # incomplete (ONE_WAY_BEAM_WEIGHT)
         found = _Search(root, plan, pruning, max(1, budget), deadline)
         members.append(_Member("quick", ONE_WAY_BEAM_WEIGHT, found, found.beams(BEAM_UNIT), False))
+    home_splits = HOME_SPLITS_WEIGHTS[klondike_like]
+    if pruning.home_splits and home_splits and plan.splits is not None:  # incomplete (HOME_SPLITS_WEIGHTS)
+        homeward = dataclasses.replace(plan.splits, home_only=True, held=[None, None, 0])
+        found = _Search(root, dataclasses.replace(plan, splits=homeward), pruning, max(1, budget), deadline)
+        members.append(_Member("quick", home_splits, found, found.run(), False))
     narrowed = refill_narrowed(game, plan) if canfield_like and pruning.runs else None
     if narrowed is not None:  # incomplete: its "lost" proves nothing (REFILL_NARROWED_WEIGHT)
         found = _Search(root, dataclasses.replace(plan, runs=narrowed), pruning, max(1, budget), deadline, narrow=True)
