@@ -8,7 +8,6 @@ obvious unsound version, the member counted as complete, fails the last test.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -69,7 +68,7 @@ def test_a_home_use_is_a_use_of_the_complete_pairing_that_takes_cards_out_of_the
     game = game_of("klondike-draw-one")
     home_uses = other_uses = 0
     for state, split, splits in _splits_with_uses(game):
-        homeward = dataclasses.replace(splits, home_only=True, held=[None, None, 0])
+        homeward = splits.homeward()
         where = splits.runs_by_card(state)
         full = splits.use_drags(state, split, where)
         kept = homeward.use_drags(state, split, where)

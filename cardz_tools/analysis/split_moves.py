@@ -75,11 +75,15 @@ class SplitMoves:
     onto: dict[Card, tuple[Card, ...]] | None = None
     """:attr:`table` turned round: the cards that may go on each top (None: every card)."""
     home_only: bool = False
-    """Whether only a use that takes cards from the split's source out of the columns counts (:func:`home_only`): a
-    narrowed move set, no longer complete."""
+    """Whether only a use that takes cards from the split's source out of the columns counts (:meth:`homeward`): a
+    narrowed move set, no longer complete (:data:`.tableau_search.HOME_SPLITS_WEIGHTS`)."""
     held: list[Any] = dataclasses.field(default_factory=lambda: [None, None, 0], compare=False, repr=False)
     """The depots and their piles :meth:`may_take` last read, and the bits of those piles' cards (the splits of
     one position ask about the same stocks and wastes: Ultra Klondike 1.9M cards read for 181k splits)."""
+
+    def homeward(self) -> SplitMoves:
+        """These splits with :attr:`home_only` set, and a cache of their own (:attr:`held`)."""
+        return dataclasses.replace(self, home_only=True, held=[None, None, 0])
 
     def split_source(self, state: Any, move: Any) -> str | None:
         """The source of ``move`` when it is a split in ``state`` (module doc), else None."""
@@ -161,19 +165,20 @@ class SplitMoves:
             when, cards = whens[to], piles[depot][-count:]
             return when is None or bool(when(piles, state, cards[0], cards, depot, to))
 
-        top = piles[source][-1] & down
-        cards = self.onto.get(top) if self.onto is not None else None
-        for card in where if cards is None else cards:
-            for depot, count in where.get(card, ()):
-                if depot != source and depot != target and accepts(depot, count, source):
-                    found.append((depot, count, source))
-        takes = self.table.get(top, -1) if self.table is not None else -1
-        pile = piles[target]
-        for count in lengths(target, pile):
-            if bit.get(pile[-count] & down, 0) & takes and accepts(target, count, source):
-                found.append((target, count, source))
+        if not self.home_only:  # with it, no drag onto the source or onto the split's target is a use (:meth:`uses`)
+            top = piles[source][-1] & down
+            cards = self.onto.get(top) if self.onto is not None else None
+            for card in where if cards is None else cards:
+                for depot, count in where.get(card, ()):
+                    if depot != source and depot != target and accepts(depot, count, source):
+                        found.append((depot, count, source))
+            takes = self.table.get(top, -1) if self.table is not None else -1
+            pile = piles[target]
+            for count in lengths(target, pile):
+                if bit.get(pile[-count] & down, 0) & takes and accepts(target, count, source):
+                    found.append((target, count, source))
         pile = piles[source]
-        targets = ((target, self.table), *self.outside_tables)
+        targets = self.outside_tables if self.home_only else ((target, self.table), *self.outside_tables)
         for count in lengths(source, pile):
             card_bit = bit.get(pile[-count] & down, 0)
             for to, table in targets:

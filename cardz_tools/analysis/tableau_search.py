@@ -1461,8 +1461,8 @@ def _portfolio(
         members.append(_Member("quick", ONE_WAY_BEAM_WEIGHT, found, found.beams(BEAM_UNIT), False))
     home_splits = HOME_SPLITS_WEIGHTS[klondike_like]
     if pruning.home_splits and home_splits and plan.splits is not None:  # incomplete (HOME_SPLITS_WEIGHTS)
-        homeward = dataclasses.replace(plan.splits, home_only=True, held=[None, None, 0])
-        found = _Search(root, dataclasses.replace(plan, splits=homeward), pruning, max(1, budget), deadline)
+        homeward = dataclasses.replace(plan, splits=plan.splits.homeward())
+        found = _Search(root, homeward, pruning, max(1, budget), deadline)
         members.append(_Member("quick", home_splits, found, found.run(), False))
     narrowed = refill_narrowed(game, plan) if canfield_like and pruning.runs else None
     if narrowed is not None:  # incomplete: its "lost" proves nothing (REFILL_NARROWED_WEIGHT)
