@@ -182,6 +182,26 @@ def test_the_idle_moves_agree_with_the_plain_exhaustive_search(make: Any) -> Non
     assert idle_nodes < plain_nodes, (idle_nodes, plain_nodes)
 
 
+def test_with_a_stall_from_the_start_the_one_pass_portfolio_still_agrees(monkeypatch: pytest.MonkeyPatch) -> None:
+    """STALL_UNIT: with one deck and one pass the best-first pass and the restarts stall-grow; the stall changes who
+    searches when, never what a member finds, so with their shares at their most from the first position on the
+    portfolio still gets the plain exhaustive search's verdict deal by deal, and its wins replay."""
+    monkeypatch.setattr(tableau_search, "STALL_UNIT", 1)
+    game = small_duchess_one_column()
+    root = game.new_initial_state(seed=deal_seed(7, 0))
+    assert any(m.stalls for m in tableau_search._portfolio(root, Pruning(), BUDGET, None))
+    verdicts = set()
+    for deal in range(12):
+        root = game.new_initial_state(seed=deal_seed(7, deal))
+        plain = search(root, BUDGET, None, NONE)
+        found = search(root, BUDGET, None, Pruning())
+        assert found.result == plain.result != "unknown", f"deal {deal}"
+        if found.result == "won":
+            assert replays_to_a_win(root, found.line)
+        verdicts.add(found.result)
+    assert verdicts == {"won", "lost"}
+
+
 def _against_plain(game: Game, pruning: Pruning, count: int) -> tuple[int, int]:
     """(positions won, positions on which ``pruning`` disagrees with the plain exhaustive search)."""
     won = wrong = 0

@@ -285,17 +285,19 @@ def test_a_stall_counts_from_the_complete_members_last_card_home() -> None:
     assert stall.stalled(members, 9_000) == 2_000
 
 
-def test_only_the_one_pass_beam_and_the_restarts_beside_it_stall() -> None:
-    """STALL_UNIT: with two decks and one pass, the members that start afresh (the beam, incomplete, and the
-    restarts, complete); a design without the one-pass beam (Canfield has restarts) gets no stall."""
-    for name, stalling in (("forty-thieves", 2), ("rank-and-file", 2), ("canfield", 0), ("klondike", 0), ("spider", 0)):
+def test_with_one_pass_the_restarts_and_the_member_off_one_line_stall() -> None:
+    """STALL_UNIT: where the waste is never turned back, the restarts and the member that does not follow one line
+    (with two decks the one-pass beam, incomplete; with one the best-first pass, complete); a design that turns
+    its waste back (Canfield has restarts) gets no stall."""
+    restarts_and_beam = [(True, tableau_search.RESTART_WEIGHT), (False, tableau_search.ONE_PASS_BEAM_WEIGHT)]
+    # Duchess' restarts are eager (EAGER_IDLE), so incomplete
+    pass_and_restarts = [(True, tableau_search.QUICK_WEIGHTS[True]), (False, tableau_search.RESTART_WEIGHT)]
+    expected = {"forty-thieves": restarts_and_beam, "rank-and-file": restarts_and_beam, "duchess": pass_and_restarts,
+                "canfield": [], "klondike": [], "spider": []}
+    for name, stalling in expected.items():
         game = Game(open_design(GAMES / f"{name}.cardz").design)
         members = tableau_search._portfolio(game.new_initial_state(seed=1), Pruning(), 1_000, None)
-        stalls = [m for m in members if m.stalls]
-        assert len(stalls) == stalling, name
-        weights = [(m.complete, m.weight) for m in stalls]
-        assert weights == [] or weights == [(True, tableau_search.RESTART_WEIGHT),
-                                            (False, tableau_search.ONE_PASS_BEAM_WEIGHT)], name
+        assert [(m.complete, m.weight) for m in members if m.stalls] == stalling, name
 
 
 def test_only_designs_that_never_turn_their_waste_back_give_the_lead_share() -> None:

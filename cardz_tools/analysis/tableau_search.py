@@ -424,14 +424,17 @@ UNSEARCHED = -(1 << 30)
 """The :attr:`_Search.home` of a search that has expanded nothing yet."""
 
 STALL_UNIT = 10_000
-"""In a design of two or more decks whose waste is never turned back, the shares of the members that start again
-from the deal (the one-pass beam, :data:`ONE_PASS_BEAM_WEIGHT`, and the ``restarts``) grow by themselves once for
-every this many positions the portfolio has stored since its complete members last got a card further home (the
-most of any of them: :class:`_Stall`), up to :data:`STALL_MOST` times: a depth-first line stuck under a stock played
-badly early gets no card further home however long it searches, while a fresh start can play the stock otherwise.
-Seed 0, the rows' 10 s figures in positions (docs/analysis.md, ``bench/bench_stall.py``): Forty Thieves 5 of 10
-against 4 (deal 6), Limited's slowest win (deal 6, the restarts') at 72k instead of 102k, Rank and File, Streets
-and Lucas the same deals."""
+"""In a design whose waste is never turned back, the shares of the members that do not follow one line (the
+``restarts``, and the one-pass beam, :data:`ONE_PASS_BEAM_WEIGHT`, with two decks or more, the best-first pass with
+one) grow by themselves once for every this many positions the portfolio has stored since its complete members last
+got a card further home (the most of any of them: :class:`_Stall`), up to :data:`STALL_MOST` times: a depth-first
+line stuck under a stock played badly early gets no card further home however long it searches, while a fresh
+start, or a pass that keeps every point of the stock, can play the stock otherwise. Seed 0, the rows' 10 s figures
+in positions (docs/analysis.md, ``bench/bench_stall.py``): Forty Thieves 5 of 10 against 4 (deal 6), Limited's
+slowest win (deal 6, the restarts') at 72k instead of 102k, Rank and File, Streets and Lucas the same deals. With one
+deck (session 19), 120,000 positions a deal: Duchess 10 of 20 against 7 (seed 0) and 13 against 11 (seed 101), in
+about half the CPU (the pass's positions are cheap); Chameleon 2 and 2 either way; Fortune's Favor, Thirty-Six and
+both Weathervanes (60,000) the same deals, seeds 0 and 101."""
 
 STALL_MOST = 8
 """The most times their own share the members that start afresh take while the line stalls (:data:`STALL_UNIT`)."""
@@ -1357,8 +1360,8 @@ class _Member:
     beam: bool = False
     """Whether it is a ``beams`` member (then the portfolio takes turns of :data:`RUNS_TURN`)."""
     stalls: bool = False
-    """Whether its share grows while the complete members get no card further home (:data:`STALL_UNIT`: the
-    one-pass beam and the restarts beside it)."""
+    """Whether its share grows while the complete members get no card further home (:data:`STALL_UNIT`: with
+    one pass, the restarts and the best-first pass or the one-pass beam)."""
 
 
 def shares_losses(game: Any, pruning: Pruning) -> bool:
@@ -1435,8 +1438,10 @@ def _portfolio(
     if full and FLIPPED_TIE_WEIGHT:  # the first tie the other way (FLIPPED_TIE_WEIGHT)
         members.append(member("search", FLIPPED_TIE_WEIGHT, pruning, first=False))
         members[-1].search.flip_tie = True
+    breadth = None  # the member that does not follow one line: the best-first pass, or the one-pass beam
     if best_first_pass(game, plan):
-        members.insert(0, member("quick", quick, pruning, first=True, cap=min(budget, QUICK_POSITIONS)))
+        breadth = member("quick", quick, pruning, first=True, cap=min(budget, QUICK_POSITIONS))
+        members.insert(0, breadth)
     plain_order = dataclasses.replace(pruning, ordering=False, stock=False)
     if plain_order != pruning:
         cheap = plan.stock is not None and bool(refilled_depots(game))  # its positions cost less (PLAIN_WEIGHTS)
@@ -1453,8 +1458,10 @@ def _portfolio(
     if pruning.beams and not best_first_pass(game, plan):  # two decks, one pass: incomplete (ONE_PASS_BEAM_WEIGHT)
         found = _Search(root, plan, pruning, max(1, budget), deadline)
         steps = found.beams(BEAM_UNIT, ONE_PASS_BEAM_HOMES)
-        members.append(_Member("quick", ONE_PASS_BEAM_WEIGHT, found, steps, False))
-        for entry in [*afresh, members[-1]]:
+        breadth = _Member("quick", ONE_PASS_BEAM_WEIGHT, found, steps, False)
+        members.append(breadth)
+    if plan.lead and breadth is not None:  # one pass: they take the turns of a stalled line (STALL_UNIT)
+        for entry in [*afresh, breadth]:
             entry.stalls = True
     if pruning.beams and ONE_WAY_BEAM_WEIGHT and one_way(game) and not plan.lead:  # incomplete (ONE_WAY_BEAM_WEIGHT)
         found = _Search(root, plan, pruning, max(1, budget), deadline)
