@@ -437,7 +437,8 @@ about half the CPU (the pass's positions are cheap); Chameleon 2 and 2 either wa
 both Weathervanes (60,000) the same deals, seeds 0 and 101."""
 
 STALL_MOST = 8
-"""The most times their own share the members that start afresh take while the line stalls (:data:`STALL_UNIT`)."""
+"""The most times their own share the stalling members (:attr:`_Member.stalls`) take while the line stalls
+(:data:`STALL_UNIT`)."""
 
 REFILL_NARROWED_WEIGHT = 16
 """The share of the depth-first search over the narrowed move set (:mod:`.run_moves`: no drag that splits a run or
@@ -1448,7 +1449,7 @@ def _portfolio(
         plain = member("search", PLAIN_WEIGHTS[cheap], plain_order, first=False)
         # before the depth-first member's long turns there: its wins come early (PLAIN_WEIGHTS)
         members.insert(len(members) - 1 if canfield_like else len(members), plain)
-    afresh = []  # the members that start again from the deal: they take the turns of a stalled line (STALL_UNIT)
+    afresh = []  # the members that start again from the deal
     if plan.restarts:
         again = COVERED_REFILL_WEIGHTS[1] if canfield_like else RESTART_WEIGHT
         if _covered_twins(game, plan.tap_cover) and not canfield_like:
