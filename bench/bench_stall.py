@@ -1,8 +1,9 @@
-"""The stall share with two decks and one pass: the portfolio without it (``STALL_MOST`` = 1) against with it
+"""The stall share with one pass through the stock: the portfolio without it (``STALL_MOST`` = 1) against with it
 (:data:`~cardz_tools.analysis.tableau_search.STALL_UNIT`), on the same deals and budget, in one run.
 
     python bench/bench_stall.py [--games forty-thieves,rank-and-file,streets,limited,lucas,maria] [--deals N]
         [--only 0,6] [--seed S] [--budget N]
+    python bench/bench_stall.py --games duchess,chameleon --deals 20     # one deck (session 19)
 
 Both sides get the same deals and the same budget of positions per deal with no time bound, so the counts are
 deterministic whatever the machine's load (``--budget 0``: each row's figure, :data:`ROW_POSITIONS`). Per game it
@@ -26,9 +27,9 @@ from cardz_tools.loading import open_design  # noqa: E402
 
 GAMES = pathlib.Path(__file__).resolve().parents[1] / "games"
 ROW_POSITIONS = {"forty-thieves": 150_000, "maria": 160_000, "streets": 160_000, "rank-and-file": 140_000,
-                 "limited": 120_000, "lucas": 56_000}
-"""Each row's positions a second (docs/results.md, session 11) times the seconds that decide it: 10 (the second
-phase), Lucas its own 4."""
+                 "limited": 120_000, "lucas": 56_000, "duchess": 120_000, "chameleon": 120_000}
+"""Each row's positions a second (docs/results.md, session 11; Duchess and Chameleon session 19) times the seconds
+that decide it: 10 (the second phase), Lucas its own 4."""
 
 
 def run(game: Game, most: int, deals: list[int], seed: int, budget: int) -> tuple[str, int, float]:
