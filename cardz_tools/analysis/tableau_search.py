@@ -433,8 +433,8 @@ start, or a pass that keeps every point of the stock, can play the stock otherwi
 in positions (docs/analysis.md, ``bench/bench_stall.py``): Forty Thieves 5 of 10 against 4 (deal 6), Limited's
 slowest win (deal 6, the restarts') at 72k instead of 102k, Rank and File, Streets and Lucas the same deals. With one
 deck (session 19), 120,000 positions a deal: Duchess 10 of 20 against 7 (seed 0; ``bench/bench_stall.py --games
-duchess --deals 20``, about the same CPU) and 13 against 11 (seed 101); Chameleon 2 and 2 either way; Fortune's Favor, Thirty-Six and
-both Weathervanes (60,000) the same deals, seeds 0 and 101."""
+duchess --deals 20``, about the same CPU) and 13 against 11 (seed 101); Chameleon 2 and 2 either way; Fortune's
+Favor, Thirty-Six and both Weathervanes (60,000) the same deals, seeds 0 and 101."""
 
 STALL_MOST = 8
 """The most times their own share the stalling members (:attr:`_Member.stalls`) take while the line stalls
