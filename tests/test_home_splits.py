@@ -29,9 +29,14 @@ def game_of(name: str) -> Game:
     return Game(open_design(GAMES / f"{name}.cardz").design)
 
 
+def is_home_splits(member: tableau_search._Member) -> bool:
+    splits = member.search.plan.splits
+    return splits is not None and splits.home_only
+
+
 def home_members(game: Game, pruning: Pruning = Pruning()) -> list[tableau_search._Member]:
     members = tableau_search._portfolio(game.new_initial_state(seed=1), pruning, 1_000, None)
-    return [m for m in members if m.search.plan.splits is not None and m.search.plan.splits.home_only]
+    return [m for m in members if is_home_splits(m)]
 
 
 def test_the_klondike_family_gets_one_incomplete_home_splits_member_and_the_others_none() -> None:
@@ -100,7 +105,7 @@ def test_the_members_lost_is_never_the_answer(complete: bool, monkeypatch: pytes
 
     def home_first(*args: Any, **kwargs: Any) -> list[tableau_search._Member]:
         members = portfolio(*args, **kwargs)
-        home = [m for m in members if m.search.plan.splits is not None and m.search.plan.splits.home_only]
+        home = [m for m in members if is_home_splits(m)]
         for member in home:
             member.complete = complete
         return home + [m for m in members if m not in home]
